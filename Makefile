@@ -1,0 +1,34 @@
+# The two commands of the README: `make demo` and `make test`.
+# Both work from a clean clone on Debian with Python 3.11, as root, installing what they need.
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+
+.PHONY: demo test bench lint system-deps venv
+
+venv: $(VENV)/.installed
+
+# python3-venv is missing on a bare Debian; install it only when venv cannot run.
+$(VENV)/.installed: pyproject.toml
+	@$(PYTHON) -c "import ensurepip, venv" 2>/dev/null || (apt-get update && apt-get install -y python3-venv)
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[test]'
+	touch $@
+
+# Debian packages the tests talk to (none needed yet beyond Python).
+system-deps:
+	@true
+
+demo: venv
+	$(BIN)/tabula demo
+
+lint: venv
+	$(BIN)/ruff check .
+	$(BIN)/mypy
+
+test: venv system-deps lint
+	$(BIN)/pytest
+
+bench: venv
+	$(BIN)/python -m benchmarks

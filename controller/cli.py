@@ -1,0 +1,47 @@
+"""The ``tabula`` command: one sub-command per module of :mod:`controller.commands`.
+
+Each command module defines ``HELP`` (one line), ``add_arguments(parser)`` and
+``run(args) -> int``. Heavy dependencies (OpenCV, pyserial) are imported inside ``run``
+so that ``tabula plays`` starts in milliseconds on a Pi.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+from controller.errors import TabulaError
+
+#: Sub-command name -> module implementing it.
+COMMANDS: dict[str, str] = {}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of every sub-command."""
+    parser = argparse.ArgumentParser(prog="tabula", description=__doc__.splitlines()[0])
+    subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for name, module_name in COMMANDS.items():
+        module = importlib.import_module(module_name)
+        sub = subparsers.add_parser(name, help=module.HELP, description=module.HELP)
+        module.add_arguments(sub)
+        sub.set_defaults(run=module.run)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``tabula`` console script; returns the exit status."""
+    args = build_parser().parse_args(argv)
+    try:
+        status: int = args.run(args)
+    except TabulaError as error:
+        print(f"tabula {args.command}: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())

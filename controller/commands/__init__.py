@@ -1,0 +1,1 @@
+"""Sub-commands of the ``tabula`` command line (see :mod:`controller.cli`)."""

@@ -1,0 +1,1 @@
+"""Host side of the serial link to Tabula's sensor board."""

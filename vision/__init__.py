@@ -1,0 +1,1 @@
+"""Dice reading with OpenCV for Tabula."""
