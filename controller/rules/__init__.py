@@ -1,0 +1,1 @@
+"""Tabula's rules engine: pure, typed, immutable positions and everything the rules say."""
