@@ -68,7 +68,7 @@ def test_any_walk_through_the_tree_ends_in_a_legal_play(case: tuple, rng: random
         steps = tree.next_steps(current)
         for move in steps:
             assert move.destination in tree.destinations(current, move.source)
-        if not steps or tree.play_for(current) is not None and rng.random() < 0.3:
+        if not steps or (tree.play_for(current) is not None and rng.random() < 0.3):
             break
         current = steps[rng.choice(sorted(steps))]
     assert current in results, f"walk stuck at {current} from {board} player {player} dice {dice}"
