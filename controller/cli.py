@@ -15,7 +15,10 @@ from collections.abc import Sequence
 from controller.errors import TabulaError
 
 #: Sub-command name -> module implementing it.
-COMMANDS: dict[str, str] = {}
+COMMANDS: dict[str, str] = {
+    "plays": "controller.commands.plays",
+    "demo": "controller.commands.demo",
+}
 
 
 def build_parser() -> argparse.ArgumentParser:

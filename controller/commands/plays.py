@@ -1,0 +1,106 @@
+"""``tabula plays``: the legal plays of a roll, for people and for tests.
+
+``tabula plays POSITION DICE`` prints each distinct legal play and the XGID it leaves;
+``tabula plays --batch`` answers JSON lines in the golden cases' layout.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any, TextIO
+
+from controller.rules.board import check_board
+from controller.rules.errors import InvalidDiceError, RulesError
+from controller.rules.plays import check_dice, legal_plays
+
+HELP = "list the legal plays of a roll (POSITION DICE, or JSON lines with --batch)"
+
+VARIANTS = ("backgammon",)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("position", nargs="?", help="an XGID or a GNU Backgammon Position ID")
+    parser.add_argument("dice", nargs="?", help="the roll, e.g. 52")
+    parser.add_argument(
+        "--batch",
+        action="store_true",
+        help='read {"id", "variant", "board", "player", "dice"} lines on stdin',
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.batch:
+        if args.position or args.dice:
+            raise SystemExit("tabula plays: --batch reads stdin and takes no POSITION or DICE")
+        return run_batch(sys.stdin, sys.stdout)
+    if not (args.position and args.dice):
+        raise SystemExit("tabula plays: give POSITION and DICE, or --batch")
+    return print_plays(args.position, args.dice, sys.stdout)
+
+
+def print_plays(position: str, dice_text: str, out: TextIO) -> int:
+    """Print ``notation<TAB>XGID`` for each legal play of ``dice_text`` from ``position``."""
+    from controller.rules.xgid import Xgid, parse_position
+
+    state = parse_position(position)
+    dice = parse_dice(dice_text)
+    for play in legal_plays(state.board, state.turn, dice):
+        after = state.after_play(play.result)
+        out.write(f"{play.notation or '(no legal move)'}\t{Xgid.from_state(after)}\n")
+    return 0
+
+
+def parse_dice(text: str) -> tuple[int, int]:
+    """Dice written as two digits, ``52``.
+
+    Raises:
+        InvalidDiceError: naming the text.
+    """
+    if len(text) == 2 and text.isdigit():
+        return check_dice((int(text[0]), int(text[1])))
+    raise InvalidDiceError(f"dice are two digits from 1 to 6 such as 52, got {text!r}")
+
+
+def answer(request: Any) -> dict[str, Any]:
+    """The answer to one batch request, or ``{"id", "error"}`` naming what is wrong."""
+    identifier = request.get("id") if isinstance(request, dict) else None
+    try:
+        if not isinstance(request, dict):
+            raise ValueError(f"a request is a JSON object, got {request!r}")
+        variant = request.get("variant", "backgammon")
+        if variant not in VARIANTS:
+            raise ValueError(f"unknown variant {variant!r}; known: {', '.join(VARIANTS)}")
+        for key in ("board", "player", "dice"):
+            if key not in request:
+                raise ValueError(f"missing {key!r}")
+        player = request["player"]
+        if player not in (0, 1) or isinstance(player, bool):
+            raise ValueError(f"player must be 0 or 1, got {player!r}")
+        board = check_board(request["board"])
+        plays = legal_plays(board, player, request["dice"])
+    except (RulesError, ValueError) as error:
+        return {"id": identifier, "error": str(error)}
+    return {
+        "id": identifier,
+        "results": [list(play.result) for play in plays],
+        "plays": [play.notation for play in plays],
+    }
+
+
+def run_batch(lines: TextIO, out: TextIO) -> int:
+    """Answer every line of ``lines``; non-zero if any line failed, but every line is answered."""
+    failed = 0
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            request = json.loads(line)
+        except json.JSONDecodeError as error:
+            response: dict[str, Any] = {"id": None, "error": f"line {number}: invalid JSON: {error}"}
+        else:
+            response = answer(request)
+        failed += "error" in response
+        out.write(json.dumps(response, separators=(",", ":")) + "\n")
+    return 1 if failed else 0
