@@ -150,6 +150,10 @@ class Xgid:
                     f"the Crawford game needs a player at {length - 1} points, "
                     f"the score is {self.score}"
                 )
+            if self.crawford and self.cube_value != 1:
+                raise fail(
+                    f"nobody doubles in the Crawford game: the cube is at 1, got {self.cube_value}"
+                )
         elif self.crawford:
             raise fail("money play has no Crawford game")
         if self.offer is not None:
@@ -298,8 +302,9 @@ def parse_xgid(text: str) -> Xgid:
 def gnubg_id(position: Xgid) -> str:
     """``PositionID:MatchID`` as GNU Backgammon shows them after reading this XGID.
 
-    GNU Backgammon makes the XGID's bottom player (our player 0) its player 1, and cannot
-    hold a pending double (it steps back to before the offer), a beaver or a raccoon.
+    GNU Backgammon makes the XGID's bottom player (our player 0) its player 1, keeps no
+    score in money play, and cannot hold a pending double (it steps back to before the
+    offer), a beaver or a raccoon.
 
     Raises:
         InvalidNotationError: for a pending cube action, which GNU Backgammon's IDs cannot
@@ -323,7 +328,8 @@ def gnubg_id(position: Xgid) -> str:
         turn=gnubg_player,
         dice=position.dice,
         match_length=position.match_length,
-        score=(position.score[1], position.score[0]),
+        # gnubg keeps no score in money play.
+        score=(position.score[1], position.score[0]) if position.match_length else (0, 0),
         jacoby=position.jacoby and not position.match_length,
     )
     return f"{position_id(position.board, position.turn)}:{match_id(key)}"
