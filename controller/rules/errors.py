@@ -9,6 +9,7 @@ __all__ = [
     "InvalidDiceError",
     "InvalidNotationError",
     "InvalidPositionError",
+    "InvalidRulesError",
     "RulesError",
 ]
 
@@ -31,3 +32,7 @@ class InvalidNotationError(RulesError, ValueError):
 
 class IllegalActionError(RulesError, ValueError):
     """An action that the rules forbid now (a double out of turn, a play that is not legal)."""
+
+
+class InvalidRulesError(RulesError, ValueError):
+    """Settings that contradict each other or the game (beavers in match play, a 0-point limit)."""

@@ -1,0 +1,335 @@
+"""XGID, eXtreme Gammon's position string, read and written.
+
+``XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:3:0:10`` has ten fields separated by
+colons; we read them as GNU Backgammon's importer does (``SetXGID``), which is also what
+eXtreme Gammon writes:
+
+1. **position**: 26 characters, the 26-integer board layout character for character:
+   first the top player's bar, then points 1..24 numbered from the bottom player's side,
+   last the bottom player's bar; ``-`` empty, ``A``..``O`` 1..15 checkers of the bottom
+   player (our player 0), ``a``..``o`` of the top player (our player 1).
+2. **cube**: log2 of the cube value (before the double while one is pending).
+3. **cube position**: 1 the bottom player owns the cube, -1 the top player, 0 centred.
+4. **turn**: 1 bottom, -1 top: the player on roll, or who doubled while a double is
+   pending (the other one answers).
+5. **dice**: two digits for a roll to play (kept in the order written), ``00`` not rolled
+   yet, ``D`` a double offered, ``B`` beavered, ``R`` raccooned (GNU Backgammon reads
+   only ``D``; for ``B`` and ``R`` the cube fields are, as for ``D``, those before the
+   first double).
+6. **score** of the bottom player, 7. **score** of the top player (points won).
+8. **rules**: in a match 1 is the Crawford game and 0 is not; in money play 1 is the
+   Jacoby rule, 2 beavers, 3 both.
+9. **match length**, 0 for money play.
+10. **max cube**: log2 of the cube limit (eXtreme Gammon writes 10; GNU Backgammon
+    ignores it).
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from dataclasses import dataclass
+from typing import Final
+
+from controller.rules.board import START, Board, Player, check_board
+from controller.rules.errors import InvalidNotationError, InvalidPositionError
+from controller.rules.match_id import GameState, MatchKey, match_id
+from controller.rules.position_id import position_id
+
+__all__ = [
+    "CubeOffer",
+    "Xgid",
+    "gnubg_id",
+    "parse_xgid",
+    "xgid",
+]
+
+_PREFIX: Final = "XGID="
+_INTEGER: Final = re.compile(r"-?[0-9]+")
+_MAX_LOG2: Final = 15
+
+
+class CubeOffer(enum.Enum):
+    """A cube action pending in an XGID's dice field."""
+
+    DOUBLE = "D"
+    BEAVER = "B"
+    RACCOON = "R"
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _log2(value: object, what: str) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or value < 1 or value & (value - 1):
+        raise InvalidNotationError(f"invalid XGID fields: {what} is a power of two, got {value!r}")
+    log2 = value.bit_length() - 1
+    if log2 > _MAX_LOG2:
+        raise InvalidNotationError(
+            f"invalid XGID fields: {what} is at most 2**{_MAX_LOG2}, got {value}"
+        )
+    return log2
+
+
+@dataclass(frozen=True, slots=True)
+class Xgid:
+    """What an XGID says, in the board layout's terms (player 0 = bottom, player 1 = top).
+
+    Raises:
+        InvalidNotationError: naming the field when one is out of range or contradicts
+            another (an owned cube at 1, a Crawford flag in money play, a double in the
+            Crawford game, a score at or over the match length...).
+    """
+
+    board: Board = START
+    cube_value: int = 1
+    """The cube's value (before the double while one is pending)."""
+    cube_owner: Player | None = None
+    """The cube's owner, ``None`` while centred."""
+    turn: Player = 0
+    """The player on roll, or the doubler while a cube action is pending."""
+    dice: tuple[int, int] | None = None
+    """The roll to play, in the order written, or ``None``."""
+    offer: CubeOffer | None = None
+    """A pending cube action, or ``None``."""
+    score: tuple[int, int] = (0, 0)
+    crawford: bool = False
+    jacoby: bool = False
+    beavers: bool = False
+    match_length: int = 0
+    max_cube: int = 1024
+
+    def __post_init__(self) -> None:
+        def fail(reason: str) -> InvalidNotationError:
+            return InvalidNotationError(f"invalid XGID fields: {reason}")
+
+        try:
+            object.__setattr__(self, "board", check_board(self.board))
+        except InvalidPositionError as error:
+            raise fail(str(error)) from None
+        _log2(self.cube_value, "the cube value")
+        _log2(self.max_cube, "the max cube")
+        if self.turn not in (0, 1) or not _is_int(self.turn):
+            raise fail(f"the turn is player 0 or 1, got {self.turn!r}")
+        if self.cube_owner is not None:
+            if self.cube_owner not in (0, 1) or not _is_int(self.cube_owner):
+                raise fail(f"the cube owner is 0, 1 or None, got {self.cube_owner!r}")
+            if self.cube_value == 1:
+                raise fail(f"a cube at 1 is centred, not owned by player {self.cube_owner}")
+        if self.dice is not None:
+            if (
+                not isinstance(self.dice, tuple)
+                or len(self.dice) != 2
+                or not all(_is_int(die) and 1 <= die <= 6 for die in self.dice)
+            ):
+                raise fail(f"the dice are two numbers from 1 to 6 or None, got {self.dice!r}")
+            if self.offer is not None:
+                raise fail("dice cannot be rolled while a cube action is pending")
+        if self.offer is not None and not isinstance(self.offer, CubeOffer):
+            raise fail(f"a pending cube action is a CubeOffer, got {self.offer!r}")
+        for name in ("crawford", "jacoby", "beavers"):
+            if not isinstance(getattr(self, name), bool):
+                raise fail(f"{name} is True or False, got {getattr(self, name)!r}")
+        length = self.match_length
+        if not _is_int(length) or length < 0:
+            raise fail(f"the match length is a number of points (0 for money), got {length!r}")
+        if (
+            not isinstance(self.score, tuple)
+            or len(self.score) != 2
+            or not all(_is_int(n) and n >= 0 for n in self.score)
+        ):
+            raise fail(f"the score is two counts of points, got {self.score!r}")
+        if length:
+            if max(self.score) >= length:
+                raise fail(f"a score of {self.score} ends a {length}-point match")
+            if self.jacoby or self.beavers:
+                raise fail("the Jacoby rule and beavers belong to money play")
+            if self.crawford and length - 1 not in self.score:
+                raise fail(
+                    f"the Crawford game needs a player at {length - 1} points, "
+                    f"the score is {self.score}"
+                )
+            if self.crawford and self.cube_value != 1:
+                raise fail(
+                    f"nobody doubles in the Crawford game: the cube is at 1, got {self.cube_value}"
+                )
+        elif self.crawford:
+            raise fail("money play has no Crawford game")
+        if self.offer is not None:
+            if self.crawford:
+                raise fail("doubling is not allowed in the Crawford game")
+            if self.cube_owner not in (None, self.turn):
+                raise fail(
+                    f"player {self.turn} cannot double a cube owned by player {self.cube_owner}"
+                )
+            if self.offer is not CubeOffer.DOUBLE and (length or not self.beavers):
+                raise fail(f"{self.offer.name.lower()} needs money play with beavers")
+
+
+def _side(player: Player | None) -> str:
+    return "0" if player is None else ("1" if player == 0 else "-1")
+
+
+def _position(board: Board) -> str:
+    return "".join(
+        "-" if n == 0 else chr(ord("A") + n - 1) if n > 0 else chr(ord("a") - n - 1) for n in board
+    )
+
+
+def xgid(position: Xgid) -> str:
+    """The XGID text of ``position``, with its ``XGID=`` prefix.
+
+    >>> xgid(Xgid(dice=(5, 2), jacoby=True, beavers=True))
+    'XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:3:0:10'
+    """
+    if position.offer is not None:
+        dice = position.offer.value
+    elif position.dice is not None:
+        dice = f"{position.dice[0]}{position.dice[1]}"
+    else:
+        dice = "00"
+    if position.match_length:
+        rules = int(position.crawford)
+    else:
+        rules = int(position.jacoby) + 2 * int(position.beavers)
+    fields = [
+        _position(position.board),
+        str(position.cube_value.bit_length() - 1),
+        _side(position.cube_owner),
+        _side(position.turn),
+        dice,
+        str(position.score[0]),
+        str(position.score[1]),
+        str(rules),
+        str(position.match_length),
+        str(position.max_cube.bit_length() - 1),
+    ]
+    return _PREFIX + ":".join(fields)
+
+
+def parse_xgid(text: str) -> Xgid:
+    """What an XGID says; the ``XGID=`` prefix and surrounding blanks are optional.
+
+    Raises:
+        InvalidNotationError: naming the XGID and what is wrong with it.
+    """
+
+    def fail(reason: str) -> InvalidNotationError:
+        return InvalidNotationError(f"invalid XGID {text!r}: {reason}")
+
+    if not isinstance(text, str):
+        raise fail("an XGID is a string")
+    body = text.strip()
+    body = body.removeprefix(_PREFIX)
+    fields = body.split(":")
+    if len(fields) != 10:
+        raise fail(f"expected 10 fields, got {len(fields)}")
+    position, cube, owner, turn, dice, *numbers = fields
+
+    if len(position) != 26:
+        raise fail(f"the position has 26 characters, got {len(position)}")
+    board = []
+    for index, char in enumerate(position):
+        if char == "-":
+            board.append(0)
+        elif "A" <= char <= "O":
+            board.append(ord(char) - ord("A") + 1)
+        elif "a" <= char <= "o":
+            board.append(-(ord(char) - ord("a") + 1))
+        else:
+            raise fail(f"{char!r} at {index} is not '-', 'A'..'O' or 'a'..'o'")
+    if board[0] > 0:
+        raise fail("the first character is the top player's bar: lower case or '-'")
+    if board[25] < 0:
+        raise fail("the last character is the bottom player's bar: upper case or '-'")
+
+    def integer(field: str, name: str, low: int, high: int | None = None) -> int:
+        if not _INTEGER.fullmatch(field):
+            raise fail(f"the {name} is an integer, got {field!r}")
+        value = int(field)
+        if value < low or (high is not None and value > high):
+            limits = f"{low} to {high}" if high is not None else f"at least {low}"
+            raise fail(f"the {name} is {limits}, got {value}")
+        return value
+
+    cube_log2 = integer(cube, "cube (log2 of its value)", 0, _MAX_LOG2)
+    owner_side = integer(owner, "cube position", -1, 1)
+    turn_side = integer(turn, "turn", -1, 1)
+    if turn_side == 0:
+        raise fail("the turn is 1 (bottom player) or -1 (top player), got 0")
+    score = (
+        integer(numbers[0], "bottom player's score", 0),
+        integer(numbers[1], "top player's score", 0),
+    )
+    rules = integer(numbers[2], "rules field", 0, 3)
+    length = integer(numbers[3], "match length", 0)
+    max_log2 = integer(numbers[4], "max cube (log2)", 0, _MAX_LOG2)
+    if length and rules > 1:
+        raise fail(f"in a match the rules field is 0 or 1 (Crawford game), got {rules}")
+
+    offer: CubeOffer | None = None
+    rolled: tuple[int, int] | None = None
+    if dice in ("D", "B", "R"):
+        offer = CubeOffer(dice)
+    elif len(dice) == 2 and dice.isascii() and dice.isdigit():
+        if dice != "00":
+            rolled = (int(dice[0]), int(dice[1]))
+            if not all(1 <= die <= 6 for die in rolled):
+                raise fail(f"the dice are two digits from 1 to 6 (or 00), got {dice!r}")
+    else:
+        raise fail(f"the dice field is two digits, 00, D, B or R, got {dice!r}")
+
+    try:
+        return Xgid(
+            board=tuple(board),
+            cube_value=1 << cube_log2,
+            cube_owner=None if owner_side == 0 else (0 if owner_side == 1 else 1),
+            turn=0 if turn_side == 1 else 1,
+            dice=rolled,
+            offer=offer,
+            score=score,
+            crawford=bool(length) and rules == 1,
+            jacoby=not length and bool(rules & 1),
+            beavers=not length and bool(rules & 2),
+            match_length=length,
+            max_cube=1 << max_log2,
+        )
+    except InvalidNotationError as error:
+        raise fail(str(error).removeprefix("invalid XGID fields: ")) from None
+
+
+def gnubg_id(position: Xgid) -> str:
+    """``PositionID:MatchID`` as GNU Backgammon shows them after reading this XGID.
+
+    GNU Backgammon makes the XGID's bottom player (our player 0) its player 1, keeps no
+    score in money play, and cannot hold a pending double (it steps back to before the
+    offer), a beaver or a raccoon.
+
+    Raises:
+        InvalidNotationError: for a pending cube action, which GNU Backgammon's IDs cannot
+            hold as it reads XGIDs.
+
+    >>> gnubg_id(Xgid(dice=(5, 2), jacoby=True, beavers=True))
+    '4HPwATDgc/ABMA:cIkKAAAAAAAA'
+    """
+    if position.offer is not None:
+        raise InvalidNotationError(
+            f"invalid XGID {xgid(position)!r}: GNU Backgammon IDs cannot hold a pending "
+            f"{position.offer.name.lower()}"
+        )
+    gnubg_player = 1 - position.turn
+    key = MatchKey(
+        cube_value=position.cube_value,
+        cube_owner=None if position.cube_owner is None else 1 - position.cube_owner,
+        player_on_roll=gnubg_player,
+        crawford=position.crawford,
+        game_state=GameState.PLAYING,
+        turn=gnubg_player,
+        dice=position.dice,
+        match_length=position.match_length,
+        # gnubg keeps no score in money play.
+        score=(position.score[1], position.score[0]) if position.match_length else (0, 0),
+        jacoby=position.jacoby and not position.match_length,
+    )
+    return f"{position_id(position.board, position.turn)}:{match_id(key)}"
