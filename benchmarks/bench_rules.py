@@ -8,6 +8,7 @@ on what its generator alone costs.
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import statistics
@@ -62,7 +63,7 @@ def main() -> None:
     for case in cases:
         PlayTree(case["board"], case["player"], case["dice"])
         trees.append(time.perf_counter())
-    tree_times = [b - a for a, b in zip(trees, trees[1:], strict=False)]
+    tree_times = [b - a for a, b in itertools.pairwise(trees)]
     print(
         f"  PlayTree (referee, once per roll): median {statistics.median(tree_times) * 1e3:.2f} ms,"
         f" worst {max(tree_times) * 1e3:.1f} ms"
@@ -83,6 +84,8 @@ def main() -> None:
 
     for case in cases:
         case["gnubg"] = gnubg_board(case)
-    reference = _per_case(cases, lambda c: gnubg.findbestmoves(c["gnubg"], cube, zero_ply, c["dice"]))
+    reference = _per_case(
+        cases, lambda c: gnubg.findbestmoves(c["gnubg"], cube, zero_ply, c["dice"])
+    )
     print(f"gnubg findbestmoves (0-ply, C): {reference:,.0f} cases/s")
     print(f"ratio tabula / gnubg: {ours / reference:.2f}")
