@@ -78,7 +78,7 @@ def print_plays(position: str, dice_text: str, out: TextIO) -> int:
     """Print ``notation<TAB>XGID`` for each legal play of ``dice_text`` from ``position``."""
     state = parse_position(position)
     dice = parse_dice(dice_text)
-    for play in legal_plays(state.board, state.turn, dice):
+    for play in sorted(legal_plays(state.board, state.turn, dice), key=lambda p: p.notation):
         after = replace(state, board=play.result, turn=1 - state.turn, dice=None)
         out.write(f"{play.notation or '(no legal move)'}\t{xgid(after)}\n")
     return 0

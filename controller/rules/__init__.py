@@ -11,7 +11,7 @@ No I/O, no clocks, and no randomness it does not receive (a ``random.Random``).
   :mod:`~controller.rules.match_id` — position and match codes.
 
 >>> from controller.rules import START, legal_plays
->>> [play.notation for play in legal_plays(START, 0, (6, 5))]
+>>> sorted(play.notation for play in legal_plays(START, 0, (6, 5)))
 ['13/2', '13/7 8/3', '13/8 13/7', '24/13', '24/18 13/8', '24/18 8/3', '8/3 8/2']
 """
 

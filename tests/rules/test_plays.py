@@ -25,7 +25,7 @@ def board_of(player0: dict[int, int], player1: dict[int, int] | None = None) -> 
 
 
 def notations(board: tuple[int, ...], player: int, dice: tuple[int, int]) -> list[str]:
-    return [play.notation for play in legal_plays(board, player, dice)]
+    return sorted(play.notation for play in legal_plays(board, player, dice))
 
 
 def test_golden_cases() -> None:
