@@ -8,14 +8,18 @@ eXtreme Gammon writes:
    first the top player's bar, then points 1..24 numbered from the bottom player's side,
    last the bottom player's bar; ``-`` empty, ``A``..``O`` 1..15 checkers of the bottom
    player (our player 0), ``a``..``o`` of the top player (our player 1).
-2. **cube**: log2 of the cube value (before the double while one is pending).
+2. **cube**: log2 of the cube value as it stands (a pending double not counted).
 3. **cube position**: 1 the bottom player owns the cube, -1 the top player, 0 centred.
 4. **turn**: 1 bottom, -1 top: the player on roll, or who doubled while a double is
    pending (the other one answers).
 5. **dice**: two digits for a roll to play (kept in the order written), ``00`` not rolled
-   yet, ``D`` a double offered, ``B`` beavered, ``R`` raccooned (GNU Backgammon reads
-   only ``D``; for ``B`` and ``R`` the cube fields are, as for ``D``, those before the
-   first double).
+   yet, ``D`` a double offered, ``B`` beavered, ``R`` raccooned. GNU Backgammon reads
+   only ``D``, and no documentation fixes the cube fields for ``B`` and ``R``; we read
+   all three alike: the cube as it stands, with one redouble pending on top. So with
+   ``B`` the doubled player has taken (the cube, doubled once, is theirs) and redoubles,
+   and the doubler answers; with ``R`` the doubler has taken the beaver (the cube is
+   theirs) and redoubles again, and the beaverer answers. This is also how
+   :class:`~controller.rules.cube.CubeState` holds a beaver.
 6. **score** of the bottom player, 7. **score** of the top player (points won).
 8. **rules**: in a match 1 is the Crawford game and 0 is not; in money play 1 is the
    Jacoby rule, 2 beavers, 3 both.
@@ -32,7 +36,14 @@ from dataclasses import dataclass
 from typing import Final
 
 from controller.rules.board import START, Board, Player, check_board
-from controller.rules.errors import InvalidNotationError, InvalidPositionError
+from controller.rules.cube import CubePhase, CubeState, Rules
+from controller.rules.errors import (
+    IllegalActionError,
+    InvalidNotationError,
+    InvalidPositionError,
+    InvalidRulesError,
+)
+from controller.rules.match import MatchState
 from controller.rules.match_id import GameState, MatchKey, match_id
 from controller.rules.position_id import position_id
 
@@ -159,12 +170,121 @@ class Xgid:
         if self.offer is not None:
             if self.crawford:
                 raise fail("doubling is not allowed in the Crawford game")
-            if self.cube_owner not in (None, self.turn):
+            if self.offer is not CubeOffer.DOUBLE and (length or not self.beavers):
+                raise fail(f"{self.offer.name.lower()} needs money play with beavers")
+            redoubler = 1 - self.turn if self.offer is CubeOffer.BEAVER else self.turn
+            if self.offer is CubeOffer.DOUBLE and self.cube_owner not in (None, self.turn):
                 raise fail(
                     f"player {self.turn} cannot double a cube owned by player {self.cube_owner}"
                 )
-            if self.offer is not CubeOffer.DOUBLE and (length or not self.beavers):
-                raise fail(f"{self.offer.name.lower()} needs money play with beavers")
+            if self.offer is not CubeOffer.DOUBLE and self.cube_owner != redoubler:
+                raise fail(
+                    f"after a {self.offer.name.lower()} player {redoubler} owns the cube, "
+                    f"got {'no owner' if self.cube_owner is None else self.cube_owner}"
+                )
+
+    @classmethod
+    def from_game(
+        cls,
+        board: Board,
+        match: MatchState,
+        cube: CubeState,
+        dice: tuple[int, int] | None = None,
+    ) -> Xgid:
+        """The XGID fields of a game in progress: its board, match, cube and roll.
+
+        Raises:
+            InvalidNotationError: if the dice disagree with the cube's phase (a rolled turn
+                without dice, dice before the roll or with a double pending) or the match
+                and the cube follow different rules.
+        """
+        if cube.rules != match.rules:
+            raise InvalidNotationError(
+                f"invalid XGID fields: the cube follows {cube.rules!r}, the match {match.rules!r}"
+            )
+        if (cube.phase is CubePhase.ROLLED) != (dice is not None):
+            raise InvalidNotationError(
+                "invalid XGID fields: dice go with a rolled turn and only with one, "
+                f"got {dice!r} with the cube {cube.phase.value}"
+            )
+        offer = {CubePhase.DOUBLED: CubeOffer.DOUBLE, CubePhase.BEAVERED: CubeOffer.BEAVER}
+        rules = match.rules
+        return cls(
+            board=board,
+            cube_value=cube.value,
+            cube_owner=cube.owner,
+            turn=cube.turn,
+            dice=dice,
+            offer=offer.get(cube.phase),
+            score=match.score,
+            crawford=match.crawford,
+            jacoby=rules.jacoby,
+            beavers=rules.beavers,
+            match_length=rules.match_length,
+            max_cube=max(1024, cube.value),
+        )
+
+    def rules(self) -> Rules:
+        """The rules this XGID states (an XGID cannot say that the Crawford rule is off)."""
+        return Rules(match_length=self.match_length, jacoby=self.jacoby, beavers=self.beavers)
+
+    def _rules_or(self, rules: Rules | None) -> Rules:
+        if rules is None:
+            return self.rules()
+        stated = self.rules()
+        for name in ("match_length", "jacoby", "beavers"):
+            if getattr(rules, name) != getattr(stated, name):
+                raise InvalidRulesError(
+                    f"the XGID states {name}={getattr(stated, name)!r}, "
+                    f"the rules {getattr(rules, name)!r}"
+                )
+        return rules
+
+    def match_state(self, rules: Rules | None = None) -> MatchState:
+        """The match this XGID states, under ``rules`` if given (they may add what an
+        XGID cannot say: automatic doubles, no Crawford rule).
+
+        Like GNU Backgammon, a player at match point outside the Crawford game means
+        post-Crawford. The game number is unknown: 1.
+
+        Raises:
+            InvalidRulesError: if ``rules`` contradict the XGID's match length or options.
+            IllegalActionError: for a Crawford flag under rules without the Crawford rule.
+        """
+        rules = self._rules_or(rules)
+        length = self.match_length
+        at_match_point = length > 1 and length - 1 in self.score
+        return MatchState(
+            rules=rules,
+            score=self.score,
+            crawford=self.crawford,
+            post_crawford=rules.crawford and at_match_point and not self.crawford,
+        )
+
+    def cube_state(self, rules: Rules | None = None) -> CubeState:
+        """The cube and turn this XGID states, under ``rules`` if given.
+
+        Raises:
+            InvalidRulesError: if ``rules`` contradict the XGID's match length or options.
+            IllegalActionError: for a pending raccoon, which these rules do not offer.
+        """
+        rules = self._rules_or(rules)
+        if self.offer is CubeOffer.RACCOON:
+            raise IllegalActionError("raccoons are not offered by these rules")
+        if self.offer is CubeOffer.DOUBLE:
+            phase = CubePhase.DOUBLED
+        elif self.offer is CubeOffer.BEAVER:
+            phase = CubePhase.BEAVERED
+        else:
+            phase = CubePhase.TO_ROLL if self.dice is None else CubePhase.ROLLED
+        return CubeState(
+            rules=rules,
+            value=self.cube_value,
+            owner=self.cube_owner,
+            turn=self.turn,
+            phase=phase,
+            crawford=self.crawford,
+        )
 
 
 def _side(player: Player | None) -> str:

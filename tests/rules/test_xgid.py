@@ -9,7 +9,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from controller.rules.board import START
-from controller.rules.errors import InvalidNotationError
+from controller.rules.cube import CubePhase, CubeState, Outcome, Rules, WinKind
+from controller.rules.errors import IllegalActionError, InvalidNotationError, InvalidRulesError
+from controller.rules.match import MatchState, roll_opening
 from controller.rules.position_id import position_id
 from controller.rules.xgid import CubeOffer, Xgid, gnubg_id, parse_xgid, xgid
 from tests.rules._codec_support import boards, load_gnubg, random_board
@@ -185,11 +187,13 @@ def xgids(draw: st.DrawFn) -> Xgid:
     turn = draw(st.sampled_from((0, 1)))
     cube_value = 1 if crawford else 1 << draw(st.integers(0, 15))
     owner = None if cube_value == 1 else draw(st.sampled_from((None, 0, 1)))
-    offers = [None]
+    offers: list[CubeOffer | None] = [None]
     if not crawford and owner in (None, turn):
         offers.append(CubeOffer.DOUBLE)
-        if beavers:
-            offers += [CubeOffer.BEAVER, CubeOffer.RACCOON]
+    if beavers and owner == 1 - turn:
+        offers.append(CubeOffer.BEAVER)
+    if beavers and owner == turn:
+        offers.append(CubeOffer.RACCOON)
     offer = draw(st.sampled_from(offers))
     dice = None if offer else draw(st.none() | st.tuples(st.integers(1, 6), st.integers(1, 6)))
     return Xgid(
@@ -249,7 +253,7 @@ def test_gnubg_id_refuses_a_pending_cube_action() -> None:
 
 # Differential: GNU Backgammon's own XGID reader.
 
-DIFFERENTIAL_XGIDS = 3000
+DIFFERENTIAL_XGIDS = 10000
 
 
 def _random_xgid(rng: random.Random) -> Xgid:
@@ -315,3 +319,103 @@ def test_gnubg_steps_back_from_a_pending_double() -> None:
     assert theirs.split(":")[0] == position_id(START, 1)
     without_offer = Xgid(board=START, cube_value=2, cube_owner=1, turn=1)
     assert theirs == gnubg_id(without_offer)
+
+
+# Game states in and out of an XGID.
+
+
+def _random_game_states(rng: random.Random, rules: Rules) -> list[tuple[MatchState, CubeState]]:
+    """A money session or match played with random cube actions, every state on the way."""
+    match = MatchState(rules)
+    states = []
+    while len(states) < 300:
+        if match.is_over or match.game_number > 12:
+            match = MatchState(rules)
+        cube = match.start_game(roll_opening(rng, rules))
+        while True:
+            states.append((match, cube))
+            player = cube.to_act
+            if cube.phase is CubePhase.ROLLED:
+                if rng.random() < 0.15:
+                    result = cube.result(Outcome(player, rng.choice(list(WinKind))))
+                    break
+                cube = cube.end_turn(player)
+            elif cube.phase is CubePhase.TO_ROLL:
+                cube = (
+                    cube.double(player)
+                    if cube.can_double(player) and rng.random() < 0.3
+                    else cube.roll(player)
+                )
+            else:
+                choice = rng.random()
+                if cube.can_beaver(player) and choice < 0.3:
+                    cube = cube.beaver(player)
+                elif choice < 0.8:
+                    cube = cube.take(player)
+                else:
+                    result = cube.drop(player)
+                    break
+        match = match.after_game(result.points, result.winner)
+    return states
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [
+        Rules(),
+        Rules(jacoby=True, beavers=True, automatic_doubles=True),
+        Rules(match_length=7),
+        Rules(match_length=3),
+    ],
+)
+def test_game_states_survive_an_xgid(rules: Rules) -> None:
+    rng = random.Random(rules.match_length * 10 + rules.beavers)
+    states = _random_game_states(rng, rules)
+    phases = {cube.phase for _, cube in states}
+    assert (
+        phases == set(CubePhase)
+        if rules.beavers
+        else phases == set(CubePhase) - {CubePhase.BEAVERED}
+    )
+    if rules.match_length:
+        assert any(match.crawford for match, _ in states)
+        assert any(match.post_crawford for match, _ in states)
+    for match, cube in states:
+        dice = (rng.randint(1, 6), rng.randint(1, 6)) if cube.phase is CubePhase.ROLLED else None
+        position = parse_xgid(xgid(Xgid.from_game(START, match, cube, dice)))
+        assert position.cube_state(rules) == cube
+        assert position.dice == dice
+        back = position.match_state(rules)
+        assert (back.score, back.crawford, back.post_crawford) == (
+            match.score,
+            match.crawford,
+            match.post_crawford,
+        )
+
+
+def test_from_game_refuses_dice_that_disagree_with_the_turn() -> None:
+    match = MatchState()
+    with pytest.raises(
+        InvalidNotationError,
+        match="dice go with a rolled turn and only with one, got None with the cube rolled",
+    ):
+        Xgid.from_game(START, match, CubeState(phase=CubePhase.ROLLED))
+    with pytest.raises(InvalidNotationError, match="got \\(3, 1\\) with the cube to roll"):
+        Xgid.from_game(START, match, CubeState(), (3, 1))
+    with pytest.raises(InvalidNotationError, match="the cube follows"):
+        Xgid.from_game(START, match, CubeState(Rules(match_length=3)))
+
+
+def test_rules_given_must_agree_with_the_xgid() -> None:
+    position = parse_xgid(OPENING)
+    assert position.rules() == Rules(jacoby=True, beavers=True)
+    with_doubles = Rules(jacoby=True, beavers=True, automatic_doubles=True)
+    assert position.cube_state(with_doubles).rules == with_doubles
+    with pytest.raises(InvalidRulesError, match="the XGID states jacoby=True, the rules False"):
+        position.match_state(Rules(beavers=True))
+
+
+def test_a_raccoon_has_no_cube_state() -> None:
+    position = parse_xgid("XGID=-b----E-C---eE---c-e----B-:2:1:1:R:0:0:2:0:10")
+    with pytest.raises(IllegalActionError, match="raccoons are not offered by these rules"):
+        position.cube_state()
