@@ -210,6 +210,12 @@ class CubeState:
             raise IllegalActionError(f"a cube phase is a CubePhase, got {self.phase!r}")
         if self.crawford and self.rules.is_money:
             raise IllegalActionError("money play has no Crawford game")
+        if self.crawford and (self.value != 1 or self.phase is CubePhase.DOUBLED):
+            raise IllegalActionError("nobody doubles in the Crawford game: the cube stays at 1")
+        if self.phase is CubePhase.DOUBLED and self.owner not in (None, self.turn):
+            raise IllegalActionError(
+                f"player {self.turn} cannot have doubled a cube owned by player {self.owner}"
+            )
         if self.phase is CubePhase.BEAVERED and self.owner != 1 - self.turn:
             raise IllegalActionError("after a beaver the beaverer owns the cube")
 

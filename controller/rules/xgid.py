@@ -68,6 +68,10 @@ class CubeOffer(enum.Enum):
     RACCOON = "R"
 
 
+_OFFERS: Final = {CubePhase.DOUBLED: CubeOffer.DOUBLE, CubePhase.BEAVERED: CubeOffer.BEAVER}
+"""The cube phases an XGID's dice field can state, and their letters."""
+
+
 def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -207,7 +211,6 @@ class Xgid:
                 "invalid XGID fields: dice go with a rolled turn and only with one, "
                 f"got {dice!r} with the cube {cube.phase.value}"
             )
-        offer = {CubePhase.DOUBLED: CubeOffer.DOUBLE, CubePhase.BEAVERED: CubeOffer.BEAVER}
         rules = match.rules
         return cls(
             board=board,
@@ -215,7 +218,7 @@ class Xgid:
             cube_owner=cube.owner,
             turn=cube.turn,
             dice=dice,
-            offer=offer.get(cube.phase),
+            offer=_OFFERS.get(cube.phase),
             score=match.score,
             crawford=match.crawford,
             jacoby=rules.jacoby,
@@ -271,10 +274,9 @@ class Xgid:
         rules = self._rules_or(rules)
         if self.offer is CubeOffer.RACCOON:
             raise IllegalActionError("raccoons are not offered by these rules")
-        if self.offer is CubeOffer.DOUBLE:
-            phase = CubePhase.DOUBLED
-        elif self.offer is CubeOffer.BEAVER:
-            phase = CubePhase.BEAVERED
+        phases = {offer: phase for phase, offer in _OFFERS.items()}
+        if self.offer is not None:
+            phase = phases[self.offer]
         else:
             phase = CubePhase.TO_ROLL if self.dice is None else CubePhase.ROLLED
         return CubeState(

@@ -223,6 +223,19 @@ def test_no_doubling_in_the_crawford_game() -> None:
         cube.double(0)
 
 
+def test_impossible_cube_states_are_refused() -> None:
+    with pytest.raises(
+        IllegalActionError, match="nobody doubles in the Crawford game: the cube stays at 1"
+    ):
+        CubeState(MATCH7, value=2, owner=0, crawford=True)
+    with pytest.raises(
+        IllegalActionError, match="player 0 cannot have doubled a cube owned by player 1"
+    ):
+        CubeState(MONEY, value=2, owner=1, turn=0, phase=CubePhase.DOUBLED)
+    with pytest.raises(IllegalActionError, match="after a beaver the beaverer owns the cube"):
+        CubeState(BEAVERS, value=2, owner=0, turn=0, phase=CubePhase.BEAVERED)
+
+
 def test_money_play_has_no_crawford_game() -> None:
     with pytest.raises(IllegalActionError, match="money play has no Crawford game"):
         CubeState(MONEY, crawford=True)
