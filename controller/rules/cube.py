@@ -86,13 +86,13 @@ class Rules:
                 raise InvalidRulesError(f"{name} is True or False, got {getattr(self, name)!r}")
         if self.match_length:
             for name, label in (
-                ("jacoby", "the Jacoby rule"),
-                ("beavers", "beavers"),
-                ("automatic_doubles", "automatic doubles"),
+                ("jacoby", "the Jacoby rule belongs"),
+                ("beavers", "beavers belong"),
+                ("automatic_doubles", "automatic doubles belong"),
             ):
                 if getattr(self, name):
                     raise InvalidRulesError(
-                        f"{label} belong to money play, not to a {self.match_length}-point match"
+                        f"{label} to money play, not to a {self.match_length}-point match"
                     )
 
     @property

@@ -58,6 +58,8 @@ __all__ = [
 _PREFIX: Final = "XGID="
 _INTEGER: Final = re.compile(r"-?[0-9]+")
 _MAX_LOG2: Final = 15
+_MAX_DIGITS: Final = 9
+"""Longer numbers are refused before ``int`` reads them (it refuses over 4,300 digits)."""
 
 
 class CubeOffer(enum.Enum):
@@ -369,6 +371,8 @@ def parse_xgid(text: str) -> Xgid:
     def integer(field: str, name: str, low: int, high: int | None = None) -> int:
         if not _INTEGER.fullmatch(field):
             raise fail(f"the {name} is an integer, got {field!r}")
+        if len(field.lstrip("-")) > _MAX_DIGITS:
+            raise fail(f"the {name} has more than {_MAX_DIGITS} digits")
         value = int(field)
         if value < low or (high is not None and value > high):
             limits = f"{low} to {high}" if high is not None else f"at least {low}"

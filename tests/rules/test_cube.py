@@ -91,7 +91,7 @@ def test_rules_default_to_money_play_without_options() -> None:
         ({"jacoby": 1}, "jacoby is True or False, got 1"),
         (
             {"match_length": 5, "jacoby": True},
-            "the Jacoby rule belong to money play, not to a 5-point match",
+            "the Jacoby rule belongs to money play, not to a 5-point match",
         ),
         (
             {"match_length": 5, "beavers": True},

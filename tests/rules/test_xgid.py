@@ -153,6 +153,14 @@ def test_bad_xgids_say_what_is_wrong(text: str, message: str) -> None:
     assert str(error.value) == f"invalid XGID {text!r}: {message}"
 
 
+def test_huge_numbers_are_refused_before_they_are_read() -> None:
+    text = f"XGID=-b----E-C---eE---c-e----B-:0:0:1:52:{'9' * 5000}:0:3:0:10"
+    with pytest.raises(
+        InvalidNotationError, match="the bottom player's score has more than 9 digits"
+    ):
+        parse_xgid(text)
+
+
 def test_fields_are_validated_on_construction() -> None:
     with pytest.raises(
         InvalidNotationError, match="invalid XGID fields: the cube value is a power of two, got 6"
