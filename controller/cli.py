@@ -9,13 +9,17 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 
 from controller.errors import TabulaError
 
 #: Sub-command name -> module implementing it.
-COMMANDS: dict[str, str] = {}
+COMMANDS: dict[str, str] = {
+    "plays": "controller.commands.plays",
+    "demo": "controller.commands.demo",
+}
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -40,6 +44,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # the reader went away (`tabula demo | head`): not an error
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # for the final flush
+        return 0
     return status
 
 

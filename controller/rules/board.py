@@ -11,6 +11,7 @@ other way and bears off from 19..24.
 
 from __future__ import annotations
 
+from operator import neg
 from typing import Final, TypeAlias
 
 from controller.rules.errors import InvalidPositionError
@@ -45,7 +46,7 @@ START: Final[Board] = (
 NACKGAMMON_START: Final[Board] = (
     0, -2, -2, 0, 0, 0, 4, 0, 3, 0, 0, 0, -4, 4, 0, 0, 0, -3, 0, -4, 0, 0, 0, 2, 2, 0,
 )  # fmt: skip
-"""Nackgammon's starting position: two back checkers more on the 23 point, one fewer on the 13 and 6."""
+"""Nackgammon's start: two more back checkers on the 23 point, one fewer on the 13 and the 6."""
 
 
 def board_problems(board: object) -> list[str]:
@@ -56,18 +57,24 @@ def board_problems(board: object) -> list[str]:
     """
     if not isinstance(board, tuple | list) or len(board) != 26:
         return [f"a board is 26 integers, got {board!r}"]
-    if not all(isinstance(n, int) and not isinstance(n, bool) for n in board):
+    if not all(type(n) is int for n in board):
         return [f"a board holds integers only, got {board!r}"]
     problems = []
+    counts = _on_board(tuple(board))
     if board[25] < 0:
         problems.append(f"player 0's bar (index 25) cannot be negative, got {board[25]}")
     if board[0] > 0:
         problems.append(f"player 1's bar (index 0) cannot be positive, got {board[0]}")
-    on_board = [sum(n for n in board if n > 0), -sum(n for n in board if n < 0)]
-    for player, count in enumerate(on_board):
+    for player, count in enumerate(counts):
         if count > CHECKERS:
             problems.append(f"player {player} has {count} checkers on the board, more than 15")
     return problems
+
+
+def _on_board(board: Board) -> tuple[int, int]:
+    """Checkers each player has on the board and the bar."""
+    positive = sum(n for n in board if n > 0)
+    return positive, positive - sum(board)
 
 
 def check_board(board: object) -> Board:
@@ -85,15 +92,13 @@ def check_board(board: object) -> Board:
 
 def flip(board: Board) -> Board:
     """The same board seen from the other player's side (player 1 becomes player 0)."""
-    return tuple(-n for n in reversed(board))
+    return tuple(map(neg, reversed(board)))
 
 
 def borne_off(board: Board) -> tuple[int, int]:
     """Checkers each player has borne off."""
-    return (
-        CHECKERS - sum(n for n in board if n > 0),
-        CHECKERS + sum(n for n in board if n < 0),
-    )
+    player0, player1 = _on_board(board)
+    return CHECKERS - player0, CHECKERS - player1
 
 
 def pip_counts(board: Board) -> tuple[int, int]:

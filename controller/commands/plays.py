@@ -1,0 +1,138 @@
+"""``tabula plays``: the legal plays of a roll, for people and for tests.
+
+``tabula plays POSITION DICE`` prints each distinct legal play and the XGID it leaves;
+``tabula plays --batch`` answers JSON lines in the golden cases' layout.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from dataclasses import replace
+from typing import Any, TextIO
+
+from controller.rules.board import check_board
+from controller.rules.errors import InvalidDiceError, RulesError
+from controller.rules.match_id import parse_match_id
+from controller.rules.plays import check_dice, legal_plays
+from controller.rules.position_id import board_from_position_id
+from controller.rules.xgid import Xgid, parse_xgid, xgid
+
+HELP = "list the legal plays of a roll (POSITION DICE, or JSON lines with --batch)"
+
+VARIANTS = ("backgammon",)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("position", nargs="?", help="an XGID or a GNU Backgammon Position ID")
+    parser.add_argument("dice", nargs="?", help="the roll, e.g. 52")
+    parser.add_argument(
+        "--batch",
+        action="store_true",
+        help='read {"id", "variant", "board", "player", "dice"} lines on stdin',
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.batch:
+        if args.position or args.dice:
+            raise SystemExit("tabula plays: --batch reads stdin and takes no POSITION or DICE")
+        return run_batch(sys.stdin, sys.stdout)
+    if not (args.position and args.dice):
+        raise SystemExit("tabula plays: give POSITION and DICE, or --batch")
+    return print_plays(args.position, args.dice, sys.stdout)
+
+
+def parse_position(text: str) -> Xgid:
+    """A position given as an XGID, a Position ID, or GNU Backgammon's ``PositionID:MatchID``.
+
+    A bare Position ID is read with player 0 (the bottom player) on roll. With a Match ID,
+    GNU Backgammon's player 1 is our player 0, as when it imports an XGID.
+
+    Raises:
+        InvalidNotationError: naming the text and what is wrong with it.
+    """
+    text = text.strip()
+    if text.startswith("XGID=") or text.count(":") >= 9:
+        return parse_xgid(text)
+    position_text, _, match_text = text.partition(":")
+    if not match_text:
+        return Xgid(board=board_from_position_id(position_text, 0), turn=0)
+    key = parse_match_id(match_text)
+    turn = 1 - key.player_on_roll
+    return Xgid(
+        board=board_from_position_id(position_text, turn),
+        cube_value=key.cube_value,
+        cube_owner=None if key.cube_owner is None else 1 - key.cube_owner,
+        turn=turn,
+        dice=key.dice,
+        score=(key.score[1], key.score[0]),
+        crawford=key.crawford,
+        jacoby=key.jacoby and not key.match_length,
+        match_length=key.match_length,
+    )
+
+
+def print_plays(position: str, dice_text: str, out: TextIO) -> int:
+    """Print ``notation<TAB>XGID`` for each legal play of ``dice_text`` from ``position``."""
+    state = parse_position(position)
+    dice = parse_dice(dice_text)
+    for play in legal_plays(state.board, state.turn, dice):
+        after = replace(state, board=play.result, turn=1 - state.turn, dice=None)
+        out.write(f"{play.notation or '(no legal move)'}\t{xgid(after)}\n")
+    return 0
+
+
+def parse_dice(text: str) -> tuple[int, int]:
+    """Dice written as two digits, ``52``.
+
+    Raises:
+        InvalidDiceError: naming the text.
+    """
+    if len(text) == 2 and text.isdigit():
+        return check_dice((int(text[0]), int(text[1])))
+    raise InvalidDiceError(f"dice are two digits from 1 to 6 such as 52, got {text!r}")
+
+
+def answer(request: Any) -> dict[str, Any]:
+    """The answer to one batch request, or ``{"id", "error"}`` naming what is wrong."""
+    identifier = request.get("id") if isinstance(request, dict) else None
+    try:
+        if not isinstance(request, dict):
+            raise ValueError(f"a request is a JSON object, got {request!r}")
+        variant = request.get("variant", "backgammon")
+        if variant not in VARIANTS:
+            raise ValueError(f"unknown variant {variant!r}; known: {', '.join(VARIANTS)}")
+        for key in ("board", "player", "dice"):
+            if key not in request:
+                raise ValueError(f"missing {key!r}")
+        player = request["player"]
+        if player not in (0, 1) or isinstance(player, bool):
+            raise ValueError(f"player must be 0 or 1, got {player!r}")
+        board = check_board(request["board"])
+        plays = legal_plays(board, player, request["dice"])
+    except (RulesError, ValueError) as error:
+        return {"id": identifier, "error": str(error)}
+    return {
+        "id": identifier,
+        "results": [list(play.result) for play in plays],
+        "plays": [play.notation for play in plays],
+    }
+
+
+def run_batch(lines: TextIO, out: TextIO) -> int:
+    """Answer every line of ``lines``; non-zero if any line failed, but every line is answered."""
+    failed = 0
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            request = json.loads(line)
+        except json.JSONDecodeError as error:
+            response: dict[str, Any] = {"id": None, "error": f"line {number}: bad JSON: {error}"}
+        else:
+            response = answer(request)
+        failed += "error" in response
+        out.write(json.dumps(response, separators=(",", ":")) + "\n")
+    return 1 if failed else 0
