@@ -102,11 +102,11 @@ class Xgid:
 
     board: Board = START
     cube_value: int = 1
-    """The cube's value (before the double while one is pending)."""
+    """The cube's value as it stands (a pending double or beaver not counted)."""
     cube_owner: Player | None = None
     """The cube's owner, ``None`` while centred."""
     turn: Player = 0
-    """The player on roll, or the doubler while a cube action is pending."""
+    """The player on roll; while a cube action is pending, whose turn it is (the doubler)."""
     dice: tuple[int, int] | None = None
     """The roll to play, in the order written, or ``None``."""
     offer: CubeOffer | None = None
