@@ -52,6 +52,7 @@ __all__ = [
     "Xgid",
     "gnubg_id",
     "parse_gnubg_id",
+    "parse_position",
     "parse_xgid",
     "xgid",
 ]
@@ -510,3 +511,19 @@ def _from_gnubg_id(text: str) -> Xgid:
         jacoby=key.jacoby and not key.match_length,
         match_length=key.match_length,
     )
+
+
+def parse_position(text: str) -> Xgid:
+    """A position given as people paste it: an XGID, or GNU Backgammon's IDs.
+
+    ``XGID=...`` (or its ten fields without the prefix), ``PositionID:MatchID``, or a bare
+    Position ID (player 0 on roll, centred cube, money play).
+
+    Raises:
+        InvalidNotationError: naming the text and what is wrong with it.
+    """
+    text = text.strip()
+    if text.startswith(_PREFIX) or text.count(":") >= 9:
+        return parse_xgid(text)
+    return parse_gnubg_id(text)
+
