@@ -245,6 +245,16 @@ def _search_all(
     borne off every checker.
     """
     ends: dict[tuple[Board, tuple[int, ...]], _Steps] = {}
+    if len(numbers) == 2 and numbers[0] != numbers[1]:  # the common case, unrolled
+        for first, second in (numbers, numbers[::-1]):
+            for step in _general_steps(view, first, variant):
+                after = _apply(view, *step)
+                follow_ups = _general_steps(after, second, variant) if max(after) > 0 else []
+                for follow_up in follow_ups:
+                    ends.setdefault((_apply(after, *follow_up), ()), (step, follow_up))
+                if not follow_ups:
+                    ends.setdefault((after, (second,)), (step,))
+        return ends or {(view, numbers): ()}
     seen: set[tuple[Board, tuple[int, ...]]] = set()
     stack: list[tuple[Board, _Steps, tuple[int, ...]]] = [(view, (), numbers)]
     while stack:
