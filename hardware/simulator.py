@@ -81,7 +81,8 @@ class VirtualBoard:
         slots: slots per location.
         mid: the sensors' quiescent reading.
         publish: called with the new readings after every change.
-        sleep: how to wait between the steps of a gesture (tests may pass a no-op).
+        sleep: how to wait between the steps of a gesture; settable as :attr:`sleep`
+            (a command passes an event's ``wait`` so that a signal cuts the pause short).
     """
 
     def __init__(
@@ -90,12 +91,12 @@ class VirtualBoard:
         mid: int,
         publish: Callable[[list[int]], None],
         *,
-        sleep: Callable[[float], None] = time.sleep,
+        sleep: Callable[[float], object] = time.sleep,
     ) -> None:
         self._slots = list(slots)
         self._mid = mid
         self._publish = publish
-        self._sleep = sleep
+        self.sleep = sleep
         self._lock = threading.Lock()
         self._stacks: list[list[int]] = [[] for _ in range(LOCATIONS)]
         self.hand: list[int] = []
@@ -154,7 +155,7 @@ class VirtualBoard:
     def move(self, source: int, destination: int, hold_s: float = 0.0) -> None:
         """Lift the top checker of ``source`` and place it on ``destination``."""
         player = self.lift(source)
-        self._sleep(hold_s)
+        self.sleep(hold_s)
         self.place(destination, player)
 
     def slide(self, source: int, destination: int, step_s: float = 0.02) -> None:
@@ -164,11 +165,11 @@ class VirtualBoard:
         for location in range(source + step, destination, step):
             if location >= 24:
                 break
-            self._sleep(step_s)
+            self.sleep(step_s)
             self.place(location, player)
-            self._sleep(step_s)
+            self.sleep(step_s)
             self.lift(location, player)
-        self._sleep(step_s)
+        self.sleep(step_s)
         self.place(destination, player)
 
     def hit(self, source: int, destination: int, hold_s: float = 0.0) -> None:
@@ -182,9 +183,9 @@ class VirtualBoard:
         if player is None or len(target) != 1 or target[0] == player:
             raise LayoutError(f"no blot to hit on location {destination} from {source}")
         self.move(source, destination, hold_s)
-        self._sleep(hold_s)
+        self.sleep(hold_s)
         blot = self.lift(destination, 1 - player)
-        self._sleep(hold_s)
+        self.sleep(hold_s)
         self.place(24 + blot, blot)
 
     def stack(self, location: int, player: int, count: int) -> None:
@@ -221,10 +222,10 @@ class VirtualBoard:
                     break
                 if surplus:
                     self.lift(surplus[0], player)
-                    self._sleep(hold_s)
+                    self.sleep(hold_s)
                 if deficit:
                     self.place(deficit[0], player)
-                    self._sleep(hold_s)
+                    self.sleep(hold_s)
                 moved += 1
         return moved
 
