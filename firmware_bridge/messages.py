@@ -316,7 +316,7 @@ def pack(message: Message, seq: int) -> Frame:
 
 
 _MIN_PAYLOAD = {
-    MessageType.HELLO: 17,
+    MessageType.HELLO: 18,
     MessageType.SNAPSHOT: 5 + LOCATIONS,
     MessageType.CHANGE: 9,
     MessageType.HEARTBEAT: 13,
@@ -365,11 +365,11 @@ def _unpack(kind: MessageType, frame: Frame, data: bytes) -> Message:
             major, minor, caps, boot, event, beat, ring, count = struct.unpack_from(
                 "<BBHIIHHB", data
             )
-            if len(data) < 17 + count:
-                raise _short(frame, 17 + count)
-            slots = tuple(data[16 : 16 + count])
-            name_len = data[16 + count]
-            name = data[17 + count : 17 + count + name_len].decode()
+            if len(data) < 18 + count:
+                raise _short(frame, 18 + count)
+            slots = tuple(data[17 : 17 + count])
+            name_len = data[17 + count]
+            name = data[18 + count : 18 + count + name_len].decode()
             return Hello(major, minor, caps, boot, event, beat, ring, slots, name)
         case MessageType.SNAPSHOT:
             event, reason = struct.unpack_from("<IB", data)
