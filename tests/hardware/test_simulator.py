@@ -75,3 +75,18 @@ def test_the_link_path_follows_replugs(tmp_path: Path) -> None:
         with pytest.raises(LayoutError, match=r"slot 9 of location 0: expected 0..4"):
             sim.noise(0, 9, 100)
     assert not link.exists()
+
+
+def test_bill_of_materials_and_udev_rule_match_the_pin_map() -> None:
+    import csv
+
+    folder = Path(__file__).parents[2] / "hardware"
+    with (folder / "bom.csv").open() as handle:
+        rows = {row["part"]: int(row["qty"]) for row in csv.DictReader(handle)}
+    assert rows["DRV5055A3QDBZR"] == sum(SLOTS) == 158
+    assert rows["CD74HC4067M96"] == len(PINS["rp2040"]["mux_enable"])
+    assert rows["WS2812B-2020"] == PINS["rp2040"]["led_count"] == 29
+    rule = (folder / "99-tabula-board.rules").read_text()
+    assert 'SYMLINK+="tabula-board"' in rule and 'ATTRS{serial}=="BOARD_SERIAL"' in rule
+    assert 'ENV{ID_MM_DEVICE_IGNORE}="1"' in rule
+    assert PINS["pi"]["serial_device"] == "/dev/tabula-board"
