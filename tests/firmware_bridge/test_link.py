@@ -22,7 +22,7 @@ from firmware_bridge import (
 )
 from firmware_bridge.layout import board_from_cells
 from hardware.simulator import START, BoardSimulator
-from tests.firmware_bridge.conftest import FAST, Watcher, fast_link
+from tests.firmware_bridge.conftest import FAST, fast_link, watched
 
 
 def _run(body: Callable[[], Coroutine[Any, Any, None]]) -> None:
@@ -35,26 +35,23 @@ def _board(sim: BoardSimulator) -> tuple[int, ...]:
 
 def test_handshake_then_the_starting_position(sim: BoardSimulator) -> None:
     async def body() -> None:
-        async with fast_link(sim.path) as link:
-            watcher = Watcher(link)
-            observation = await watcher.board(START)
+        async with watched(sim.path) as (link, watcher):
+            observation = watcher.observations[-1]
             assert not observation.inconsistent and observation.problems == ()
             assert watcher.states[:3] == [LinkState.SEARCHING, LinkState.SYNCING, LinkState.LIVE]
             counters = link.counters
             assert counters.connects == 1 and counters.snapshots >= 1
             assert counters.bad_crc == counters.resyncs == 0
-            watcher.stop()
 
     _run(body)
 
 
 def test_a_move_sequence_is_read_move_by_move(sim: BoardSimulator) -> None:
     async def body() -> None:
-        async with fast_link(sim.path, settle_s=0.12) as link:
-            watcher = Watcher(link)
-            await watcher.board(START)
+        async with watched(sim.path, settle_s=0.12) as (_link, watcher):
             expected = [START]
-            # 24/20 13/9 (player 0 rolls 4-4 partly), then player 1 hits: 1/5*... and more.
+            # Gestures, legal or not (the bridge knows no rules): a slide 24/20, then 13/9,
+            # a hit on 20 by player 1, and player 0 entering from the bar on 22.
             gestures = [
                 lambda: sim.board.slide(23, 19, step_s=0.015),  # over points 23, 22, 21
                 lambda: sim.board.move(12, 8),
@@ -68,7 +65,6 @@ def test_a_move_sequence_is_read_move_by_move(sim: BoardSimulator) -> None:
             assert [o.board for o in watcher.observations] == expected
             assert not any(o.inconsistent for o in watcher.observations)
             assert expected[3][25] == 1 and expected[4][25] == 0  # hit, then entered
-            watcher.stop()
 
     _run(body)
 
@@ -78,9 +74,7 @@ def test_garbage_never_crashes_and_no_valid_frame_is_lost(sim: BoardSimulator) -
     tapped: list[Frame] = []
 
     async def body() -> None:
-        async with fast_link(sim.path, on_frame=tapped.append) as link:
-            watcher = Watcher(link)
-            await watcher.board(START)
+        async with watched(sim.path, on_frame=tapped.append) as (link, watcher):
             first_sent = len(sim.sent)
             injected = 0
             moves = [(23, 19), (19, 23)] * 5
@@ -115,7 +109,6 @@ def test_garbage_never_crashes_and_no_valid_frame_is_lost(sim: BoardSimulator) -
             assert counters.reconnects == 0 and link.state == LinkState.LIVE
             assert watcher.observations[-1].board == _board(sim) == START
             assert not any(o.inconsistent for o in watcher.observations)
-            watcher.stop()
 
     _run(body)
 
@@ -124,9 +117,7 @@ def test_twenty_unplugs_mid_game_lose_nothing_and_read_nothing_twice(
     sim: BoardSimulator,
 ) -> None:
     async def body() -> None:
-        async with fast_link(sim.path) as link:
-            watcher = Watcher(link)
-            await watcher.board(START)
+        async with watched(sim.path) as (link, watcher):
             expected = [START]
             moves = [(23, 19), (12, 8), (7, 4), (5, 1)]
             for cycle in range(20):
@@ -151,16 +142,13 @@ def test_twenty_unplugs_mid_game_lose_nothing_and_read_nothing_twice(
             assert counters.replays >= 10 and counters.board_reboots == 4
             assert counters.change_mismatches == counters.snapshot_mismatches == 0
             assert link.state == LinkState.LIVE
-            watcher.stop()
 
     _run(body)
 
 
 def test_a_silent_board_goes_stale_then_the_link_reconnects(sim: BoardSimulator) -> None:
     async def body() -> None:
-        async with fast_link(sim.path) as link:
-            watcher = Watcher(link)
-            await watcher.board(START)
+        async with watched(sim.path) as (link, watcher):
             watcher.states.clear()
             sim.mute()
             await watcher.state(LinkState.STALE)
@@ -171,7 +159,6 @@ def test_a_silent_board_goes_stale_then_the_link_reconnects(sim: BoardSimulator)
             counters = link.counters
             assert counters.heartbeat_timeouts >= 1 and counters.stale_periods >= 1
             assert len(watcher.observations) == 1  # the same board: not read again
-            watcher.stop()
 
     _run(body)
 
@@ -194,9 +181,7 @@ def test_an_incompatible_board_is_refused(tmp_path: Path) -> None:
 
 def test_dropped_and_corrupted_bytes_are_recovered(sim: BoardSimulator) -> None:
     async def body() -> None:
-        async with fast_link(sim.path) as link:
-            watcher = Watcher(link)
-            await watcher.board(START)
+        async with watched(sim.path) as (link, watcher):
             await asyncio.sleep(0.15)
             sim.corrupt(60)  # the next CHANGE and SNAPSHOT get a flipped bit per byte
             await asyncio.to_thread(sim.board.move, 23, 19)
@@ -207,16 +192,13 @@ def test_dropped_and_corrupted_bytes_are_recovered(sim: BoardSimulator) -> None:
             counters = link.counters
             assert counters.gaps >= 1 and counters.resyncs >= 2
             assert counters.reconnects == 0
-            watcher.stop()
 
     _run(body)
 
 
 def test_sensor_faults_make_the_location_unknown(sim: BoardSimulator) -> None:
     async def body() -> None:
-        async with fast_link(sim.path) as link:
-            watcher = Watcher(link)
-            await watcher.board(START)
+        async with watched(sim.path) as (link, watcher):
             sim.noise(5, 0, 2000)  # an occupied slot: stays a checker (hysteresis)
             sim.noise(6, 0, 3000)  # an empty slot: stays empty
             await asyncio.sleep(0.4)
@@ -232,7 +214,6 @@ def test_sensor_faults_make_the_location_unknown(sim: BoardSimulator) -> None:
             await watcher.board(START)
             assert not watcher.observations[-1].inconsistent
             assert link.counters.board_errors >= 2  # fault, then recovered
-            watcher.stop()
 
     _run(body)
 
