@@ -66,3 +66,25 @@ def test_a_bad_script_is_refused_before_anything_runs(tmp_path: Path) -> None:
     assert errors.strip() == (
         f"tabula sim-board: script {str(script)!r} line 2: board [1, 2]: expected 26 integers"
     )
+
+
+def test_the_board_command_refuses_an_incompatible_board(tmp_path: Path) -> None:
+    link = tmp_path / "board"
+    sim = _tabula("sim-board", "--link", str(link), "--protocol", "2.0")
+    try:
+        assert sim.stdout is not None and sim.stdout.readline().strip() == str(link)
+        watcher = _tabula("board", "--device", str(link))
+        out, errors = watcher.communicate(timeout=20)
+        assert watcher.returncode == 2
+        assert errors.strip() == (
+            "tabula board: board 'tabula-fw 1.0' speaks protocol 2.0; this host speaks 1.0: "
+            "update the firmware or the host so that the major versions match"
+        )
+        assert json.loads(out.splitlines()[-1]) == {"type": "link", "state": "syncing"}
+    finally:
+        sim.send_signal(signal.SIGTERM)
+        sim.communicate(timeout=10)
+    bad = _tabula("sim-board", "--protocol", "one")
+    assert bad.communicate(timeout=10)[1].strip() == (
+        "tabula sim-board: --protocol 'one': expected MAJOR.MINOR, each 0..255"
+    )
