@@ -120,7 +120,10 @@ class _LostError(Exception):
 def _open_pyserial(path: str, baudrate: int) -> SerialPort:
     import serial
 
-    port: SerialPort = serial.serial_for_url(path, baudrate=baudrate, timeout=0, write_timeout=2)
+    # exclusive: a second reader (another tabula, a terminal) would steal frames.
+    port: SerialPort = serial.serial_for_url(
+        path, baudrate=baudrate, timeout=0, write_timeout=2, exclusive=True
+    )
     return port
 
 

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import random
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -248,5 +249,33 @@ def test_close_is_idempotent_and_a_closed_link_refuses_use(sim: BoardSimulator) 
         with pytest.raises(Exception, match=r"is closed"):
             link.start()
         assert isinstance(link, BoardLink)
+
+    _run(body)
+
+
+@pytest.fixture(params=["simulator", "board"])
+def device(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """The simulated board, and the real one when it is plugged in."""
+    if request.param == "board":
+        path = os.environ.get("TABULA_BOARD", "/dev/tabula-board")
+        if not os.path.exists(path):
+            pytest.skip(f"no sensor board at {path} (set TABULA_BOARD to its device)")
+        yield path
+        return
+    with BoardSimulator(link=tmp_path / "board", settings=FAST) as sim:
+        yield sim.path
+
+
+def test_any_board_shakes_hands_and_reports_a_stable_position(device: str) -> None:
+    async def body() -> None:
+        async with fast_link(device, handshake_timeout_s=3) as link:
+            await link.wait_for(LinkState.LIVE, 5)
+            async for update in link.updates():
+                if not isinstance(update, LinkState):
+                    assert len(update.board) == 26 and len(update.cells) == 28
+                    break
+            counters = link.counters
+            assert counters.frames_ok >= 2 and counters.bad_crc == 0
+            assert counters.snapshots >= 1 and counters.reconnects == 0
 
     _run(body)
