@@ -82,7 +82,8 @@ def test_garbage_never_crashes_and_no_valid_frame_is_lost(sim: BoardSimulator) -
             for round_ in range(100):
                 if round_ % 2:
                     garbage = rng.randbytes(1000)
-                else:  # corrupted copies of real frames: the nastiest garbage
+                else:  # copies of real frames with bits flipped: corrupted frames, and
+                    # intact old ones, which must not be applied twice
                     frame = bytearray()
                     while len(frame) < 1000:
                         frame += rng.choice(sim.sent[-20:])
@@ -107,6 +108,7 @@ def test_garbage_never_crashes_and_no_valid_frame_is_lost(sim: BoardSimulator) -
             assert received <= set(sim.sent), "a frame the board never sent was accepted"
             counters = link.counters
             assert counters.resyncs > 100 and counters.bad_crc + counters.bad_cobs > 0
+            assert counters.frames_repeated > 0 and counters.frames_lost < 100
             assert counters.reconnects == 0 and link.state == LinkState.LIVE
             assert watcher.observations[-1].board == _board(sim) == START
             assert not any(o.inconsistent for o in watcher.observations)
