@@ -34,7 +34,8 @@ def jboard(
 
 
 def plays(board: tuple[int, ...], player: int, dice: tuple[int, int], variant=JACQUET) -> list:
-    return sorted((play.notation, play.unused) for play in legal_plays(board, player, dice, variant))
+    found = legal_plays(board, player, dice, variant)
+    return sorted((play.notation, play.unused) for play in found)
 
 
 # Rule 1: start and direction.
