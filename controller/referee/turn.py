@@ -346,9 +346,12 @@ class TurnState:
         return state
 
     def _explaining(self) -> tuple[tuple[int, int], ...]:
-        """The rolls that explain a whole, moved board that is no legal play of these dice."""
+        """The rolls that explain a whole, moved board that no play of these dice reaches.
+
+        A board on the way to a play of these dice (an unfinished play) is not a disagreement.
+        """
         verdict = self.verdict
-        if verdict is None or verdict.kind not in (Kind.ILLEGAL, Kind.PARTIAL):
+        if verdict is None or verdict.kind is not Kind.ILLEGAL:
             return ()
         board = verdict.board
         if board is None or verdict.pending_hits or board == self.before:
@@ -418,7 +421,7 @@ class TurnState:
         A roll made before the mover finished (picked up the dice or pressed Done) is void
         (seed rule 3), unless the rule is waived for this play.
         """
-        early = self.phase is not Phase.FLAGGED
+        early = self.phase is Phase.MOVING
         if early and self._final_verdict().kind not in (Kind.COMPLETE, Kind.ILLEGAL):
             what = "rolled" if roll else "doubled"
             return replace(
