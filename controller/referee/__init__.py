@@ -24,7 +24,15 @@ from controller.referee.cells import (
 )
 from controller.referee.display import Blink, Colour, Display, Light, Mode, render
 from controller.referee.errors import InvalidObservationError, RefereeError
-from controller.referee.judge import Judge, Tree, describe_dice, explaining_dice, judge
+from controller.referee.judge import (
+    Diagnosis,
+    Judge,
+    Tree,
+    View,
+    describe_dice,
+    explaining_dice,
+    judge,
+)
 from controller.referee.turn import (
     Button,
     DiceLifted,
@@ -52,6 +60,7 @@ __all__ = [
     "Cell",
     "Cells",
     "Colour",
+    "Diagnosis",
     "DiceLifted",
     "DiceSource",
     "Display",
@@ -77,6 +86,7 @@ __all__ = [
     "TurnEnd",
     "TurnState",
     "Verdict",
+    "View",
     "cells_from_board",
     "check_cells",
     "describe_dice",

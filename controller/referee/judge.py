@@ -34,10 +34,10 @@ from controller.referee.cells import (
     location_name,
     location_of,
 )
-from controller.referee.verdict import Kind, Lifted, Verdict
+from controller.referee.verdict import Fault, Kind, Lifted, Verdict
 from controller.rules import CHECKERS, Board, Play, Player, PlayTree, check_dice, legal_results
 
-__all__ = ["Judge", "Tree", "describe_dice", "explaining_dice", "judge"]
+__all__ = ["Diagnosis", "Judge", "Tree", "View", "describe_dice", "explaining_dice", "judge"]
 
 _ROLLS = tuple((high, low) for high in range(6, 0, -1) for low in range(high, 0, -1))
 """The 21 distinct rolls, highest first."""
@@ -55,6 +55,20 @@ class Tree(Protocol):
     def play_for(self, board: Board) -> Play | None: ...
 
     def dice_left(self, board: Board) -> frozenset[tuple[int, ...]]: ...
+
+
+class Diagnosis(Protocol):
+    """How a variant names the rule an illegal board breaks (backgammon's: :mod:`._diagnosis`)."""
+
+    def __call__(
+        self,
+        before: View,
+        after: View,
+        dice: tuple[int, int],
+        *,
+        max_used: int,
+        plays: Sequence[Play],
+    ) -> tuple[Fault, str]: ...
 
 
 def describe_dice(dice: Sequence[int]) -> str:
@@ -95,6 +109,7 @@ class Judge:
             its own (the default is backgammon's :class:`PlayTree`).
         locate: the location of a point in a player's numbering (the default is
             backgammon's; a variant whose players run another track passes its own).
+        diagnosis: how to name the rule an illegal board breaks (backgammon's by default).
 
     Raises:
         InvalidPositionError: if ``board`` is not a possible board.
@@ -108,6 +123,7 @@ class Judge:
         "_max_used",
         "_nodes",
         "before",
+        "diagnosis",
         "dice",
         "locate",
         "player",
@@ -122,8 +138,10 @@ class Judge:
         *,
         tree: Callable[[Board, Player, tuple[int, int]], Tree] = PlayTree,
         locate: Callable[[Player, int], Location] = location_of,
+        diagnosis: Diagnosis = diagnose,
     ) -> None:
         self.dice = check_dice(dice)
+        self.diagnosis = diagnosis
         self.player = player
         self.locate = locate
         self.tree = tree(board, player, self.dice)
@@ -237,6 +255,12 @@ class Judge:
             return self._settled(node)
         match = self._match(view)
         if match is None:
+            if sum(view[1]) < CHECKERS:  # no hit explains the opponent's missing checkers
+                count = sum(view[1])
+                return Verdict(
+                    Kind.INCONSISTENT,
+                    f"check the board: {count} checkers of player {1 - self.player}, expected 15",
+                )
             return self._illegal(view)
         node, stale = match
         in_hand = CHECKERS - sum(view[0]), CHECKERS - sum(view[1])
@@ -290,9 +314,6 @@ class Judge:
                     location = self._location(point)
                     locations.add(location)
                     problems.append(f"both colours on {location_name(location)}")
-        missing = CHECKERS - sum(opponent)
-        if missing > 0 and self._match(view) is None:
-            problems.append(f"{sum(opponent)} checkers of player {1 - self.player}, expected 15")
         if not problems:
             return None
         return Verdict(
@@ -312,8 +333,7 @@ class Judge:
             return Verdict(Kind.COMPLETE, text, play=play, board=node.board)
         left = self._left(node.board)
         kind = Kind.WAITING if node.board == self.before else Kind.PARTIAL
-        text = f"{describe_dice(left)} to play" if len(left) > 1 else f"{left[0]} to play"
-        return Verdict(kind, text, dice_left=left, board=node.board)
+        return Verdict(kind, _to_play(left, self.dice), dice_left=left, board=node.board)
 
     def _lifted(
         self, view: View, node: _Node, stale: list[int], opponent_missing: int
@@ -385,7 +405,7 @@ class Judge:
             gap = min(missing, max(0, nearest.view[0][point] - mover[point]))
             filled[point] += gap
             missing -= gap
-        fault, detail = diagnose(
+        fault, detail = self.diagnosis(
             self._before_view,
             (tuple(filled), opponent),
             self.dice,
@@ -421,6 +441,15 @@ class Judge:
         bars = {self.player: mover[25], 1 - self.player: opponent[0]}
         board[25], board[0] = bars[0], -bars[1]
         return tuple(board)
+
+
+def _to_play(left: tuple[int, ...], dice: tuple[int, int]) -> str:
+    """What is left to play, as players say it: ``6-5``, ``5``, ``3-3``, ``two more 3s``."""
+    if len(left) == (4 if dice[0] == dice[1] else 2):
+        return f"{describe_dice(dice)} to play"
+    if len(left) == 1:
+        return f"{left[0]} to play"
+    return f"{('', '', 'two', 'three')[len(left)]} more {left[0]}s to play"
 
 
 def _in_hand_text(lifted: tuple[Lifted, ...], player: Player) -> str:
