@@ -6,7 +6,14 @@ from controller.referee import Cell, Cells, cells_from_board
 from controller.rules import Board
 from tests.rules.test_plays import board_of
 
-__all__ = ["board_of", "cells", "lift", "put"]
+__all__ = ["OPPONENT_AT_START", "PARTIAL_13_8", "PLAY_24_13", "board_of", "cells", "lift", "put"]
+
+OPPONENT_AT_START = {1: 2, 12: 5, 17: 3, 19: 5}
+"""Player 1's checkers at the start, in player 0's numbering."""
+PLAY_24_13 = board_of({24: 1, 13: 6, 8: 3, 6: 5}, OPPONENT_AT_START)
+"""6-5 played 24/13 from the start by player 0."""
+PARTIAL_13_8 = board_of({24: 2, 13: 4, 8: 4, 6: 5}, OPPONENT_AT_START)
+"""Only the 5 of a 6-5 played (13/8) from the start by player 0."""
 
 
 def cells(board: Board) -> Cells:

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 from controller.referee import Fault, Judge, Kind, Verdict, cells_from_board
 from controller.rules import START, Board, Player
-from tests.referee._support import board_of
-
-OPPONENT_AT_START = {1: 2, 12: 5, 17: 3, 19: 5}
+from tests.referee._support import OPPONENT_AT_START, board_of
 
 
 def verdict_on(

@@ -22,11 +22,7 @@ from controller.referee import (
     cells_from_board,
 )
 from controller.rules import START, IllegalActionError, legal_plays
-from tests.referee._support import board_of, lift
-
-OPPONENT_AT_START = {1: 2, 12: 5, 17: 3, 19: 5}
-PLAY_24_13 = board_of({24: 1, 13: 6, 8: 3, 6: 5}, OPPONENT_AT_START)
-PARTIAL_13_8 = board_of({24: 2, 13: 4, 8: 4, 6: 5}, OPPONENT_AT_START)
+from tests.referee._support import PARTIAL_13_8, PLAY_24_13, board_of, lift
 
 
 def rolled(dice: tuple[int, int] = (6, 5)) -> TurnState:
