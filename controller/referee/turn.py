@@ -46,6 +46,7 @@ __all__ = [
     "ManualDice",
     "Phase",
     "Press",
+    "RollEvent",
     "RollFault",
     "RollUnreadable",
     "Rolled",
@@ -158,6 +159,9 @@ class Press:
     button: Button
 
 
+RollEvent = Rolled | RollFault | RollUnreadable
+"""What the camera says of a roll."""
+
 Event = Rolled | RollFault | RollUnreadable | ManualDice | Seen | DiceLifted | Doubled | Press
 """Everything a turn listens to."""
 
@@ -171,7 +175,8 @@ class TurnEnd:
         play: the legal play made, or None for an illegal play accepted as made.
         fault: why the accepted play is illegal, or None.
         accepted: the play was accepted as made (Accept, or the opponent rolled or doubled).
-        next_roll: the opponent's roll that ended the turn, when it counts.
+        next_roll: the opponent's roll that ended the turn (a reading, a cocked die, an
+            unreadable roll), when it counts: the next turn starts from it.
         void_roll: the opponent rolled too early: that roll is void and must be made again.
         doubled: the opponent doubled, which ended the turn.
     """
@@ -180,7 +185,7 @@ class TurnEnd:
     play: Play | None
     fault: Fault | None = None
     accepted: bool = False
-    next_roll: tuple[int, int] | None = None
+    next_roll: RollEvent | None = None
     void_roll: bool = False
     doubled: bool = False
 
@@ -291,10 +296,8 @@ class TurnState:
 
     def _roll(self, event: Rolled | RollFault | RollUnreadable) -> TurnState:
         if event.player != self.player:
-            if self.phase in (Phase.MOVING, Phase.FLAGGED, Phase.CONFIRM_DICE) and isinstance(
-                event, Rolled
-            ):
-                return self._accept_as_made(roll=event.dice)
+            if self.phase in (Phase.MOVING, Phase.FLAGGED, Phase.CONFIRM_DICE):
+                return self._accept_as_made(roll=event)
             return replace(self, notice=f"player {event.player} rolled out of turn")
         if self.phase not in (Phase.ROLL, Phase.MANUAL_DICE):
             return replace(self, notice="the dice are already rolled")
@@ -413,9 +416,7 @@ class TurnState:
         cells = self.cells if self.cells is not None else cells_from_board(self.before)
         return self.judge.final_verdict(cells)
 
-    def _accept_as_made(
-        self, *, roll: tuple[int, int] | None = None, doubled: bool = False
-    ) -> TurnState:
+    def _accept_as_made(self, *, roll: RollEvent | None = None, doubled: bool = False) -> TurnState:
         """The opponent rolled or doubled: the play is accepted as it stands (seed rule 2).
 
         A roll made before the mover finished (picked up the dice or pressed Done) is void
@@ -432,7 +433,7 @@ class TurnState:
     def _accepted(
         self,
         *,
-        roll: tuple[int, int] | None = None,
+        roll: RollEvent | None = None,
         doubled: bool = False,
         early: bool = False,
         previous: TurnState | None,
@@ -483,6 +484,8 @@ class TurnState:
     def next_turn(self) -> TurnState:
         """The opponent's turn after this one ended (with the roll that ended it, if valid).
 
+        The service moves on once the opponent rolls; until then Undo may reopen this turn.
+
         Raises:
             IllegalActionError: if the turn is not over.
         """
@@ -501,7 +504,7 @@ class TurnState:
         if self.cells is not None:
             state = replace(state, cells=self.cells)
         if self.end.next_roll is not None:
-            state = state._with_dice(self.end.next_roll, DiceSource.CAMERA)
+            state = state.on(self.end.next_roll)
         return state
 
 

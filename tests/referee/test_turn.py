@@ -91,7 +91,8 @@ def test_the_opponent_rolling_accepts_the_play_as_made_and_the_early_roll_is_voi
 def test_the_opponent_rolling_after_the_mover_finished_keeps_the_roll() -> None:
     state = rolled().on(Seen(cells_from_board(PARTIAL_13_8))).on(Press(Button.DONE))
     state = state.on(Rolled(1, (3, 1)))
-    assert state.end is not None and state.end.accepted and state.end.next_roll == (3, 1)
+    assert state.end is not None and state.end.accepted
+    assert state.end.next_roll == Rolled(1, (3, 1))
     following = state.next_turn()
     assert following.phase is Phase.MOVING and following.dice == (3, 1)
 
@@ -101,10 +102,19 @@ def test_the_void_roll_rule_is_waived_without_contact() -> None:
     after = board_of({6: 4, 5: 5, 4: 5, 3: 1}, {24: 5, 23: 5, 22: 5})
     state = TurnState.start(race, 0, dice=(3, 1)).on(Seen(cells_from_board(after)))
     state = state.on(Rolled(1, (2, 2)))
-    assert state.end is not None and not state.end.void_roll and state.end.next_roll == (2, 2)
+    assert state.end is not None and not state.end.void_roll
+    assert state.end.next_roll == Rolled(1, (2, 2))
     strict = TurnState.start(race, 0, dice=(3, 1), waive_void_roll=False)
     strict = strict.on(Seen(cells_from_board(after))).on(Rolled(1, (2, 2)))
     assert strict.end is not None and strict.end.void_roll
+
+
+def test_a_cocked_roll_of_the_opponent_ends_the_turn_and_is_rolled_again() -> None:
+    state = rolled().on(Seen(cells_from_board(PARTIAL_13_8))).on(Press(Button.DONE))
+    state = state.on(RollFault(1, "a die is cocked"))
+    assert state.end is not None and state.end.accepted
+    following = state.next_turn()
+    assert following.phase is Phase.ROLL and following.roll_fault == "a die is cocked"
 
 
 def test_the_opponent_doubling_accepts_the_play() -> None:
