@@ -254,7 +254,7 @@ class TurnState:
         state = cls(
             check_board(board),
             player,
-            notice=notice,
+            notice=notice or f"player {player} to roll",
             waive_void_roll=waive_void_roll,
             judge_factory=judge_factory,
         )

@@ -74,6 +74,12 @@ def test_a_flagged_play_tells_the_opponent_what_to_do() -> None:
     assert display.text.endswith("Accept it or demand a legal play")
 
 
+def test_before_the_roll_the_board_is_dark_and_says_who_rolls() -> None:
+    display = render(TurnState.start(START, 1), Mode.LEARNER)
+    assert all(light == Light() for light in display.lights)
+    assert display.text == "player 1 to roll"
+
+
 @pytest.mark.parametrize("mode", list(Mode))
 def test_faults_show_in_every_mode(mode: Mode) -> None:
     unknown = (None, *cells_from_board(START)[1:])
