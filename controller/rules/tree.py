@@ -73,6 +73,15 @@ class PlayTree:
         """The complete legal plays, one per distinct result (as :func:`legal_plays`)."""
         return tuple(self._plays.values())
 
+    @property
+    def positions(self) -> frozenset[Board]:
+        """Every board on the way to a legal play, the start and the ends included.
+
+        A referee matching a board that is only partly known (checkers in hand) scans these.
+        """
+        unview = self._view  # flipping is its own inverse
+        return frozenset(unview(board) for board in self._by_board)
+
     def play_for(self, board: Board) -> Play | None:
         """The canonical play that leaves ``board``, or None if no legal play does."""
         return self._plays.get(tuple(board))

@@ -41,6 +41,21 @@ def test_a_step_that_leaves_the_higher_die_unplayed_is_not_partial() -> None:
     assert [play.notation for play in tree.plays] == ["13/7"]
 
 
+def test_positions_are_the_partial_boards() -> None:
+    tree = PlayTree(START, 1, (6, 5))
+    assert START in tree.positions
+    assert {play.result for play in tree.plays} <= tree.positions
+    assert all(tree.is_partial(board) for board in tree.positions)
+    walked = {START}
+    frontier = [START]
+    while frontier:
+        for child in tree.next_steps(frontier.pop()).values():
+            if child not in walked:
+                walked.add(child)
+                frontier.append(child)
+    assert tree.positions == walked
+
+
 def test_player_1_destinations_use_their_own_numbering() -> None:
     tree = PlayTree(START, 1, (6, 5))
     assert tree.destinations(START, 24) == {18, 13}

@@ -1,0 +1,165 @@
+"""Why a board is illegal: the observed change replayed against the rules, one die at a time.
+
+The referee must name the rule broken, not guess it. So the change from the position
+before the turn to the board shown is replayed with *relaxed* steps: a die moves a checker
+that many points whatever stands there (a checker may land on a blocked point, leave
+another on the bar, bear off early); each step notes which rule it breaks. The replay
+that reaches the board shown with the fewest broken rules explains it:
+
+* none reaches it: the opponent's checkers moved, a checker went backwards, or the
+  numbers moved are not the dice;
+* the best one breaks a rule: that rule (blocked point, bar first, bearing off);
+* the best one breaks none: it used fewer dice than the rules demand (both dice, all
+  four numbers, the higher die).
+
+Views are the mover's (see :mod:`.judge`): the mover's counts by point (0 = off, 25 = bar)
+and the opponent's by the mover's points (0 = the opponent's bar, 25 = borne off).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TypeAlias
+
+from controller.referee.verdict import Fault
+from controller.rules import Play
+
+View: TypeAlias = tuple[tuple[int, ...], tuple[int, ...]]
+"""The mover's counts and the opponent's counts, each by the mover's points 0..25."""
+
+_Broken = tuple[tuple[Fault, str], ...]
+_Found = tuple[_Broken, int, int]
+"""Broken rules in playing order, dice used, the last die used (for the higher-die rule)."""
+
+_BAR = 25
+
+
+def _point(point: int) -> str:
+    return "the bar" if point == _BAR else "off" if point == 0 else f"your {point} point"
+
+
+def _step(view: View, source: int, die: int) -> tuple[View, tuple[Fault, str] | None]:
+    """One relaxed step of ``die`` from ``source``, and the first rule it breaks."""
+    mover, opponent = list(view[0]), list(view[1])
+    broken: tuple[Fault, str] | None = None
+    if mover[_BAR] and source != _BAR:
+        broken = Fault.BAR_FIRST, f"a checker moved from {_point(source)}"
+    target = max(source - die, 0)
+    mover[source] -= 1
+    mover[target] += 1
+    if target:
+        if opponent[target] >= 2:
+            broken = broken or (Fault.BLOCKED, f"the opponent holds {_point(target)}")
+        elif opponent[target] == 1:
+            opponent[target] = 0
+            opponent[0] += 1
+    elif any(mover[7:]):
+        broken = broken or (Fault.BEAR_OFF_EARLY, "not every checker is in your home board")
+    elif source < die and any(mover[source + 1 : 7]):
+        broken = broken or (
+            Fault.HIGHER_FIRST,
+            f"a {die} bears off from {_point(source)} only when no checker stands higher",
+        )
+    return (tuple(mover), tuple(opponent)), broken
+
+
+def _replay(
+    view: View,
+    target: View,
+    left: tuple[int, ...],
+    *,
+    mover_only: bool,
+    memo: dict[object, _Found | None],
+) -> _Found | None:
+    """The best relaxed replay from ``view`` to ``target`` with dice ``left``, or None."""
+    key = (view, left)
+    if key in memo:
+        return memo[key]
+    best: _Found | None = None
+    if view[0] == target[0] and (mover_only or view[1] == target[1]):
+        best = ((), 0, 0)
+    for index, die in enumerate(left):
+        if die in left[:index]:
+            continue
+        rest = left[:index] + left[index + 1 :]
+        for source in range(1, 26):
+            if not view[0][source]:
+                continue
+            after, broken = _step(view, source, die)
+            found = _replay(after, target, rest, mover_only=mover_only, memo=memo)
+            if found is None:
+                continue
+            candidate = ((broken, *found[0]) if broken else found[0]), found[1] + 1, found[2] or die
+            if best is None or (len(candidate[0]), -candidate[1]) < (len(best[0]), -best[1]):
+                best = candidate
+    memo[key] = best
+    return best
+
+
+def diagnose(
+    before: View,
+    after: View,
+    dice: tuple[int, int],
+    *,
+    max_used: int,
+    plays: Sequence[Play],
+) -> tuple[Fault, str]:
+    """The rule that the change from ``before`` to ``after`` breaks, and a detail sentence.
+
+    Args:
+        before: the position before the turn.
+        after: the board shown, every checker on it (the ones in hand put back).
+        dice: the roll.
+        max_used: the number of dice every legal play uses.
+        plays: the legal plays (to tell which die a single-die play must use).
+    """
+    (mover_before, opponent_before), (mover_after, opponent_after) = before, after
+    roll = "-".join(map(str, sorted(dice, reverse=True)))
+    left = (dice[0],) * 4 if dice[0] == dice[1] else dice
+    moved_opponent = [
+        point
+        for point in range(1, 25)
+        if opponent_after[point] > opponent_before[point]
+        or (opponent_after[point] < opponent_before[point] and opponent_before[point] != 1)
+    ]
+    gone = sum(opponent_before[p] == 1 and opponent_after[p] == 0 for p in range(1, 25))
+    if (
+        moved_opponent
+        or opponent_after[0] - opponent_before[0] != gone
+        or opponent_after[25] != opponent_before[25]
+    ):
+        where = ", ".join(_point(point) for point in moved_opponent) or "the bar"
+        return Fault.OPPONENT, f"it moved on {where}"
+    sources = sorted(
+        (p for p in range(26) for _ in range(mover_before[p] - mover_after[p])), reverse=True
+    )
+    targets = sorted(
+        (p for p in range(26) for _ in range(mover_after[p] - mover_before[p])), reverse=True
+    )
+    for source, target in zip(sources, targets, strict=True):
+        if target > source:
+            return Fault.BACKWARDS, f"a checker went back to {_point(target)}"
+    found = _replay(before, after, left, mover_only=False, memo={})
+    if found is None:
+        if _replay(before, after, left, mover_only=True, memo={}) is not None:
+            return Fault.OPPONENT, "a checker went to the bar without being hit"
+        return Fault.WRONG_NUMBERS, f"the checkers moved are not {roll}"
+    broken, used, die = found
+    if broken:
+        return broken[0]
+    if used < max_used:
+        if dice[0] != dice[1]:
+            return Fault.BOTH_DICE, f"both {roll} can be played"
+        if max_used == 4:
+            return Fault.ALL_FOUR, f"all four {dice[0]}s can be played"
+        return Fault.AS_MANY, f"{max_used} of the {dice[0]}s can be played"
+    high = max(dice)
+    if used == 1 and die != high and any(_uses(play, high) for play in plays):
+        return Fault.HIGHER_DIE, f"the {high} can be played"
+    return Fault.WRONG_NUMBERS, f"no legal play of {roll} leaves this board"
+
+
+def _uses(play: Play, die: int) -> bool:
+    """Whether a one-move play is made with ``die`` (exactly, or bearing off from lower)."""
+    move = play.moves[0]
+    return move.source - move.destination == die or (move.destination == 0 and move.source < die)

@@ -1,0 +1,41 @@
+"""Helpers of the referee's tests: boards by hand, and a hand that lifts and puts checkers."""
+
+from __future__ import annotations
+
+from controller.referee import Cell, Cells, cells_from_board
+from controller.rules import Board
+from tests.rules.test_plays import board_of
+
+__all__ = ["OPPONENT_AT_START", "PARTIAL_13_8", "PLAY_24_13", "board_of", "cells", "lift", "put"]
+
+OPPONENT_AT_START = {1: 2, 12: 5, 17: 3, 19: 5}
+"""Player 1's checkers at the start, in player 0's numbering."""
+PLAY_24_13 = board_of({24: 1, 13: 6, 8: 3, 6: 5}, OPPONENT_AT_START)
+"""6-5 played 24/13 from the start by player 0."""
+PARTIAL_13_8 = board_of({24: 2, 13: 4, 8: 4, 6: 5}, OPPONENT_AT_START)
+"""Only the 5 of a 6-5 played (13/8) from the start by player 0."""
+
+
+def cells(board: Board) -> Cells:
+    return cells_from_board(board)
+
+
+def _change(observed: Cells, location: int, player: int, delta: int) -> Cells:
+    cell = observed[location]
+    assert cell is not None
+    counts = list(cell)
+    counts[player] += delta
+    assert counts[player] >= 0, f"no checker of player {player} on location {location}"
+    changed: list[Cell] = list(observed)
+    changed[location] = (counts[0], counts[1])
+    return tuple(changed)
+
+
+def lift(observed: Cells, location: int, player: int) -> Cells:
+    """``observed`` with one checker of ``player`` lifted from ``location``."""
+    return _change(observed, location, player, -1)
+
+
+def put(observed: Cells, location: int, player: int) -> Cells:
+    """``observed`` with one checker of ``player`` put down on ``location``."""
+    return _change(observed, location, player, +1)
