@@ -52,7 +52,8 @@ __all__ = [
 FORMAT_VERSION: Final = 1
 """Version of the events' JSON form."""
 
-_MAX_NAME: Final = 40
+_MAX_NAME: Final = 31
+"""GNU Backgammon reads at most 31 characters of a name in a ``.mat`` file."""
 
 
 def _fail(event: object, reason: str) -> InvalidEventError:

@@ -253,8 +253,10 @@ class MatchRecord:
 class _Replayer:
     """The mutable fold behind :func:`replay`; every check names the event's index."""
 
-    def __init__(self, start: MatchStarted) -> None:
-        self.snapshot = MatchSnapshot(start.names, start.rules, MatchState(start.rules), 1)
+    def __init__(self, start: MatchStarted, match: MatchState | None = None) -> None:
+        if match is None:
+            match = MatchState(start.rules)
+        self.snapshot = MatchSnapshot(start.names, start.rules, match, 1)
         self.games: list[GameRecord] = []
         self.opening: list[OpeningRolled] = []
         self.actions: list[Event] = []
@@ -310,6 +312,7 @@ class _Replayer:
             self.snapshot = replace(s, cube=cube, dice=event.dice, partial=None)
         elif isinstance(event, Played | IllegalPlayAccepted):
             self._play(index, event, cube)
+            return  # _play records the event
         elif isinstance(event, Observed):
             self.snapshot = replace(s, partial=event.board)
         elif isinstance(event, Flagged):
