@@ -43,6 +43,7 @@ from controller.record.model import (
     MatchRecord,
     MatchSnapshot,
     Phase,
+    Replayer,
     from_selfplay,
     replay,
 )
@@ -70,6 +71,7 @@ __all__ = [
     "Played",
     "PositionEdited",
     "RecordError",
+    "Replayer",
     "Rolled",
     "SgfError",
     "Taken",

@@ -30,7 +30,7 @@ from controller.record.errors import (
     JournalError,
 )
 from controller.record.events import Event, MatchStarted, event_from_json, event_to_json
-from controller.record.model import MatchRecord, MatchSnapshot, _Replayer
+from controller.record.model import MatchRecord, MatchSnapshot, Replayer
 
 __all__ = ["APPLICATION_ID", "Journal", "JournalEntry"]
 
@@ -84,7 +84,7 @@ class Journal:
         self._clock = clock
         self._readonly = readonly
         self._connection: sqlite3.Connection | None = None
-        self._replayer: _Replayer | None = None
+        self._replayer: Replayer | None = None
         self._start: MatchStarted | None = None
         self._events: list[Event] = []
         self._last_seq = 0
@@ -170,7 +170,7 @@ class Journal:
                         f"a journal starts with MatchStarted, got {event!r}"
                     )
                 self._start = event
-                self._replayer = _Replayer(event)
+                self._replayer = Replayer(event)
             else:
                 self._replayer.apply(len(self._events), event)
         except InvalidEventError as error:

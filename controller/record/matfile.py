@@ -24,6 +24,7 @@ import re
 from dataclasses import dataclass
 from typing import Final
 
+from controller.record._moves import apply_steps, play_steps
 from controller.record.errors import InvalidEventError, MatFileError
 from controller.record.events import (
     Doubled,
@@ -36,8 +37,8 @@ from controller.record.events import (
     Rolled,
     Taken,
 )
-from controller.record.model import GameRecord, MatchRecord, _Replayer, replay
-from controller.rules import START, Board, MatchState, Player, Rules, flip, legal_plays
+from controller.record.model import GameRecord, MatchRecord, Replayer, replay
+from controller.rules import START, Board, MatchState, Player, Rules, legal_plays
 
 __all__ = ["MatFile", "MatGame", "read_mat", "write_mat"]
 
@@ -52,19 +53,12 @@ _RIGHT_COLUMN: Final = 20
 
 def _play_text(before: Board, player: Player, dice: tuple[int, int], after: Board) -> str:
     """The moves of the play from ``before`` to ``after``, one per die, as GNU Backgammon."""
-    plays = [play for play in legal_plays(before, player, dice) if play.result == after]
-    if not plays:  # replay() already refused such a record
-        raise MatFileError(f"no legal play of {dice} reaches {after!r}")
-    view = list(before if player == 0 else flip(before))
-    steps = []
-    for move in plays[0].moves:
-        hit = 1 <= move.destination <= 24 and view[move.destination] == -1
-        view[move.source] -= 1
-        if move.destination:
-            view[move.destination] = 1 if hit else view[move.destination] + 1
-        steps.append(f"{move.source}/{move.destination}{'*' if hit else ''}")
-    high, low = max(dice), min(dice)
-    return f"{high}{low}: " + " ".join(steps)
+    try:
+        steps = play_steps(before, player, dice, after)
+    except ValueError as error:  # replay() refuses such a record before it gets here
+        raise MatFileError(str(error)) from None
+    moves = " ".join(f"{s.source}/{s.destination}{'*' if s.hit else ''}" for s in steps)
+    return f"{max(dice)}{min(dice)}: {moves}"
 
 
 def _game_cells(game: GameRecord) -> list[tuple[Player, str]]:
@@ -221,35 +215,22 @@ def _cells(line: str) -> list[tuple[Player, str]]:
 
 def _apply_moves(board: Board, player: Player, text: str) -> Board:
     """The board after the moves ``text`` (any GNU Backgammon or Jellyfish spelling)."""
-    view = list(board if player == 0 else flip(board))
+    steps: list[tuple[int, int]] = []
     for token in text.split():
         step = _STEP.match(token)
         if not step:
             raise ValueError(f"{token!r} is not a move")
         points = [step.group(1)] + [p.rstrip("*") for p in step.group(2).split("/")[1:]]
         path = [25 if p.lower() == "bar" else 0 if p.lower() == "off" else int(p) for p in points]
-        for _ in range(int(step.group(3) or 1)):
-            for source, target in itertools.pairwise(path):
-                if not 1 <= source <= 25 or not 0 <= target <= 24 or view[source] <= 0:
-                    raise ValueError(f"{token!r}: no checker to move from {source}")
-                view[source] -= 1
-                if target:
-                    if view[target] == -1:
-                        view[target] = 1
-                        view[0] -= 1
-                    elif view[target] < -1:
-                        raise ValueError(f"{token!r}: point {target} is blocked")
-                    else:
-                        view[target] += 1
-    result = tuple(view)
-    return result if player == 0 else flip(result)
+        steps += list(itertools.pairwise(path)) * int(step.group(3) or 1)
+    return apply_steps(board, player, steps)
 
 
 class _GameReader:
     """Reads one game's lines into events, replaying them as it goes."""
 
     def __init__(self, start: MatchStarted, match: MatchState) -> None:
-        self.replayer = _Replayer(start, match)
+        self.replayer = Replayer(start, match)
         self.events: list[Event] = []
         self.names = start.names
 

@@ -64,6 +64,7 @@ __all__ = [
     "MatchRecord",
     "MatchSnapshot",
     "Phase",
+    "Replayer",
     "from_selfplay",
     "replay",
 ]
@@ -250,8 +251,13 @@ class MatchRecord:
     events: tuple[Event, ...] = field(repr=False, default=())
 
 
-class _Replayer:
-    """The mutable fold behind :func:`replay`; every check names the event's index."""
+class Replayer:
+    """Events applied one at a time: the fold behind :func:`replay`, for live recording.
+
+    Args:
+        start: the match's first event.
+        match: the score to start from (a game read on its own), or a new match.
+    """
 
     def __init__(self, start: MatchStarted, match: MatchState | None = None) -> None:
         if match is None:
@@ -262,9 +268,16 @@ class _Replayer:
         self.actions: list[Event] = []
 
     def fail(self, index: int, event: Event, reason: str) -> InvalidEventError:
+        """The error for ``event``, the ``index``-th of the match, and why it is refused."""
         return InvalidEventError(f"event {index} {event!r}: {reason}")
 
     def apply(self, index: int, event: Event) -> None:
+        """Apply ``event``, the ``index``-th of the match (for messages).
+
+        Raises:
+            InvalidEventError: if the rules forbid it now; the state is then unchanged
+                unless the event ended a game while failing (never for valid events).
+        """
         try:
             self._apply(index, event)
         except RulesError as error:
@@ -405,6 +418,7 @@ class _Replayer:
         )
 
     def record(self, events: tuple[Event, ...], start: MatchStarted) -> MatchRecord:
+        """The match so far, given every event applied (``start`` first)."""
         games = list(self.games)
         if self.opening or self.actions:
             games.append(self._game(None))
@@ -423,7 +437,7 @@ def replay(events: Iterable[Event]) -> MatchRecord:
         first = events[0] if events else None
         raise InvalidEventError(f"a match record starts with MatchStarted, got {first!r}")
     start = events[0]
-    replayer = _Replayer(start)
+    replayer = Replayer(start)
     for index, event in enumerate(events[1:], 1):
         replayer.apply(index, event)
     return replayer.record(events, start)
