@@ -114,7 +114,7 @@ def test_a_failed_write_is_reported_and_leaves_nothing(tmp_path: Path) -> None:
 
     with write(tmp_path / "j.db", EVENTS[:3], connect=connect) as journal:
         connections[0].fail = True
-        with pytest.raises(JournalError, match="cannot write event 4 to journal .*disk I/O"):
+        with pytest.raises(JournalError, match=r"cannot write event 4 to journal .*disk I/O"):
             journal.append(EVENTS[3])
         connections[0].fail = False
         assert journal.state == replay(EVENTS[:3]).state
@@ -156,7 +156,7 @@ def test_a_file_that_is_not_a_database_is_refused_unchanged(tmp_path: Path) -> N
     path = tmp_path / "j.db"
     path.write_bytes(b"not a database at all, just some text" * 200)
     before = path.read_bytes()
-    with pytest.raises(JournalCorruptError, match="is damaged .*file is not a database.*unchanged"):
+    with pytest.raises(JournalCorruptError, match=r"is damaged .*file is not a database.*unchanged"):
         Journal(path)
     assert path.read_bytes() == before
 
@@ -201,7 +201,7 @@ def test_a_truncated_database_is_refused_unchanged(tmp_path: Path) -> None:
     with path.open("r+b") as database:
         database.truncate(path.stat().st_size // 2)
     before = path.read_bytes()
-    with pytest.raises(JournalCorruptError, match="is damaged .*it was left unchanged"):
+    with pytest.raises(JournalCorruptError, match=r"is damaged .*it was left unchanged"):
         Journal(path)
     assert path.read_bytes() == before
 

@@ -79,7 +79,7 @@ def test_state_mid_turn_keeps_the_dice_and_the_partial_board() -> None:
 
 
 def test_position_of_a_pending_double_and_between_games() -> None:
-    events = opening() + [Doubled(1, 2)]
+    events = [*opening(), Doubled(1, 2)]
     state = replay(events).state
     assert state.phase is Phase.DOUBLED
     assert xgid(state.position()).split(":")[1:5] == ["0", "0", "-1", "D"]
@@ -177,7 +177,7 @@ def test_selfplay_with_automatic_doubles_is_refused() -> None:
 
 
 def test_taken_doubles_raise_the_cube() -> None:
-    events = opening() + [Doubled(1, 2), Taken(0)]
+    events = [*opening(), Doubled(1, 2), Taken(0)]
     state = replay(events).state
     assert state.cube is not None
     assert (state.cube.value, state.cube.owner, state.to_act) == (2, 0, 1)
