@@ -156,7 +156,7 @@ def test_a_file_that_is_not_a_database_is_refused_unchanged(tmp_path: Path) -> N
     path = tmp_path / "j.db"
     path.write_bytes(b"not a database at all, just some text" * 200)
     before = path.read_bytes()
-    with pytest.raises(JournalCorruptError, match=r"is damaged .*file is not a database.*unchanged"):
+    with pytest.raises(JournalCorruptError, match=r"damaged .*file is not a database.*unchanged"):
         Journal(path)
     assert path.read_bytes() == before
 
