@@ -4,7 +4,10 @@ The layout is the one GNU Backgammon 1.07 saves (``save match``): one game tree 
 whose root node holds ``FF[4]GM[6]CA[UTF-8]``, ``MI[length:N][game:i][ws:a][bs:b]`` (the
 game's 0-based index and the score before it), the players ``PW`` (White, our player 0)
 and ``PB``, the rules ``RU[Crawford]`` / ``RU[Crawford:CrawfordGame]`` / ``RU[Jacoby]`` and
-the result ``RE[W+2]``; then one node per action:
+the result ``RE[W+2]``, the cube ``CV[2]`` after automatic doubles, and in money play
+``TR[beavers][automatic-doubles:1]``, and ``TT[4][2]`` the numbers of tied opening rolls
+(Tabula's own properties: GNU Backgammon keeps no such thing in a file and ignores
+them); then one node per action:
 
 * a play ``;W[31hefe]``: the dice, higher first, then a source and a destination letter per
   die, ``a``..``x`` the points 1..24 of our board layout (White's numbering), ``y`` the bar
@@ -103,13 +106,21 @@ def _root(record: MatchRecord, game: GameRecord) -> str:
     )
     if rules.is_money:
         root += "RU[Jacoby]" if rules.jacoby else ""
+        # GNU Backgammon keeps no beaver or automatic-double setting in an .sgf: Tabula's
+        # own property (ignored by other readers) keeps them for read_sgf.
+        options = ("[beavers]" if rules.beavers else "") + (
+            f"[automatic-doubles:{rules.max_automatic_doubles}]" if rules.automatic_doubles else ""
+        )
+        root += f"TR{options}" if options else ""
     elif rules.crawford:
         root += "RU[Crawford:CrawfordGame]" if game.crawford else "RU[Crawford]"
     if game.result is not None:
         root += f"RE[{_COLOURS[game.result.winner]}+{game.result.points}]"
-    ties = len(game.opening) - 1
-    if rules.automatic_doubles and ties > 0:
-        root += f"CV[{1 << min(ties, rules.max_automatic_doubles)}]"
+    ties = [roll.dice[0] for roll in game.opening[:-1]]
+    if ties:  # Tabula's own property: the numbers of the tied opening rolls
+        root += "TT" + "".join(f"[{number}]" for number in ties)
+    if rules.automatic_doubles and ties:
+        root += f"CV[{1 << min(len(ties), rules.max_automatic_doubles)}]"
     return root
 
 
@@ -253,6 +264,13 @@ def _dice(text: str) -> tuple[int, int]:
 
 
 def _read_game(reader: _GameReader, nodes: list[_Node]) -> None:
+    ties = nodes[0].get("TT", [])
+    if nodes[0].get("CV", ["1"])[0] != "1" and not ties:
+        raise ValueError(f"CV[{nodes[0]['CV'][0]}]: automatic doubles without their tied rolls")
+    for number in ties:
+        if number not in ("1", "2", "3", "4", "5", "6"):
+            raise ValueError(f"TT[{number}] is not a die's number")
+        reader.add(OpeningRolled((int(number), int(number))))
     rolled: tuple[Player, tuple[int, int]] | None = None
     for node in nodes[1:]:
         state = reader.replayer.snapshot
@@ -320,7 +338,13 @@ def _rules(root: _Node) -> Rules:
     rules_text = root.get("RU", [""])[0]
     if length:
         return Rules(match_length=length, crawford=rules_text.startswith("Crawford"))
-    return Rules(jacoby=rules_text == "Jacoby")
+    options = dict(value.partition(":")[::2] for value in root.get("TR", []))
+    return Rules(
+        jacoby=rules_text == "Jacoby",
+        beavers="beavers" in options,
+        automatic_doubles="automatic-doubles" in options,
+        max_automatic_doubles=int(options.get("automatic-doubles") or 1),
+    )
 
 
 def read_sgf(text: str) -> MatchRecord:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 
 from controller.record import (
+    Beavered,
     Doubled,
     Dropped,
     Event,
@@ -94,7 +95,14 @@ def irregular_events(
         elif phase is Phase.DOUBLED:
             assert state.cube is not None
             taker = state.cube.to_act
+            if state.cube.can_beaver(taker) and rng.random() < 0.5:
+                add(Beavered(taker, state.cube.value * 4))
+                continue
             add(Taken(taker) if sims[taker].takes(state.board, taker) else Dropped(taker))
+        elif phase is Phase.BEAVERED:
+            assert state.cube is not None
+            doubler = state.cube.turn
+            add(Taken(doubler) if rng.random() < 0.7 else Dropped(doubler))
         elif phase is Phase.TO_ROLL:
             assert state.cube is not None
             player = state.cube.turn
