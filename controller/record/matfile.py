@@ -24,21 +24,18 @@ import re
 from dataclasses import dataclass
 from typing import Final
 
-from controller.record._moves import apply_steps, play_steps
+from controller.record._moves import GameBuilder, play_steps
 from controller.record.errors import InvalidEventError, MatFileError
 from controller.record.events import (
     Doubled,
     Dropped,
     Event,
-    GameEnded,
     MatchStarted,
-    OpeningRolled,
     Played,
-    Rolled,
     Taken,
 )
-from controller.record.model import GameRecord, MatchRecord, Replayer, replay
-from controller.rules import START, Board, MatchState, Player, Rules, legal_plays
+from controller.record.model import GameRecord, MatchRecord, replay
+from controller.rules import START, Board, MatchState, Player, Rules
 
 __all__ = ["MatFile", "MatGame", "read_mat", "write_mat"]
 
@@ -213,8 +210,8 @@ def _cells(line: str) -> list[tuple[Player, str]]:
     raise ValueError(f"more than two cells in {line.strip()!r}")
 
 
-def _apply_moves(board: Board, player: Player, text: str) -> Board:
-    """The board after the moves ``text`` (any GNU Backgammon or Jellyfish spelling)."""
+def _steps(text: str) -> list[tuple[int, int]]:
+    """The single steps of moves written as GNU Backgammon or Jellyfish write them."""
     steps: list[tuple[int, int]] = []
     for token in text.split():
         step = _STEP.match(token)
@@ -223,41 +220,21 @@ def _apply_moves(board: Board, player: Player, text: str) -> Board:
         points = [step.group(1)] + [p.rstrip("*") for p in step.group(2).split("/")[1:]]
         path = [25 if p.lower() == "bar" else 0 if p.lower() == "off" else int(p) for p in points]
         steps += list(itertools.pairwise(path)) * int(step.group(3) or 1)
-    return apply_steps(board, player, steps)
+    return steps
 
 
-class _GameReader:
-    """Reads one game's lines into events, replaying them as it goes."""
-
-    def __init__(self, start: MatchStarted, match: MatchState) -> None:
-        self.replayer = Replayer(start, match)
-        self.events: list[Event] = []
-        self.names = start.names
-
-    def add(self, event: Event) -> None:
-        self.replayer.apply(len(self.events) + 1, event)
-        self.events.append(event)
+class _GameReader(GameBuilder):
+    """Reads one game's cells into events, replaying them as it goes."""
 
     def cell(self, player: Player, text: str) -> None:
-        state = self.replayer.snapshot
         roll = _ROLL.match(text)
         double = _DOUBLE.match(text)
         wins = _WINS.match(text)
         if roll:
             dice = (int(roll.group(1)), int(roll.group(2)))
-            if state.cube is None:
-                if dice[0] == dice[1]:
-                    raise ValueError(f"the opening roll cannot be {dice[0]}{dice[1]}")
-                high, low = max(dice), min(dice)
-                self.add(OpeningRolled((high, low) if player == 0 else (low, high)))
-            else:
-                self.add(Rolled(player, dice))
-            board = self.replayer.snapshot.board
-            after = _apply_moves(board, player, roll.group(3))
-            plays = [p for p in legal_plays(board, player, dice) if p.result == after]
-            if not plays:
-                raise ValueError(f"{text!r} is not a legal play for {self.names[player]}")
-            self.add(Played(player, dice, plays[0].notation, after))
+            if not self.play(player, dice, _steps(roll.group(3))):
+                name = self.replayer.snapshot.names[player]
+                raise ValueError(f"{text!r} is not a legal play for {name}")
         elif double:
             self.add(Doubled(player, int(double.group(1))))
         elif text.lower() == "takes":
@@ -265,12 +242,7 @@ class _GameReader:
         elif text.lower() == "drops":
             self.add(Dropped(player))
         elif wins:
-            pending = self.replayer.snapshot.pending
-            if pending is None or pending.winner != player:
-                raise ValueError(f"{self.names[player]} has not won the game here")
-            if pending.points != int(wins.group(1)):
-                raise ValueError(f"the game is worth {pending.points}, not {wins.group(1)}")
-            self.add(GameEnded(player, pending.points, pending.kind, pending.dropped))
+            self.end(player, int(wins.group(1)))
         else:
             raise ValueError(f"{text!r} is not a move or a cube action this reader knows")
 

@@ -26,17 +26,15 @@ does, replaying every node against the rules, so a test can prove what gnubg can
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Final
 
-from controller.record._moves import apply_steps, play_steps
+from controller.record._moves import GameBuilder, play_steps
 from controller.record.errors import InvalidEventError, SgfError
 from controller.record.events import (
     Beavered,
     Doubled,
     Dropped,
     Event,
-    GameEnded,
     IllegalPlayAccepted,
     MatchStarted,
     OpeningRolled,
@@ -45,8 +43,8 @@ from controller.record.events import (
     Rolled,
     Taken,
 )
-from controller.record.model import GameRecord, MatchRecord, Replayer, replay
-from controller.rules import START, Board, MatchState, Player, Rules, legal_plays
+from controller.record.model import GameRecord, MatchRecord, replay
+from controller.rules import START, Board, MatchState, Player, Rules
 
 __all__ = ["read_sgf", "write_sgf"]
 
@@ -226,25 +224,6 @@ def _parse(text: str) -> list[list[_Node]]:
     return trees
 
 
-@dataclass
-class _GameReader:
-    replayer: Replayer
-    events: list[Event]
-
-    def add(self, event: Event) -> None:
-        self.replayer.apply(len(self.events) + 1, event)
-        self.events.append(event)
-
-    def roll(self, player: Player, dice: tuple[int, int]) -> None:
-        if self.replayer.snapshot.cube is None:
-            if dice[0] == dice[1]:
-                raise ValueError(f"the opening roll cannot be {dice[0]}{dice[1]}")
-            high, low = max(dice), min(dice)
-            self.add(OpeningRolled((high, low) if player == 0 else (low, high)))
-        else:
-            self.add(Rolled(player, dice))
-
-
 def _board(node: _Node) -> Board:
     """The board an edit node sets (it clears every point first)."""
     cells = [0] * 26
@@ -263,7 +242,7 @@ def _dice(text: str) -> tuple[int, int]:
     return int(text[0]), int(text[1])
 
 
-def _read_game(reader: _GameReader, nodes: list[_Node]) -> None:
+def _read_game(reader: GameBuilder, nodes: list[_Node]) -> None:
     ties = nodes[0].get("TT", [])
     if nodes[0].get("CV", ["1"])[0] != "1" and not ties:
         raise ValueError(f"CV[{nodes[0]['CV'][0]}]: automatic doubles without their tied rolls")
@@ -305,31 +284,25 @@ def _read_game(reader: _GameReader, nodes: list[_Node]) -> None:
         elif value == "drop":
             reader.add(Dropped(player))
         else:
-            dice = _dice(value)
-            reader.roll(player, dice)
             letters = value[2:]
             steps = [
                 (_point(letters[i], player), _point(letters[i + 1], player))
                 for i in range(0, len(letters) - 1, 2)
             ]
-            board = reader.replayer.snapshot.board
-            after = apply_steps(board, player, steps)
-            plays = [p for p in legal_plays(board, player, dice) if p.result == after]
-            if not plays:
+            if not reader.play(player, _dice(value), steps):
                 raise ValueError(f"{colour}[{value}] is not a legal play")
-            reader.add(Played(player, dice, plays[0].notation, after))
         rolled = None
     if rolled is not None:
         reader.roll(*rolled)
     result = nodes[0].get("RE", [""])[0]
     if result:
-        pending = reader.replayer.snapshot.pending
         found = re.fullmatch(r"([WB])\+(\d+)", result)
-        if not found or pending is None:
-            raise ValueError(f"RE[{result}] but the game is not over")
-        if (_COLOURS[pending.winner], pending.points) != (found.group(1), int(found.group(2))):
-            raise ValueError(f"RE[{result}] but the game's result is {pending!r}")
-        reader.add(GameEnded(pending.winner, pending.points, pending.kind, pending.dropped))
+        if not found:
+            raise ValueError(f"RE[{result}] is not a result such as W+2")
+        try:
+            reader.end(_COLOURS.index(found.group(1)), int(found.group(2)))
+        except ValueError as error:
+            raise ValueError(f"RE[{result}]: {error}") from None
 
 
 def _rules(root: _Node) -> Rules:
@@ -369,7 +342,7 @@ def read_sgf(text: str) -> MatchRecord:
     events: list[Event] = [start]
     match = MatchState(start.rules)
     for number, nodes in enumerate(trees, 1):
-        reader = _GameReader(Replayer(start, match), [])
+        reader = GameBuilder(start, match)
         try:
             _read_game(reader, nodes)
         except (InvalidEventError, ValueError) as error:

@@ -114,7 +114,7 @@ def test_an_illegal_move_in_an_sgf_is_refused() -> None:
 
 
 def test_a_wrong_result_is_refused() -> None:
-    with pytest.raises(SgfError, match=r"game 2: RE\[B\+2\] but the game's result is"):
+    with pytest.raises(SgfError, match=r"game 2: RE\[B\+2\]: the game is worth 1, not 2"):
         read_sgf(GNUBG_SAVED.replace("RE[B+1]", "RE[B+2]"))
 
 
