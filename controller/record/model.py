@@ -105,6 +105,8 @@ class MatchSnapshot:
     """The last board seen during the turn being played (a partial play)."""
     pending: GameResult | None = None
     """The result of a game that ended (on the board or by a drop), not yet recorded."""
+    last_score: tuple[int, int] = (0, 0)
+    """The score at the start of the last game played."""
 
     @property
     def phase(self) -> Phase:
@@ -203,9 +205,6 @@ class MatchSnapshot:
             score=self.match.score,
             crawford=cube.crawford,
         )
-
-    last_score: tuple[int, int] = (0, 0)
-    """The score at the start of the last game played."""
 
 
 @dataclass(frozen=True, slots=True)
