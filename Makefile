@@ -19,6 +19,8 @@ $(VENV)/.installed: pyproject.toml
 # Debian packages the tests talk to (none needed yet beyond Python).
 system-deps:
 	@true
+	@# GNU Backgammon: the records' tests import exported .mat/.sgf files into the real program.
+	@dpkg -s gnubg >/dev/null 2>&1 || (apt-get update && apt-get install -y gnubg)
 
 demo: venv
 	$(BIN)/tabula demo

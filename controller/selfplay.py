@@ -8,7 +8,7 @@ recorder, service) drive their simulated boards with it. Everything random comes
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from dataclasses import dataclass
 
 from controller.rules.board import START, Board, Player, pip_counts
@@ -139,7 +139,7 @@ def _play_game(
     dice: tuple[int, int],
     rng: random.Random,
     players: tuple[SimulatedPlayer, SimulatedPlayer],
-) -> Iterator[MatchEvent]:
+) -> Generator[MatchEvent, None, GameResult]:
     """The turns of one game from the opening roll; returns its result."""
     board = START
     while True:
