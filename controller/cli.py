@@ -19,6 +19,8 @@ from controller.errors import TabulaError
 COMMANDS: dict[str, str] = {
     "plays": "controller.commands.plays",
     "demo": "controller.commands.demo",
+    "sim-board": "controller.commands.sim_board",
+    "board": "controller.commands.board",
 }
 
 
