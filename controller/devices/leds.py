@@ -182,7 +182,6 @@ class BoardLeds:
         self._farewell = loop.create_task(_await(result), name="board-leds-dark")
         self._sent = dark
 
-
     def __enter__(self) -> BoardLeds:
         return self
 

@@ -68,8 +68,7 @@ def frame_bits(scene: Scene, phase: int, *, registers: int = REGISTERS) -> tuple
     """
     if not isinstance(registers, int) or registers * 8 < 2 * LOCATIONS:
         raise SceneError(
-            f"{registers!r} shift registers: at least {REGISTERS} needed for "
-            f"{2 * LOCATIONS} bits"
+            f"{registers!r} shift registers: at least {REGISTERS} needed for {2 * LOCATIONS} bits"
         )
     logical = [0] * (8 * registers)
     for location, lamp in enumerate(scene.lamps):
