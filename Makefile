@@ -19,6 +19,7 @@ $(VENV)/.installed: pyproject.toml
 # Debian packages the tests talk to (none needed yet beyond Python).
 system-deps:
 	@true
+	@command -v systemd-analyze >/dev/null || (apt-get update && apt-get install -y systemd)
 
 demo: venv
 	$(BIN)/tabula demo
