@@ -19,17 +19,25 @@ directory is the service's to create (systemd's ``StateDirectory``).
 
 from __future__ import annotations
 
-import difflib
 import ipaddress
-import math
 import re
 import tomllib
 import urllib.parse
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal, TypeVar, cast
+from typing import Any, Literal
 
+from controller._config_reader import (
+    BadValueError,
+    Reader,
+    Section,
+    boolean,
+    choice,
+    integer,
+    number,
+    text,
+)
 from controller.errors import TabulaError
 from controller.rules import Rules
 from hardware.pinmap import PINMAP_PATH, PinmapError, load_pinmap
@@ -270,7 +278,6 @@ class Config:
 
 
 _MQTT_PORTS = {"mqtt": 1883, "mqtts": 8883, "ws": 80, "wss": 443}
-_TOP_KEYS = ("mode", "journal", "log_level")
 _SECTIONS: dict[str, tuple[str, ...]] = {
     "board": ("serial_device", "settle_s", "baudrate"),
     "camera": ("enabled", "source", "calibration"),
@@ -297,192 +304,14 @@ _SECTIONS: dict[str, tuple[str, ...]] = {
         "key_file",
     ),
 }
+_SCHEMA: dict[tuple[str, ...], tuple[str, ...]] = {
+    (): ("mode", "journal", "log_level", *_SECTIONS),
+    **{(name,): keys for name, keys in _SECTIONS.items()},
+    ("gpio", "pins"): PIN_KEYS,
+}
 
 
-# Where each key is in the text, for file:line in messages.
-
-_HEADER = re.compile(r"^\s*\[\[?\s*([^\]]+?)\s*\]\]?\s*(?:#.*)?$")
-_KEY = re.compile(
-    r"""^\s*((?:[A-Za-z0-9_-]+|"[^"]*"|'[^']*')(?:\s*\.\s*(?:[A-Za-z0-9_-]+|"[^"]*"|'[^']*'))*)\s*="""
-)
-
-
-def _split_key(text: str) -> tuple[str, ...]:
-    parts = re.findall(r"""[A-Za-z0-9_-]+|"[^"]*"|'[^']*'""", text)
-    return tuple(part.strip("\"'") for part in parts)
-
-
-def _key_lines(text: str) -> dict[tuple[str, ...], int]:
-    """The first line of each table header and key, by key path (a close reading of TOML)."""
-    lines: dict[tuple[str, ...], int] = {}
-    table: tuple[str, ...] = ()
-    in_string = False
-    for number, line in enumerate(text.splitlines(), start=1):
-        if not in_string:
-            header = _HEADER.match(line)
-            key = _KEY.match(line)
-            if header:
-                table = _split_key(header.group(1))
-                lines.setdefault(table, number)
-            elif key:
-                lines.setdefault(table + _split_key(key.group(1)), number)
-        # Lines inside a multi-line string are not keys.
-        if line.count('"""') % 2 or line.count("'''") % 2:
-            in_string = not in_string
-    return lines
-
-
-# Checking.
-
-
-class _InvalidError(Exception):
-    """A value is not what its key needs; the message completes ``key: ...``."""
-
-
-T = TypeVar("T")
-Check = Callable[[Any], T]
-
-
-class _Reader:
-    """Collects every problem of one file, each with its key path and line."""
-
-    def __init__(self, text: str, source: str, base: Path, check_files: bool) -> None:
-        self.lines = _key_lines(text)
-        self.source = source
-        self.base = base
-        self.check_files = check_files
-        self._problems: list[tuple[float, int, str]] = []
-
-    @property
-    def problems(self) -> list[str]:
-        """Every problem found, in the order of the file's lines."""
-        return [text for _, _, text in sorted(self._problems)]
-
-    def fail(self, path: tuple[str, ...], message: str) -> None:
-        line = None
-        for end in range(len(path), 0, -1):
-            line = self.lines.get(path[:end])
-            if line is not None:
-                break
-        where = self.source if line is None else f"{self.source}:{line}"
-        order = math.inf if line is None else line
-        text = f"{where}: {'.'.join(path)}: {message}"
-        self._problems.append((order, len(self._problems), text))
-
-    def table(self, data: Mapping[str, Any], path: tuple[str, ...]) -> dict[str, Any]:
-        """The sub-table at ``path`` of ``data`` (empty if absent), its unknown keys reported."""
-        value = data.get(path[-1], {}) if path else data
-        if not isinstance(value, dict):
-            self.fail(path, f"expected a table, got {value!r}")
-            return {}
-        known = _TOP_KEYS + tuple(_SECTIONS) if not path else _SECTIONS.get(path[0], ())
-        if path == ("gpio", "pins"):
-            known = PIN_KEYS
-        for key in value:
-            if key not in known:
-                close = difflib.get_close_matches(key, known, n=1)
-                hint = f" (did you mean {close[0]!r}?)" if close else ""
-                what = "section" if not path and isinstance(value[key], dict) else "key"
-                self.fail((*path, key), f"unknown {what}{hint}")
-        return value
-
-    def get(
-        self, table: Mapping[str, Any], path: tuple[str, ...], check: Check[T], default: T
-    ) -> T:
-        """The checked value of ``path[-1]`` in ``table``, or ``default`` if absent or wrong."""
-        if path[-1] not in table:
-            return default
-        try:
-            return check(table[path[-1]])
-        except _InvalidError as error:
-            self.fail(path, str(error))
-            return default
-
-    def path(self, must_exist: bool) -> Check[Path]:
-        def check(value: Any) -> Path:
-            text = _text()(value)
-            path = Path(text).expanduser()
-            if not path.is_absolute():
-                path = self.base / path
-            if must_exist and self.check_files and not path.is_file():
-                raise _InvalidError(f"no such file {str(path)!r}")
-            return path
-
-        return check
-
-
-def _integer(
-    low: int | None = None, high: int | None = None, what: str = "an integer"
-) -> Check[int]:
-    if low is not None and high is not None:
-        expected = f"{what} from {low} to {high}"
-    elif low is not None:
-        expected = f"{what} >= {low}"
-    else:
-        expected = what
-
-    def check(value: Any) -> int:
-        if (
-            not isinstance(value, int)
-            or isinstance(value, bool)
-            or (low is not None and value < low)
-            or (high is not None and value > high)
-        ):
-            raise _InvalidError(f"expected {expected}, got {value!r}")
-        return value
-
-    return check
-
-
-def _number(low: float, high: float, unit: str) -> Check[float]:
-    def check(value: Any) -> float:
-        if (
-            not isinstance(value, int | float)
-            or isinstance(value, bool)
-            or not math.isfinite(value)
-            or not low <= value <= high
-        ):
-            raise _InvalidError(
-                f"expected a number of {unit} from {low:g} to {high:g}, got {value!r}"
-            )
-        return float(value)
-
-    return check
-
-
-def _boolean(value: Any) -> bool:
-    if not isinstance(value, bool):
-        raise _InvalidError(f"expected true or false, got {value!r}")
-    return value
-
-
-def _text(max_length: int = 4096, pattern: str | None = None, what: str = "") -> Check[str]:
-    def check(value: Any) -> str:
-        if not isinstance(value, str) or not value or len(value) > max_length:
-            raise _InvalidError(
-                f"expected a non-empty string of at most {max_length} characters, got {value!r}"
-            )
-        if pattern is not None and not re.fullmatch(pattern, value):
-            raise _InvalidError(f"expected {what}, got {value!r}")
-        return value
-
-    return check
-
-
-def _choice(options: tuple[T, ...]) -> Check[T]:
-    def check(value: Any) -> T:
-        if value in options and isinstance(value, str):
-            return cast(T, value)
-        listed = ", ".join(repr(option) for option in options)
-        close = (
-            difflib.get_close_matches(value, cast(tuple[str, ...], options), n=1)
-            if isinstance(value, str)
-            else []
-        )
-        hint = f" (did you mean {close[0]!r}?)" if close else ""
-        raise _InvalidError(f"expected one of {listed}, got {value!r}{hint}")
-
-    return check
+# Checks of the service's own values.
 
 
 def _source(value: Any) -> int | str:
@@ -490,21 +319,23 @@ def _source(value: Any) -> int | str:
         return value
     if isinstance(value, str) and value:
         return value
-    raise _InvalidError(f"expected a device index >= 0 or a path or URL, got {value!r}")
+    raise BadValueError(f"expected a device index >= 0 or a path or URL, got {value!r}")
+
+
+_LABEL = r"[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
+_HOST_NAME = rf"(?=.{{1,253}}$){_LABEL}(\.{_LABEL})*"
 
 
 def _host(value: Any) -> str:
     if isinstance(value, str):
         try:
             ipaddress.ip_address(value)
-            return value
         except ValueError:
-            if re.fullmatch(
-                r"(?=.{1,253}$)[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*",
-                value,
-            ):
+            if re.fullmatch(_HOST_NAME, value):
                 return value
-    raise _InvalidError(f"expected an IP address or a host name, got {value!r}")
+        else:
+            return value
+    raise BadValueError(f"expected an IP address or a host name, got {value!r}")
 
 
 def _is_loopback(host: str) -> bool:
@@ -520,182 +351,180 @@ def _broker(value: Any) -> str:
     if isinstance(value, str):
         parts = urllib.parse.urlsplit(value)
         try:
-            parts.port  # noqa: B018 - raises ValueError for a bad port
+            _ = parts.port  # raises ValueError for a port that is not 0..65535
         except ValueError:
             pass
         else:
             if parts.scheme in _MQTT_PORTS and parts.hostname:
                 return value
-    raise _InvalidError(
+    raise BadValueError(
         f"expected a URL mqtt://host[:port] (or mqtts://, ws://, wss://), got {value!r}"
     )
 
 
-_TOPIC_WORD = r"[A-Za-z0-9_.-]+"
+_PIN = integer(0, _BCM_PINS - 1, "a BCM pin number")
+_TOPIC_WORD = text(64, r"[A-Za-z0-9_.-]+", "letters, digits, '_', '.' or '-'")
+_NAME = text(40, r"[^\x00-\x1f\x7f]+", "a name of printable characters")
+_TOKEN = text(256, r"[\x21-\x7e]{16,}", "at least 16 printable characters, no spaces")
 
 
 # The sections.
 
 
-def _gpio(r: _Reader, data: Mapping[str, Any]) -> tuple[GpioConfig, dict[str, Any]]:
-    section = r.table(data, ("gpio",))
-    d = GpioConfig()
-    factory = r.get(section, ("gpio", "pin_factory"), _choice(PIN_FACTORY_NAMES), d.pin_factory)
-    pinmap_path = r.get(section, ("gpio", "pinmap"), r.path(must_exist=True), d.pinmap)
-    leds = r.get(section, ("gpio", "leds"), _choice(LED_BACKENDS), d.leds)
-    registers = r.get(section, ("gpio", "shift_registers"), _integer(7, 64), d.shift_registers)
-    overrides = r.table(section, ("gpio", "pins"))
-    pinmap: dict[str, Any] = {}
-    if r.check_files or pinmap_path.is_file():
-        try:
-            pinmap = load_pinmap(pinmap_path)
-        except PinmapError as error:
-            r.fail(("gpio", "pinmap"), str(error))
-    defaults = pinmap.get("pi", {})
-    pin = _integer(0, _BCM_PINS - 1, "a BCM pin number")
+def _pins(gpio: Section, pinmap: Mapping[str, Any], leds: str) -> PiPins:
+    overrides = gpio.section("pins")
     values: dict[str, int | None] = {}
     for key in PIN_KEYS:
-        value = defaults.get(key)
+        value = pinmap.get("pi", {}).get(key)
         if value is not None:
             try:
-                value = pin(value)
-            except _InvalidError as error:
-                r.fail(("gpio", "pinmap"), f"[pi] {key}: {error}")
+                value = _PIN(value)
+            except BadValueError as error:
+                gpio.fail("pinmap", f"[pi] {key}: {error}")
                 value = None
-        values[key] = r.get(overrides, ("gpio", "pins", key), pin, value)
+        values[key] = overrides.get(key, _PIN, value)
     owner: dict[int, str] = {}
     for key, value in values.items():
-        if value is None:
-            continue
         if value in owner:
-            r.fail(("gpio", "pins", key), f"pin {value} is also {owner[value]}")
-        else:
+            overrides.fail(key, f"pin {value} is also {owner[value]}")
+        elif value is not None:
             owner[value] = key
     if leds == "shift-register":
         for key in ("shift_data", "shift_clock", "shift_latch"):
             if values[key] is None:
-                r.fail(
-                    ("gpio", "leds"), f"'shift-register' needs gpio.pins.{key} (not in the pin map)"
-                )
-    config = GpioConfig(factory, pinmap_path, leds, registers, PiPins(**values))
+                gpio.fail("leds", f"'shift-register' needs gpio.pins.{key} (not in the pin map)")
+    return PiPins(**values)
+
+
+def _gpio(gpio: Section) -> tuple[GpioConfig, dict[str, Any]]:
+    d = GpioConfig()
+    pinmap_path = gpio.get("pinmap", gpio.reader.path(must_exist=True), d.pinmap)
+    pinmap: dict[str, Any] = {}
+    if gpio.reader.check_files or pinmap_path.is_file():
+        try:
+            pinmap = load_pinmap(pinmap_path)
+        except PinmapError as error:
+            gpio.fail("pinmap", str(error))
+    leds = gpio.get("leds", choice(LED_BACKENDS), d.leds)
+    config = GpioConfig(
+        pin_factory=gpio.get("pin_factory", choice(PIN_FACTORY_NAMES), d.pin_factory),
+        pinmap=pinmap_path,
+        leds=leds,
+        shift_registers=gpio.get("shift_registers", integer(7, 64), d.shift_registers),
+        pins=_pins(gpio, pinmap, leds),
+    )
     return config, pinmap
 
 
-def _board(r: _Reader, data: Mapping[str, Any], pinmap: Mapping[str, Any]) -> BoardConfig:
-    section = r.table(data, ("board",))
+def _board(board: Section, pinmap: Mapping[str, Any]) -> BoardConfig:
     d = BoardConfig()
-    device_default = pinmap.get("pi", {}).get("serial_device", d.serial_device)
     return BoardConfig(
-        serial_device=r.get(section, ("board", "serial_device"), _text(), device_default),
-        settle_s=r.get(section, ("board", "settle_s"), _number(0.0, 10.0, "seconds"), d.settle_s),
-        baudrate=r.get(section, ("board", "baudrate"), _integer(1200, 4_000_000), d.baudrate),
+        serial_device=board.get(
+            "serial_device", text(), pinmap.get("pi", {}).get("serial_device", d.serial_device)
+        ),
+        settle_s=board.get("settle_s", number(0.0, 10.0, "seconds"), d.settle_s),
+        baudrate=board.get("baudrate", integer(1200, 4_000_000), d.baudrate),
     )
 
 
-def _camera(r: _Reader, data: Mapping[str, Any]) -> CameraConfig:
-    section = r.table(data, ("camera",))
+def _camera(camera: Section) -> CameraConfig:
     d = CameraConfig()
     return CameraConfig(
-        enabled=r.get(section, ("camera", "enabled"), _boolean, d.enabled),
-        source=r.get(section, ("camera", "source"), _source, d.source),
-        calibration=r.get(section, ("camera", "calibration"), r.path(must_exist=True), None),
+        enabled=camera.get("enabled", boolean, d.enabled),
+        source=camera.get("source", _source, d.source),
+        calibration=camera.get("calibration", camera.reader.path(must_exist=True), None),
     )
 
 
-def _game(r: _Reader, data: Mapping[str, Any]) -> GameConfig:
-    section = r.table(data, ("game",))
+_CUBE_KEYS = ("jacoby", "beavers", "automatic_doubles", "automatic_doubles_limit", "crawford")
+
+
+def _game(game: Section) -> GameConfig:
     d = GameConfig()
-    game = GameConfig(
-        variant=r.get(section, ("game", "variant"), _choice(VARIANTS), d.variant),
-        match_length=r.get(section, ("game", "match_length"), _integer(0), d.match_length),
-        jacoby=r.get(section, ("game", "jacoby"), _boolean, d.jacoby),
-        beavers=r.get(section, ("game", "beavers"), _boolean, d.beavers),
-        automatic_doubles=r.get(section, ("game", "automatic_doubles"), _boolean, False),
-        automatic_doubles_limit=r.get(
-            section, ("game", "automatic_doubles_limit"), _integer(1, 16), d.automatic_doubles_limit
+    config = GameConfig(
+        variant=game.get("variant", choice(VARIANTS), d.variant),
+        match_length=game.get("match_length", integer(0), d.match_length),
+        jacoby=game.get("jacoby", boolean, d.jacoby),
+        beavers=game.get("beavers", boolean, d.beavers),
+        automatic_doubles=game.get("automatic_doubles", boolean, d.automatic_doubles),
+        automatic_doubles_limit=game.get(
+            "automatic_doubles_limit", integer(1, 16), d.automatic_doubles_limit
         ),
-        crawford=r.get(section, ("game", "crawford"), _boolean, d.crawford),
+        crawford=game.get("crawford", boolean, d.crawford),
     )
-    cube_keys = ("jacoby", "beavers", "automatic_doubles", "automatic_doubles_limit", "crawford")
-    if game.variant != "backgammon":
-        for key in cube_keys:
-            if key in section:
-                r.fail(
-                    ("game", key), f"Jacquet de Versailles has no doubling cube ({game.variant})"
-                )
-    elif game.match_length:
+    if config.variant != "backgammon":
+        for key in (
+            "jacoby",
+            "beavers",
+            "automatic_doubles",
+            "automatic_doubles_limit",
+            "crawford",
+        ):
+            if key in game:
+                game.fail(key, f"Jacquet de Versailles has no doubling cube ({config.variant})")
+    elif config.match_length:
         for key, label in (
             ("jacoby", "the Jacoby rule"),
             ("beavers", "beavers"),
             ("automatic_doubles", "automatic doubles"),
         ):
-            if getattr(game, key):
-                r.fail(
-                    ("game", key),
+            if getattr(config, key):
+                game.fail(
+                    key,
                     f"{label} belong to money play (match_length = 0), "
-                    f"not to a {game.match_length}-point match",
+                    f"not to a {config.match_length}-point match",
                 )
-    return game
+    return config
 
 
-def _players(r: _Reader, data: Mapping[str, Any]) -> PlayersConfig:
-    section = r.table(data, ("players",))
+def _players(players: Section) -> PlayersConfig:
     d = PlayersConfig()
-    name = _text(40, r"[^\x00-\x1f\x7f]+", "a name of printable characters")
-    players = PlayersConfig(
-        player_0=r.get(section, ("players", "player_0"), name, d.player_0),
-        player_1=r.get(section, ("players", "player_1"), name, d.player_1),
+    config = PlayersConfig(
+        player_0=players.get("player_0", _NAME, d.player_0),
+        player_1=players.get("player_1", _NAME, d.player_1),
     )
-    if players.player_0 == players.player_1:
-        r.fail(("players", "player_1"), f"the same name as player_0 ({players.player_1!r})")
-    return players
+    if config.player_0 == config.player_1:
+        players.fail("player_1", f"the same name as player_0 ({config.player_1!r})")
+    return config
 
 
-def _web(r: _Reader, data: Mapping[str, Any]) -> WebConfig:
-    section = r.table(data, ("web",))
+def _web(web: Section) -> WebConfig:
     d = WebConfig()
-    token_check = _text(256, r"[\x21-\x7e]{16,}", "at least 16 printable characters, no spaces")
-    web = WebConfig(
-        enabled=r.get(section, ("web", "enabled"), _boolean, d.enabled),
-        host=r.get(section, ("web", "host"), _host, d.host),
-        port=r.get(section, ("web", "port"), _integer(1, 65535), d.port),
-        token=r.get(section, ("web", "token"), token_check, None),
+    config = WebConfig(
+        enabled=web.get("enabled", boolean, d.enabled),
+        host=web.get("host", _host, d.host),
+        port=web.get("port", integer(1, 65535), d.port),
+        token=web.get("token", _TOKEN, None),
     )
-    if web.enabled and "token" not in section and not _is_loopback(web.host):
-        r.fail(("web", "host"), f"{web.host!r} is reachable from the network: set web.token")
-    return web
+    if config.enabled and "token" not in web and not _is_loopback(config.host):
+        web.fail("host", f"{config.host!r} is reachable from the network: set web.token")
+    return config
 
 
-def _mqtt(r: _Reader, data: Mapping[str, Any]) -> MqttConfig | None:
-    if "mqtt" not in data:
-        return None
-    section = r.table(data, ("mqtt",))
-    word = _text(64, _TOPIC_WORD, "letters, digits, '_', '.' or '-'")
-    broker = r.get(section, ("mqtt", "broker"), _broker, "")
-    board_id = r.get(section, ("mqtt", "board_id"), word, "")
+def _mqtt(mqtt: Section) -> MqttConfig:
     for key in ("broker", "board_id"):
-        if key not in section:
-            r.fail(("mqtt", key), "missing (required when [mqtt] is present)")
+        if key not in mqtt:
+            mqtt.fail(key, "missing (required when [mqtt] is present)")
+    file = mqtt.reader.path(must_exist=True)
     config = MqttConfig(
-        broker=broker or "mqtt://localhost",
-        board_id=board_id or "board",
-        topic_prefix=r.get(section, ("mqtt", "topic_prefix"), word, "tabula"),
-        username=r.get(section, ("mqtt", "username"), _text(256), None),
-        password=r.get(section, ("mqtt", "password"), _text(256), None),
-        ca_file=r.get(section, ("mqtt", "ca_file"), r.path(must_exist=True), None),
-        cert_file=r.get(section, ("mqtt", "cert_file"), r.path(must_exist=True), None),
-        key_file=r.get(section, ("mqtt", "key_file"), r.path(must_exist=True), None),
+        broker=mqtt.get("broker", _broker, "mqtt://localhost"),
+        board_id=mqtt.get("board_id", _TOPIC_WORD, "board"),
+        topic_prefix=mqtt.get("topic_prefix", _TOPIC_WORD, "tabula"),
+        username=mqtt.get("username", text(256), None),
+        password=mqtt.get("password", text(256), None),
+        ca_file=mqtt.get("ca_file", file, None),
+        cert_file=mqtt.get("cert_file", file, None),
+        key_file=mqtt.get("key_file", file, None),
     )
     if config.password is not None and config.username is None:
-        r.fail(("mqtt", "password"), "a password needs mqtt.username")
+        mqtt.fail("password", "a password needs mqtt.username")
     if (config.cert_file is None) != (config.key_file is None):
-        given = "cert_file" if config.cert_file is not None else "key_file"
-        missing = "key_file" if given == "cert_file" else "cert_file"
-        r.fail(("mqtt", given), f"needs mqtt.{missing} too (a client certificate and its key)")
+        given, missing = ("cert_file", "key_file")[:: 1 if config.cert_file else -1]
+        mqtt.fail(given, f"needs mqtt.{missing} too (a client certificate and its key)")
     tls_files = [key for key in ("ca_file", "cert_file", "key_file") if getattr(config, key)]
-    if tls_files and broker and not config.tls:
-        r.fail(
-            ("mqtt", tls_files[0]), f"TLS files need an mqtts:// or wss:// broker, got {broker!r}"
+    if tls_files and "broker" in mqtt and not config.tls:
+        mqtt.fail(
+            tls_files[0], f"TLS files need an mqtts:// or wss:// broker, got {config.broker!r}"
         )
     return config
 
@@ -722,25 +551,25 @@ def parse_config(
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise ConfigError([f"{source}: not valid TOML: {error}"]) from None
-    r = _Reader(text, source, base or Path.cwd(), check_files)
-    top = r.table(data, ())
+    reader = Reader(text, source, base or Path.cwd(), check_files, _SCHEMA)
+    top = reader.root(data)
     d = Config()
-    gpio, pinmap = _gpio(r, top)
+    gpio, pinmap = _gpio(top.section("gpio"))
     config = Config(
-        mode=r.get(top, ("mode",), _choice(MODES), d.mode),
-        journal=r.get(top, ("journal",), r.path(must_exist=False), d.journal),
-        log_level=r.get(top, ("log_level",), _choice(LOG_LEVELS), d.log_level),
-        board=_board(r, top, pinmap),
-        camera=_camera(r, top),
+        mode=top.get("mode", choice(MODES), d.mode),
+        journal=top.get("journal", reader.path(must_exist=False), d.journal),
+        log_level=top.get("log_level", choice(LOG_LEVELS), d.log_level),
+        board=_board(top.section("board"), pinmap),
+        camera=_camera(top.section("camera")),
         gpio=gpio,
-        game=_game(r, top),
-        players=_players(r, top),
-        web=_web(r, top),
-        mqtt=_mqtt(r, top),
+        game=_game(top.section("game")),
+        players=_players(top.section("players")),
+        web=_web(top.section("web")),
+        mqtt=_mqtt(top.section("mqtt")) if "mqtt" in top else None,
         source=Path(source) if source != "<config>" else None,
     )
-    if r.problems:
-        raise ConfigError(r.problems)
+    if reader.problems:
+        raise ConfigError(reader.problems)
     return config
 
 

@@ -16,8 +16,8 @@ import logging
 import os
 import socket
 from collections.abc import Awaitable, Callable, Mapping
-from types import TracebackType
 
+from controller.closing import Closing
 from controller.errors import TabulaError
 
 __all__ = ["NotifyError", "SystemdNotifier", "watchdog_loop"]
@@ -29,7 +29,7 @@ class NotifyError(TabulaError, ValueError):
     """A notification that is not ``KEY=value`` lines."""
 
 
-class SystemdNotifier:
+class SystemdNotifier(Closing):
     """The service's side of systemd's notify socket; does nothing when not under systemd.
 
     Example::
@@ -116,17 +116,6 @@ class SystemdNotifier:
         if self._socket is not None:
             self._socket.close()
             self._socket = None
-
-    def __enter__(self) -> SystemdNotifier:
-        return self
-
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        error: BaseException | None,
-        trace: TracebackType | None,
-    ) -> None:
-        self.close()
 
 
 def _status(text: str | None) -> tuple[str, ...]:

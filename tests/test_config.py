@@ -255,3 +255,12 @@ def test_config_is_frozen() -> None:
     with pytest.raises(dataclasses.FrozenInstanceError):
         config.mode = "learner"  # type: ignore[misc]
     assert hash(config.game) == hash(GameConfig())
+
+
+def test_doctests() -> None:
+    import doctest
+
+    import controller._config_reader
+
+    result = doctest.testmod(controller._config_reader)
+    assert (result.failed, result.attempted) == (0, 1)

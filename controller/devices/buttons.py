@@ -14,11 +14,11 @@ import logging
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from types import TracebackType
 from typing import Any
 
 from gpiozero import Button
 
+from controller.closing import Closing
 from controller.devices.errors import DeviceClosedError, PinError
 
 __all__ = ["ButtonName", "ButtonPress", "Buttons"]
@@ -55,7 +55,7 @@ class ButtonPress:
     at: float
 
 
-class Buttons:
+class Buttons(Closing):
     """The buttons of the pin map, each a gpiozero :class:`~gpiozero.Button`.
 
     Wiring: each button between its GPIO and ground; the Pi's internal pull-up holds the
@@ -152,14 +152,3 @@ class Buttons:
             button.when_pressed = None
             button.close()
         self._buttons.clear()
-
-    def __enter__(self) -> Buttons:
-        return self
-
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        error: BaseException | None,
-        trace: TracebackType | None,
-    ) -> None:
-        self.close()

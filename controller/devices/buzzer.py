@@ -11,11 +11,11 @@ import asyncio
 import math
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from types import TracebackType
 from typing import Any
 
 from gpiozero import Buzzer
 
+from controller.closing import Closing
 from controller.devices.errors import DeviceClosedError, SceneError
 
 __all__ = ["ATTENTION", "FAULT", "ILLEGAL", "BuzzPattern", "FaultBuzzer"]
@@ -63,7 +63,7 @@ ILLEGAL = BuzzPattern("illegal", ((0.4, 0.0),))
 ATTENTION = BuzzPattern("attention", ((0.04, 0.1), (0.04, 0.0)))
 
 
-class FaultBuzzer:
+class FaultBuzzer(Closing):
     """An active buzzer that sounds :class:`BuzzPattern` values.
 
     Wiring: the buzzer's + to 5 V, its - to the collector of an NPN transistor whose
@@ -149,14 +149,3 @@ class FaultBuzzer:
         self._buzzer.off()
         self._closed = True
         self._buzzer.close()
-
-    def __enter__(self) -> FaultBuzzer:
-        return self
-
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        error: BaseException | None,
-        trace: TracebackType | None,
-    ) -> None:
-        self.close()

@@ -10,9 +10,9 @@ from __future__ import annotations
 import asyncio
 import inspect
 from collections.abc import Awaitable, Callable
-from types import TracebackType
 from typing import Protocol
 
+from controller.closing import Closing
 from controller.devices.errors import DeviceClosedError, SceneError
 from controller.devices.scene import DARK, Colour, Lamp, Scene
 from firmware_bridge import Blink, Led, LedFrame
@@ -89,7 +89,7 @@ def led_frame(scene: Scene, *, level: int = 255) -> LedFrame:
     return LedFrame(tuple(_led(lamp, level) for lamp in (*scene.lamps, scene.status)))
 
 
-class BoardLeds:
+class BoardLeds(Closing):
     """The sensor board's LED chain (28 locations and the status LED), over the serial link.
 
     Wiring: the board's WS2812 chain (``[rp2040] led_data`` of the pin map); the board
@@ -181,14 +181,3 @@ class BoardLeds:
             return
         self._farewell = loop.create_task(_await(result), name="board-leds-dark")
         self._sent = dark
-
-    def __enter__(self) -> BoardLeds:
-        return self
-
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        error: BaseException | None,
-        trace: TracebackType | None,
-    ) -> None:
-        self.close()

@@ -29,11 +29,11 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from types import TracebackType
 from typing import Any
 
 from gpiozero import DigitalOutputDevice
 
+from controller.closing import Closing
 from controller.devices.errors import DeviceClosedError, SceneError
 from controller.devices.scene import DARK, LOCATIONS, Colour, Scene
 from controller.devices.status import StatusLed
@@ -79,7 +79,7 @@ def frame_bits(scene: Scene, phase: int, *, registers: int = REGISTERS) -> tuple
     return tuple(logical)
 
 
-class ShiftRegisterLeds:
+class ShiftRegisterLeds(Closing):
     """The 28 location LEDs on a 74HC595 chain, and optionally the Pi's status LED.
 
     Wiring: ``data`` to SER of register 0, ``clock`` to every SRCLK, ``latch`` to every
@@ -225,14 +225,3 @@ class ShiftRegisterLeds:
         finally:
             self._closed = True
             self._release()
-
-    def __enter__(self) -> ShiftRegisterLeds:
-        return self
-
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        error: BaseException | None,
-        trace: TracebackType | None,
-    ) -> None:
-        self.close()

@@ -6,18 +6,18 @@ and the wiring differs between boards (the reference pin map has red, green and 
 
 from __future__ import annotations
 
-from types import TracebackType
 from typing import Any
 
 from gpiozero import LED, RGBLED
 
+from controller.closing import Closing
 from controller.devices.errors import DeviceClosedError
 from controller.devices.scene import Colour
 
 __all__ = ["StatusLed"]
 
 
-class StatusLed:
+class StatusLed(Closing):
     """The status LED, showing a :class:`~controller.devices.Colour`.
 
     Wiring: with ``blue`` an RGB LED (common cathode, each anode through its resistor to
@@ -80,14 +80,3 @@ class StatusLed:
         for device in (self._rgb, *(self._pair or ())):
             if device is not None:
                 device.close()
-
-    def __enter__(self) -> StatusLed:
-        return self
-
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        error: BaseException | None,
-        trace: TracebackType | None,
-    ) -> None:
-        self.close()
