@@ -21,6 +21,7 @@ COMMANDS: dict[str, str] = {
     "demo": "controller.commands.demo",
     "sim-board": "controller.commands.sim_board",
     "board": "controller.commands.board",
+    "check-config": "controller.commands.check_config",
 }
 
 
