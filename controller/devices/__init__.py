@@ -11,7 +11,8 @@ back-end, both behind :class:`LedBackend`:
 Buttons (:class:`Buttons`) deliver :class:`ButtonPress` values into the service's
 asyncio loop; :class:`FaultBuzzer` sounds short :class:`BuzzPattern` values. Every
 device takes ``pin_factory`` (gpiozero's, chosen once with :func:`make_pin_factory`),
-is a context manager, and has an idempotent ``close()``.
+is a context manager, and has an idempotent ``close()``; :class:`PiDevices` opens them
+all from the configuration's ``[gpio]`` section.
 
 >>> scene = Scene.of({5: Lamp(Colour.GREEN, Pattern.SLOW)}, status=Lamp(Colour.AMBER))
 >>> scene.lit(), sum(frame_bits(scene, 0)), sum(frame_bits(scene, 500))
@@ -38,6 +39,7 @@ from controller.devices.leds import (
     blink_forever,
     led_frame,
 )
+from controller.devices.pi import PiDevices
 from controller.devices.scene import DARK, LOCATIONS, Colour, Lamp, Pattern, Scene, is_lit
 from controller.devices.shift_register import REGISTERS, ShiftRegisterLeds, frame_bits, phase_ms
 from controller.devices.status import StatusLed
@@ -64,6 +66,7 @@ __all__ = [
     "Lamp",
     "LedBackend",
     "Pattern",
+    "PiDevices",
     "PinError",
     "PinFactoryError",
     "Scene",
