@@ -44,7 +44,11 @@ from hardware.pinmap import PINMAP_PATH, PinmapError, load_pinmap
 
 __all__ = [
     "BUTTON_PINS",
+    "LED_BACKENDS",
+    "MODES",
+    "PIN_FACTORY_NAMES",
     "PIN_KEYS",
+    "VARIANTS",
     "BoardConfig",
     "CameraConfig",
     "Config",

@@ -41,6 +41,9 @@ class Colour(enum.Enum):
     RED = (True, False)
     AMBER = (True, True)
 
+    def __repr__(self) -> str:
+        return f"Colour.{self.name}"
+
     @property
     def red(self) -> bool:
         """Whether the red die is on."""
@@ -62,6 +65,9 @@ class Pattern(enum.IntEnum):
     """4 Hz, half on."""
     FLASH = 3
     """On 100 ms every second."""
+
+    def __repr__(self) -> str:
+        return f"Pattern.{self.name}"
 
 
 # Pattern -> (period, lit part of the period), in milliseconds.
@@ -101,6 +107,11 @@ class Lamp:
         if not isinstance(self.pattern, Pattern):
             raise SceneError(f"lamp pattern {self.pattern!r}: expected a Pattern")
 
+    def __repr__(self) -> str:
+        if self.pattern is Pattern.STEADY:
+            return "Lamp()" if self.is_off else f"Lamp({self.colour!r})"
+        return f"Lamp({self.colour!r}, {self.pattern!r})"
+
     @property
     def is_off(self) -> bool:
         """Whether the lamp shows nothing, whatever its pattern."""
@@ -118,9 +129,10 @@ _OFF = Lamp()
 class Scene:
     """The whole board's LEDs: 28 location lamps and the status lamp.
 
-    Build one with :meth:`of` from the lit locations only::
+    Build one with :meth:`of` from the lit locations only; the repr is that call:
 
-        Scene.of({5: Lamp(Colour.GREEN), 7: Lamp(Colour.RED, Pattern.FAST)})
+    >>> Scene.of({5: Lamp(Colour.GREEN), 7: Lamp(Colour.RED, Pattern.FAST)})
+    Scene.of({5: Lamp(Colour.GREEN), 7: Lamp(Colour.RED, Pattern.FAST)})
 
     Raises:
         SceneError: if there are not 28 lamps or one is not a :class:`Lamp`.
@@ -136,6 +148,11 @@ class Scene:
             if not isinstance(lamp, Lamp):
                 where = "status" if index == LOCATIONS else f"location {index}"
                 raise SceneError(f"scene lamp {lamp!r} at {where}: expected a Lamp")
+
+    def __repr__(self) -> str:
+        lamps = ", ".join(f"{i}: {lamp!r}" for i, lamp in enumerate(self.lamps) if lamp != _OFF)
+        status = "" if self.status == _OFF else f", status={self.status!r}"
+        return f"Scene.of({{{lamps}}}{status})"
 
     @classmethod
     def of(cls, lamps: Mapping[int, Lamp], status: Lamp = _OFF) -> Scene:

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from gpiozero.pins.mock import MockFactory
 
+from controller.config import PIN_FACTORY_NAMES
 from controller.devices import (
     PIN_FACTORIES,
     GpioUnavailableError,
@@ -36,6 +37,8 @@ def test_unknown_name_suggests_the_closest() -> None:
 def test_known_names_are_gpiozero_entry_points() -> None:
     installed = {ep.name for ep in entry_points(group="gpiozero_pin_factories")}
     assert set(PIN_FACTORIES) <= installed
+    # The configuration checks the same names without importing gpiozero.
+    assert PIN_FACTORY_NAMES == PIN_FACTORIES
 
 
 @pytest.mark.skipif(Path("/dev/gpiochip0").exists(), reason="this machine has GPIO")
