@@ -82,6 +82,7 @@ class Counters:
     unknown_types: int = 0
     resyncs: int = 0
     frames_lost: int = 0
+    frames_repeated: int = 0
     open_failures: int = 0
     connects: int = 0
     reconnects: int = 0
@@ -120,7 +121,10 @@ class _LostError(Exception):
 def _open_pyserial(path: str, baudrate: int) -> SerialPort:
     import serial
 
-    port: SerialPort = serial.serial_for_url(path, baudrate=baudrate, timeout=0, write_timeout=2)
+    # exclusive: a second reader (another tabula, a terminal) would steal frames.
+    port: SerialPort = serial.serial_for_url(
+        path, baudrate=baudrate, timeout=0, write_timeout=2, exclusive=True
+    )
     return port
 
 
@@ -414,9 +418,13 @@ class BoardLink:
             _log.debug("dropped %r: %s", frame, error)
             return
         self._counts["frames_ok"] += 1
-        if self._rx_seq is not None and frame.seq != (self._rx_seq + 1) & 0xFFFF:
-            self._counts["frames_lost"] += (frame.seq - self._rx_seq - 1) & 0xFFFF
-        self._rx_seq = frame.seq
+        skipped = 0 if self._rx_seq is None else (frame.seq - self._rx_seq - 1) & 0xFFFF
+        if skipped >= 0x8000:
+            # At or behind the last seq: an old frame again (replayed garbage, a looped line).
+            self._counts["frames_repeated"] += 1
+        else:
+            self._counts["frames_lost"] += skipped
+            self._rx_seq = frame.seq
         self._last_rx = now
         if self._on_frame is not None:
             self._on_frame(frame)

@@ -33,6 +33,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--heartbeat-ms", type=int, default=500, help="heartbeat period (500)")
     parser.add_argument("--seed", type=int, help="seed of the boot id and injected faults")
+    parser.add_argument(
+        "--protocol",
+        default="1.0",
+        help="protocol version the board announces, MAJOR.MINOR (1.0); try 2.0 to see a "
+        "host refuse it",
+    )
+
+
+def _version(text: str) -> tuple[int, int]:
+    major, dot, minor = text.partition(".")
+    if not (major.isdigit() and dot and minor.isdigit()) or max(int(major), int(minor)) > 255:
+        raise BridgeError(f"--protocol {text!r}: expected MAJOR.MINOR, each 0..255")
+    return int(major), int(minor)
 
 
 def read_script(path: Path) -> list[tuple[tuple[int, ...], int]]:
@@ -74,6 +87,7 @@ def run(args: argparse.Namespace) -> int:
     from hardware.simulator import BoardSimulator
 
     steps = read_script(args.script) if args.script else []
+    protocol = _version(args.protocol)
     stop = threading.Event()
 
     def on_signal(signum: int, frame: FrameType | None) -> None:
@@ -83,7 +97,10 @@ def run(args: argparse.Namespace) -> int:
     signal.signal(signal.SIGTERM, on_signal)
     try:
         simulator = BoardSimulator(
-            link=args.link, seed=args.seed, settings={"heartbeat_ms": args.heartbeat_ms}
+            link=args.link,
+            seed=args.seed,
+            settings={"heartbeat_ms": args.heartbeat_ms},
+            protocol=protocol,
         )
     except (OSError, BridgeError) as error:
         raise BridgeError(f"cannot start the simulator: {error}") from None

@@ -8,7 +8,14 @@ touches comes through ``hal``. The protocol is ``hardware/PROTOCOL.md``.
 import struct
 
 from . import wire
+from .hal import Clock, LedChain, Port, SensorMatrix
 from .scanner import FAULT, Scanner
+
+# Annotations are ignored by MicroPython and evaluated by CPython 3.11: names used only
+# by the type checker stay in strings, and typing is imported for it alone.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 PROTOCOL = (1, 0)
 NAME = "tabula-fw 1.0"
@@ -41,8 +48,17 @@ class Firmware:
     """
 
     def __init__(  # noqa: PLR0917 (MicroPython-friendly positional wiring)
-        self, pinmap, slots, matrix, leds, port, clock, boot_id, protocol=PROTOCOL, settings=None
-    ):
+        self,
+        pinmap: "dict[str, Any]",
+        slots: list[int],
+        matrix: SensorMatrix,
+        leds: LedChain,
+        port: Port,
+        clock: Clock,
+        boot_id: int,
+        protocol: tuple[int, int] = PROTOCOL,
+        settings: "dict[str, int] | None" = None,
+    ) -> None:
         config = dict(pinmap["firmware"])
         if settings:
             config.update(settings)
@@ -62,10 +78,10 @@ class Firmware:
         self.faulty = [False] * self.scanner.count
         self.cells = self.scanner.cells()
         self.event = 0
-        self.ring = []
+        self.ring = []  # type: list[tuple[int, int, list[tuple[int, int, int]]]]
         self.seq = 0
-        self.led_frame = []
-        self.shown = None
+        self.led_frame = []  # type: list[tuple[int, ...]]
+        self.shown = None  # type: list[tuple[int, int, int]] | None
         self.reported_bad = 0
         start = clock.now_ms()
         self.started = start
@@ -78,13 +94,13 @@ class Firmware:
 
     # Sending.
 
-    def send(self, kind, payload):
+    def send(self, kind: int, payload: "bytes | bytearray") -> None:
         """Frame and write one message."""
         self.port.write(wire.encode(kind, self.seq, payload))
         self.seq = (self.seq + 1) & 0xFFFF
         self.sent += 1
 
-    def send_hello(self):
+    def send_hello(self) -> None:
         """HELLO: version, capabilities, boot id, current event, slots, name."""
         name = NAME.encode()
         payload = struct.pack(
@@ -100,11 +116,11 @@ class Firmware:
         )
         self.send(wire.HELLO, payload + bytes(self.slots) + bytes((len(name),)) + name)
 
-    def send_snapshot(self, reason):
+    def send_snapshot(self, reason: int) -> None:
         """SNAPSHOT of the current cells."""
         self.send(wire.SNAPSHOT, struct.pack("<IB", self.event, reason) + bytes(self.cells))
 
-    def send_change(self, record):
+    def send_change(self, record: "tuple[int, int, list[tuple[int, int, int]]]") -> None:
         """CHANGE of one ring record (event, time_ms, [(location, before, after)])."""
         event, time_ms, changes = record
         payload = bytearray(struct.pack("<IIB", event, time_ms & 0xFFFFFFFF, len(changes)))
@@ -112,13 +128,15 @@ class Firmware:
             payload += bytes((location, before, after))
         self.send(wire.CHANGE, payload)
 
-    def send_error(self, code, location=NO_INDEX, slot=NO_INDEX, value=0):
+    def send_error(
+        self, code: int, location: int = NO_INDEX, slot: int = NO_INDEX, value: int = 0
+    ) -> None:
         """ERROR with its code, where, and a detail value."""
         self.send(wire.ERROR, struct.pack("<BBBH", code, location, slot, value & 0xFFFF))
 
     # The loop.
 
-    def step(self):
+    def step(self) -> None:
         """Do whatever is due now: read the host, scan, heartbeat, LEDs."""
         now = self.clock.now_ms()
         if not self.hello_sent:
@@ -146,13 +164,13 @@ class Firmware:
             self.last_led = now
             self.update_leds(now)
 
-    def run_forever(self):
+    def run_forever(self) -> None:
         """The board's life: step, then sleep a little so that USB keeps up."""
         while True:
             self.step()
             self.clock.sleep_ms(1)
 
-    def scan(self, now):
+    def scan(self, now: int) -> None:
         """Read every slot; on a debounced change of any cell, record and send an event."""
         self.matrix.scan(self.readings)
         slot_changes = self.scanner.update(self.readings)
@@ -186,7 +204,7 @@ class Firmware:
 
     # Receiving.
 
-    def receive(self, data, now):
+    def receive(self, data: bytes, now: int) -> None:
         """Handle every frame ``data`` completes."""
         for kind, seq, payload in self.reader.feed(data):
             self.handle(kind, seq, payload)
@@ -198,7 +216,7 @@ class Firmware:
             self.last_error_ms = now
             self.send_error(ERR_BAD_FRAME, value=min(self.reader.bad, 0xFFFF))
 
-    def handle(self, kind, seq, payload):
+    def handle(self, kind: int, seq: int, payload: bytes) -> None:
         """Answer one host frame."""
         if kind == wire.HELLO_REQUEST:
             if len(payload) < 2:
@@ -225,7 +243,7 @@ class Firmware:
         else:
             self.send_error(ERR_UNKNOWN_TYPE, value=kind)
 
-    def replay(self, since):
+    def replay(self, since: int) -> None:
         """Send every change after event ``since`` still in the ring, then a snapshot."""
         if since != self.event:
             oldest = self.ring[0][0] if self.ring else self.event + 1
@@ -239,9 +257,9 @@ class Firmware:
 
     # LEDs.
 
-    def update_leds(self, now):
+    def update_leds(self, now: int) -> None:
         """Show the LED frame with each LED's blink pattern applied at time ``now``."""
-        pixels = []
+        pixels = []  # type: list[tuple[int, int, int]]
         for index in range(LED_COUNT):
             if index >= len(self.led_frame):
                 pixels.append((0, 0, 0))

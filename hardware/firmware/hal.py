@@ -7,13 +7,19 @@ same code runs on the RP2040 (``hal_rp2040``) and, on a PC, behind the board sim
 
 import time
 
+# Annotations are ignored by MicroPython and evaluated by CPython 3.11: names used only
+# by the type checker stay in strings, and typing is imported for it alone.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
 
 class SensorMatrix:
     """Every Hall-sensor slot, read in slot order (PROTOCOL.md location order)."""
 
     slots = 0
 
-    def scan(self, out):
+    def scan(self, out: list[int]) -> None:
         """Fill ``out[0 .. slots-1]`` with one reading per slot (ADC counts, 0..65535)."""
         raise OSError("no sensor matrix")
 
@@ -21,7 +27,7 @@ class SensorMatrix:
 class LedChain:
     """The LED chain: one LED per location, then the status LED."""
 
-    def show(self, pixels):
+    def show(self, pixels: list[tuple[int, int, int]]) -> None:
         """Light LED i with ``pixels[i]`` = (red, green, blue)."""
         raise OSError("no LED chain")
 
@@ -29,11 +35,11 @@ class LedChain:
 class Port:
     """The serial line to the host."""
 
-    def read(self):
+    def read(self) -> bytes:
         """The bytes received since the last call, without waiting (b"" if none)."""
         raise OSError("no serial port")
 
-    def write(self, data):
+    def write(self, data: bytes) -> None:
         """Send ``data``, dropping it rather than blocking if the host is not reading."""
         raise OSError("no serial port")
 
@@ -41,15 +47,15 @@ class Port:
 class Clock:
     """Milliseconds since an arbitrary origin, and the difference of two such times."""
 
-    def now_ms(self):
+    def now_ms(self) -> int:
         """The current time in ms."""
         return int(time.monotonic() * 1000)
 
-    def diff(self, later, earlier):
+    def diff(self, later: int, earlier: int) -> int:
         """``later - earlier`` in ms."""
         return later - earlier
 
-    def sleep_ms(self, ms):
+    def sleep_ms(self, ms: int) -> None:
         """Wait ``ms`` milliseconds."""
         time.sleep(ms / 1000)
 
@@ -60,18 +66,18 @@ class VirtualSensorMatrix(SensorMatrix):
     ``rng`` is a ``random.Random`` (or anything with ``uniform``) for the noise.
     """
 
-    def __init__(self, slots, mid, rng):
+    def __init__(self, slots: int, mid: int, rng: "Any") -> None:
         self.slots = slots
         self.readings = [mid] * slots
-        self.noise = {}
-        self.stuck = {}
+        self.noise = {}  # type: dict[int, int]
+        self.stuck = {}  # type: dict[int, int]
         self.rng = rng
 
-    def set_readings(self, readings):
+    def set_readings(self, readings: list[int]) -> None:
         """Replace every reading at once (the simulator's board changed)."""
         self.readings = list(readings)
 
-    def scan(self, out):
+    def scan(self, out: list[int]) -> None:
         """Copy the readings, then apply the injected faults."""
         out[:] = self.readings
         for slot, amplitude in self.noise.items():
@@ -84,11 +90,11 @@ class VirtualSensorMatrix(SensorMatrix):
 class VirtualLedChain(LedChain):
     """Remembers what the LEDs show, for tests and the simulator's display."""
 
-    def __init__(self, count):
+    def __init__(self, count: int) -> None:
         self.pixels = [(0, 0, 0)] * count
         self.updates = 0
 
-    def show(self, pixels):
+    def show(self, pixels: list[tuple[int, int, int]]) -> None:
         """Record the pixels."""
         self.pixels = list(pixels)
         self.updates += 1

@@ -9,7 +9,7 @@ import struct
 from firmware import app, hal_rp2040, pinmap
 
 
-def main():
+def main() -> None:
     """Build the real hardware and run the firmware forever."""
     pins = pinmap.load("pinmap.toml")
     slots = pinmap.slots_per_location(pins)

@@ -5,8 +5,14 @@ this reads the subset the file uses: ``[table]`` headers, ``key = value`` with i
 floats, strings, booleans and arrays of them (possibly over several lines), and comments.
 """
 
+# Annotations are ignored by MicroPython and evaluated by CPython 3.11: names used only
+# by the type checker stay in strings, and typing is imported for it alone.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
-def _value(text):
+
+def _value(text: str) -> "Any":
     text = text.strip()
     if text.startswith("["):
         inner = text[1:-1].strip()
@@ -23,8 +29,8 @@ def _value(text):
     return int(text)
 
 
-def _split(inner):
-    items = []
+def _split(inner: str) -> list[str]:
+    items = []  # type: list[str]
     depth = 0
     quoted = False
     start = 0
@@ -44,7 +50,7 @@ def _split(inner):
     return items
 
 
-def _strip_comment(line):
+def _strip_comment(line: str) -> str:
     quoted = False
     for index, char in enumerate(line):
         if char == '"':
@@ -54,13 +60,13 @@ def _strip_comment(line):
     return line
 
 
-def parse(text):
+def parse(text: str) -> "dict[str, Any]":
     """Parse the TOML subset of pinmap.toml into nested dicts.
 
     Raises:
         ValueError: on a line that is not a header, a key/value pair or a comment.
     """
-    root = {}
+    root = {}  # type: dict[str, Any]
     table = root
     pending = ""
     for number, raw in enumerate(text.split("\n"), 1):
@@ -87,13 +93,14 @@ def parse(text):
     return root
 
 
-def load(path="pinmap.toml"):
+def load(path: str = "pinmap.toml") -> "dict[str, Any]":
     """Read and parse the pin map file at ``path``."""
     with open(path) as handle:
         return parse(handle.read())
 
 
-def slots_per_location(pinmap):
+def slots_per_location(pinmap: "dict[str, Any]") -> list[int]:
     """The number of sensor slots of each of the 28 locations."""
     sensors = pinmap["sensors"]
-    return [sensors["point_slots"]] * 24 + [sensors["bar_slots"]] * 2 + [sensors["tray_slots"]] * 2
+    slots = [sensors["point_slots"]] * 24 + [sensors["bar_slots"]] * 2  # type: list[int]
+    return slots + [sensors["tray_slots"]] * 2

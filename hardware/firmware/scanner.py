@@ -20,7 +20,9 @@ CHECKERS = 15
 class Scanner:
     """Classification, hysteresis, debouncing and counting for every slot of the board."""
 
-    def __init__(self, slots_per_location, hall, stable_scans):
+    def __init__(
+        self, slots_per_location: list[int], hall: "dict[str, int]", stable_scans: int
+    ) -> None:
         self.slots_per_location = list(slots_per_location)
         self.count = sum(self.slots_per_location)
         self.mid = hall["mid"]
@@ -35,14 +37,14 @@ class Scanner:
         self.stable = [EMPTY] * self.count
         self.candidate = [EMPTY] * self.count
         self.run = [0] * self.count
-        self.location_of = []
-        self.slot_of = []
+        self.location_of = []  # type: list[int]
+        self.slot_of = []  # type: list[int]
         for location, slots in enumerate(self.slots_per_location):
             for slot in range(slots):
                 self.location_of.append(location)
                 self.slot_of.append(slot)
 
-    def classify(self, previous, reading):
+    def classify(self, previous: int, reading: int) -> int:
         """The class of one reading, given the slot's previous raw class (hysteresis)."""
         if reading < self.fault_low or reading > self.fault_high:
             return FAULT
@@ -59,9 +61,9 @@ class Scanner:
             return colour | STACKED
         return colour
 
-    def update(self, readings):
+    def update(self, readings: list[int]) -> list[tuple[int, int, int]]:
         """Take one scan; return the (slot, new class, reading) of every debounced change."""
-        changes = []
+        changes = []  # type: list[tuple[int, int, int]]
         raw = self.raw
         stable = self.stable
         candidate = self.candidate
@@ -84,14 +86,14 @@ class Scanner:
                 changes.append((index, cls, reading))
         return changes
 
-    def faults(self):
+    def faults(self) -> int:
         """The number of slots whose debounced class is FAULT."""
         return sum(1 for cls in self.stable if cls == FAULT)
 
-    def cells(self):
+    def cells(self) -> list[int]:
         """The 28 cells (PROTOCOL.md section 2) of the debounced state, stacks resolved."""
-        counts = []
-        overflow = []
+        counts = []  # type: list[list[int] | None]
+        overflow = []  # type: list[int]
         faulty = False
         index = 0
         for slots in self.slots_per_location:
@@ -114,7 +116,7 @@ class Scanner:
         if not faulty:
             _resolve(counts, overflow, 0, COLOUR_A)
             _resolve(counts, overflow, 1, COLOUR_B)
-        cells = []
+        cells = []  # type: list[int]
         for cell in counts:
             if cell is None or cell[0] > CHECKERS or cell[1] > CHECKERS or cell == [15, 15]:
                 cells.append(UNKNOWN_CELL)
@@ -123,7 +125,7 @@ class Scanner:
         return cells
 
 
-def _resolve(counts, overflow, side, colour):
+def _resolve(counts: list[list[int] | None], overflow: list[int], side: int, colour: int) -> None:
     """Give the checkers missing from a colour's total to its one deep stack, if any.
 
     A stacked slot shows two checkers or more; when one location of a colour has a stack,
@@ -135,8 +137,9 @@ def _resolve(counts, overflow, side, colour):
     stacks = [i for i, over in enumerate(overflow) if over & colour]
     if missing <= 0 or not stacks:
         return
-    if len(stacks) == 1:
-        counts[stacks[0]][side] += missing
+    stack = counts[stacks[0]]
+    if len(stacks) == 1 and stack is not None:
+        stack[side] += missing
     else:
         for location in stacks:
             counts[location] = None

@@ -22,7 +22,7 @@ MAX_FRAME = 250
 MAX_ENCODED = MAX_FRAME + 2
 
 
-def _table():
+def _table() -> list[int]:
     table = []
     for byte in range(256):
         crc = byte << 8
@@ -35,7 +35,7 @@ def _table():
 _CRC_TABLE = _table()
 
 
-def crc16(data, crc=0xFFFF):
+def crc16(data: "bytes | bytearray", crc: int = 0xFFFF) -> int:
     """CRC-16/CCITT-FALSE (poly 0x1021, init 0xFFFF), as binascii.crc_hqx(data, 0xFFFF)."""
     table = _CRC_TABLE
     for byte in data:
@@ -43,7 +43,7 @@ def crc16(data, crc=0xFFFF):
     return crc
 
 
-def cobs_encode(data):
+def cobs_encode(data: "bytes | bytearray") -> bytes:
     """COBS-encode bytes: the result holds no zero byte."""
     out = bytearray(b"\x01")
     code_at = 0
@@ -67,7 +67,7 @@ def cobs_encode(data):
     return bytes(out)
 
 
-def cobs_decode(data):
+def cobs_decode(data: bytes) -> bytes | None:
     """Decode COBS bytes (no delimiters); None if they are not valid COBS."""
     out = bytearray()
     index = 0
@@ -83,7 +83,7 @@ def cobs_decode(data):
     return bytes(out)
 
 
-def encode(kind, seq, payload):
+def encode(kind: int, seq: int, payload: "bytes | bytearray") -> bytes:
     """The bytes to send for one frame: 0x00, COBS(type, seq, payload, crc), 0x00."""
     body = bytearray(struct.pack("<BH", kind, seq & 0xFFFF))
     body += payload
@@ -95,14 +95,14 @@ def encode(kind, seq, payload):
 class Reader:
     """Splits the bytes from the host into frames; counts and drops bad ones."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.buffer = bytearray()
         self.bad = 0
         self.skipping = False
 
-    def feed(self, data):
+    def feed(self, data: bytes) -> list[tuple[int, int, bytes]]:
         """Return the (type, seq, payload) of every good frame completed by ``data``."""
-        frames = []
+        frames = []  # type: list[tuple[int, int, bytes]]
         for byte in data:
             if byte:
                 if not self.skipping:
@@ -124,7 +124,7 @@ class Reader:
         return frames
 
     @staticmethod
-    def _decode(chunk):
+    def _decode(chunk: bytes) -> tuple[int, int, bytes] | None:
         raw = cobs_decode(chunk)
         if raw is None or not 5 <= len(raw) <= MAX_FRAME:
             return None

@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from firmware_bridge import BoardLink, LinkState, Observation
-from hardware.simulator import BoardSimulator
+from hardware.simulator import START, BoardSimulator
 
 #: Firmware settings for tests: 10 heartbeats a second, 2 scans of 2 ms to debounce.
 FAST = {"heartbeat_ms": 100, "stable_scans": 2, "scan_period_ms": 2}
@@ -75,3 +76,15 @@ class Watcher:
 
     def stop(self) -> None:
         self._task.cancel()
+
+
+@contextlib.asynccontextmanager
+async def watched(path: str, **options: Any) -> AsyncIterator[tuple[BoardLink, Watcher]]:
+    """A fast link, live and showing the starting position, with its watcher."""
+    async with fast_link(path, **options) as link:
+        watcher = Watcher(link)
+        try:
+            await watcher.board(START)
+            yield link, watcher
+        finally:
+            watcher.stop()

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import random
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +23,7 @@ from firmware_bridge import (
 )
 from firmware_bridge.layout import board_from_cells
 from hardware.simulator import START, BoardSimulator
-from tests.firmware_bridge.conftest import FAST, Watcher, fast_link
+from tests.firmware_bridge.conftest import FAST, fast_link, watched
 
 
 def _run(body: Callable[[], Coroutine[Any, Any, None]]) -> None:
@@ -35,26 +36,23 @@ def _board(sim: BoardSimulator) -> tuple[int, ...]:
 
 def test_handshake_then_the_starting_position(sim: BoardSimulator) -> None:
     async def body() -> None:
-        async with fast_link(sim.path) as link:
-            watcher = Watcher(link)
-            observation = await watcher.board(START)
+        async with watched(sim.path) as (link, watcher):
+            observation = watcher.observations[-1]
             assert not observation.inconsistent and observation.problems == ()
             assert watcher.states[:3] == [LinkState.SEARCHING, LinkState.SYNCING, LinkState.LIVE]
             counters = link.counters
             assert counters.connects == 1 and counters.snapshots >= 1
             assert counters.bad_crc == counters.resyncs == 0
-            watcher.stop()
 
     _run(body)
 
 
 def test_a_move_sequence_is_read_move_by_move(sim: BoardSimulator) -> None:
     async def body() -> None:
-        async with fast_link(sim.path, settle_s=0.12) as link:
-            watcher = Watcher(link)
-            await watcher.board(START)
+        async with watched(sim.path, settle_s=0.12) as (_link, watcher):
             expected = [START]
-            # 24/20 13/9 (player 0 rolls 4-4 partly), then player 1 hits: 1/5*... and more.
+            # Gestures, legal or not (the bridge knows no rules): a slide 24/20, then 13/9,
+            # a hit on 20 by player 1, and player 0 entering from the bar on 22.
             gestures = [
                 lambda: sim.board.slide(23, 19, step_s=0.015),  # over points 23, 22, 21
                 lambda: sim.board.move(12, 8),
@@ -68,7 +66,6 @@ def test_a_move_sequence_is_read_move_by_move(sim: BoardSimulator) -> None:
             assert [o.board for o in watcher.observations] == expected
             assert not any(o.inconsistent for o in watcher.observations)
             assert expected[3][25] == 1 and expected[4][25] == 0  # hit, then entered
-            watcher.stop()
 
     _run(body)
 
@@ -78,16 +75,15 @@ def test_garbage_never_crashes_and_no_valid_frame_is_lost(sim: BoardSimulator) -
     tapped: list[Frame] = []
 
     async def body() -> None:
-        async with fast_link(sim.path, on_frame=tapped.append) as link:
-            watcher = Watcher(link)
-            await watcher.board(START)
+        async with watched(sim.path, on_frame=tapped.append) as (link, watcher):
             first_sent = len(sim.sent)
             injected = 0
             moves = [(23, 19), (19, 23)] * 5
             for round_ in range(100):
                 if round_ % 2:
                     garbage = rng.randbytes(1000)
-                else:  # corrupted copies of real frames: the nastiest garbage
+                else:  # copies of real frames with bits flipped: corrupted frames, and
+                    # intact old ones, which must not be applied twice
                     frame = bytearray()
                     while len(frame) < 1000:
                         frame += rng.choice(sim.sent[-20:])
@@ -112,10 +108,10 @@ def test_garbage_never_crashes_and_no_valid_frame_is_lost(sim: BoardSimulator) -
             assert received <= set(sim.sent), "a frame the board never sent was accepted"
             counters = link.counters
             assert counters.resyncs > 100 and counters.bad_crc + counters.bad_cobs > 0
+            assert counters.frames_repeated > 0 and counters.frames_lost < 100
             assert counters.reconnects == 0 and link.state == LinkState.LIVE
             assert watcher.observations[-1].board == _board(sim) == START
             assert not any(o.inconsistent for o in watcher.observations)
-            watcher.stop()
 
     _run(body)
 
@@ -124,9 +120,7 @@ def test_twenty_unplugs_mid_game_lose_nothing_and_read_nothing_twice(
     sim: BoardSimulator,
 ) -> None:
     async def body() -> None:
-        async with fast_link(sim.path) as link:
-            watcher = Watcher(link)
-            await watcher.board(START)
+        async with watched(sim.path) as (link, watcher):
             expected = [START]
             moves = [(23, 19), (12, 8), (7, 4), (5, 1)]
             for cycle in range(20):
@@ -151,16 +145,13 @@ def test_twenty_unplugs_mid_game_lose_nothing_and_read_nothing_twice(
             assert counters.replays >= 10 and counters.board_reboots == 4
             assert counters.change_mismatches == counters.snapshot_mismatches == 0
             assert link.state == LinkState.LIVE
-            watcher.stop()
 
     _run(body)
 
 
 def test_a_silent_board_goes_stale_then_the_link_reconnects(sim: BoardSimulator) -> None:
     async def body() -> None:
-        async with fast_link(sim.path) as link:
-            watcher = Watcher(link)
-            await watcher.board(START)
+        async with watched(sim.path) as (link, watcher):
             watcher.states.clear()
             sim.mute()
             await watcher.state(LinkState.STALE)
@@ -171,7 +162,6 @@ def test_a_silent_board_goes_stale_then_the_link_reconnects(sim: BoardSimulator)
             counters = link.counters
             assert counters.heartbeat_timeouts >= 1 and counters.stale_periods >= 1
             assert len(watcher.observations) == 1  # the same board: not read again
-            watcher.stop()
 
     _run(body)
 
@@ -194,9 +184,7 @@ def test_an_incompatible_board_is_refused(tmp_path: Path) -> None:
 
 def test_dropped_and_corrupted_bytes_are_recovered(sim: BoardSimulator) -> None:
     async def body() -> None:
-        async with fast_link(sim.path) as link:
-            watcher = Watcher(link)
-            await watcher.board(START)
+        async with watched(sim.path) as (link, watcher):
             await asyncio.sleep(0.15)
             sim.corrupt(60)  # the next CHANGE and SNAPSHOT get a flipped bit per byte
             await asyncio.to_thread(sim.board.move, 23, 19)
@@ -207,16 +195,13 @@ def test_dropped_and_corrupted_bytes_are_recovered(sim: BoardSimulator) -> None:
             counters = link.counters
             assert counters.gaps >= 1 and counters.resyncs >= 2
             assert counters.reconnects == 0
-            watcher.stop()
 
     _run(body)
 
 
 def test_sensor_faults_make_the_location_unknown(sim: BoardSimulator) -> None:
     async def body() -> None:
-        async with fast_link(sim.path) as link:
-            watcher = Watcher(link)
-            await watcher.board(START)
+        async with watched(sim.path) as (link, watcher):
             sim.noise(5, 0, 2000)  # an occupied slot: stays a checker (hysteresis)
             sim.noise(6, 0, 3000)  # an empty slot: stays empty
             await asyncio.sleep(0.4)
@@ -232,7 +217,6 @@ def test_sensor_faults_make_the_location_unknown(sim: BoardSimulator) -> None:
             await watcher.board(START)
             assert not watcher.observations[-1].inconsistent
             assert link.counters.board_errors >= 2  # fault, then recovered
-            watcher.stop()
 
     _run(body)
 
@@ -267,5 +251,33 @@ def test_close_is_idempotent_and_a_closed_link_refuses_use(sim: BoardSimulator) 
         with pytest.raises(Exception, match=r"is closed"):
             link.start()
         assert isinstance(link, BoardLink)
+
+    _run(body)
+
+
+@pytest.fixture(params=["simulator", "board"])
+def device(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """The simulated board, and the real one when it is plugged in."""
+    if request.param == "board":
+        path = os.environ.get("TABULA_BOARD", "/dev/tabula-board")
+        if not os.path.exists(path):
+            pytest.skip(f"no sensor board at {path} (set TABULA_BOARD to its device)")
+        yield path
+        return
+    with BoardSimulator(link=tmp_path / "board", settings=FAST) as sim:
+        yield sim.path
+
+
+def test_any_board_shakes_hands_and_reports_a_stable_position(device: str) -> None:
+    async def body() -> None:
+        async with fast_link(device, handshake_timeout_s=3) as link:
+            await link.wait_for(LinkState.LIVE, 5)
+            async for update in link.updates():
+                if not isinstance(update, LinkState):
+                    assert len(update.board) == 26 and len(update.cells) == 28
+                    break
+            counters = link.counters
+            assert counters.frames_ok >= 2 and counters.bad_crc == 0
+            assert counters.snapshots >= 1 and counters.reconnects == 0
 
     _run(body)

@@ -86,3 +86,25 @@ def test_a_change_that_does_not_fit_asks_for_a_snapshot() -> None:
     wrong = Change(1, 0, (CellChange(23, (9, 0), (1, 0)),))
     assert sync.receive(wrong, 1.0) == [SnapshotRequest()]
     assert counters["change_mismatches"] == 1 and sync.event == 0
+
+
+def test_every_counter_the_conversation_keeps_is_a_public_counter() -> None:
+    from dataclasses import fields
+
+    from firmware_bridge import Counters
+    from firmware_bridge.messages import Ack, ErrorCode, ErrorReport
+
+    counters: Counter[str] = Counter()
+    sync = _live(counters)
+    sync.receive(_change(1), 1.0)
+    sync.receive(_change(1), 1.0)
+    sync.receive(Heartbeat(5, 7, 0, 0), 1.0)
+    sync.due(9.0)
+    sync.receive(ErrorReport(ErrorCode.REPLAY_UNAVAILABLE, None, None, 3), 9.0)
+    sync.receive(Ack(0x84, 1), 9.0)
+    sync.receive(Snapshot(0, SnapshotReason.CHANGE, CELLS), 9.0)
+    sync.receive(Change(9, 0, (CellChange(0, (5, 5), (0, 0)),)), 9.0)
+    sync.receive(Heartbeat(1, 8, 0, 0), 9.0)
+    sync.receive(Snapshot(1, SnapshotReason.CHANGE, CELLS), 9.0)
+    assert len(counters) >= 10
+    assert set(counters) <= {field.name for field in fields(Counters)}
