@@ -13,18 +13,23 @@ from dataclasses import dataclass
 
 from controller.rules.board import START, Board, Player, pip_counts
 from controller.rules.cube import CubeState, GameResult, Rules, outcome
+from controller.rules.jacquet import JacquetTurn
 from controller.rules.match import MatchState, roll_opening
 from controller.rules.plays import Play, legal_plays
+from controller.rules.variants import JACQUET, Variant
 
 __all__ = [
     "Doubled",
     "Dropped",
     "GameStarted",
     "GameWon",
+    "JacquetDeclined",
+    "JacquetPlayed",
     "MatchEvent",
     "Played",
     "SimulatedPlayer",
     "Taken",
+    "play_jacquet_game",
     "play_match",
 ]
 
@@ -156,3 +161,50 @@ def _play_game(
             yield Taken(1 - player)
         cube = cube.roll(player)
         dice = (rng.randint(1, 6), rng.randint(1, 6))
+
+
+@dataclass(frozen=True, slots=True)
+class JacquetPlayed:
+    """A Jacquet play: who moved, with which numbers, and whose throw they came from."""
+
+    turn: JacquetTurn
+    play: Play
+
+
+@dataclass(frozen=True, slots=True)
+class JacquetDeclined:
+    """Rule 11: ``turn.player`` declined the numbers handed over; the hand goes back."""
+
+    turn: JacquetTurn
+
+
+def play_jacquet_game(
+    rng: random.Random, variant: Variant = JACQUET, *, max_turns: int = 5_000
+) -> Iterator[JacquetPlayed | JacquetDeclined | JacquetTurn]:
+    """Every play of one random legal game of Jacquet; the last item is the final turn.
+
+    The simulated players choose uniformly among the legal plays and decline handed
+    numbers when rule 11 allows it half of the time.
+
+    Raises:
+        RuntimeError: if the game has not ended after ``max_turns`` plays (a bug).
+    """
+    turn = JacquetTurn.start(variant)
+    for _ in range(max_turns):
+        if turn.result is not None:
+            yield turn
+            return
+        if turn.primaute and not turn.numbers:
+            turn = turn.throw_primaute(rng.randint(1, 6), rng.randint(1, 6))
+            continue
+        if not turn.numbers:
+            turn = turn.throw((rng.randint(1, 6), rng.randint(1, 6)))
+            continue
+        if turn.may_decline() and rng.random() < 0.5:
+            yield JacquetDeclined(turn)
+            turn = turn.decline()
+            continue
+        play = rng.choice(turn.plays())
+        yield JacquetPlayed(turn, play)
+        turn = turn.play(play)
+    raise RuntimeError(f"a game of {variant.name} did not end in {max_turns} plays")

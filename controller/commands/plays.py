@@ -13,11 +13,9 @@ from dataclasses import replace
 from typing import Any, TextIO
 
 from controller.rules.board import check_board
-from controller.rules.errors import InvalidDiceError, RulesError
-from controller.rules.match_id import parse_match_id
+from controller.rules.errors import IllegalActionError, InvalidDiceError, RulesError
 from controller.rules.plays import check_dice, legal_plays
-from controller.rules.position_id import board_from_position_id
-from controller.rules.xgid import Xgid, parse_xgid, xgid
+from controller.rules.xgid import parse_position, xgid
 
 HELP = "list the legal plays of a roll (POSITION DICE, or JSON lines with --batch)"
 
@@ -44,41 +42,15 @@ def run(args: argparse.Namespace) -> int:
     return print_plays(args.position, args.dice, sys.stdout)
 
 
-def parse_position(text: str) -> Xgid:
-    """A position given as an XGID, a Position ID, or GNU Backgammon's ``PositionID:MatchID``.
-
-    A bare Position ID is read with player 0 (the bottom player) on roll. With a Match ID,
-    GNU Backgammon's player 1 is our player 0, as when it imports an XGID.
-
-    Raises:
-        InvalidNotationError: naming the text and what is wrong with it.
-    """
-    text = text.strip()
-    if text.startswith("XGID=") or text.count(":") >= 9:
-        return parse_xgid(text)
-    position_text, _, match_text = text.partition(":")
-    if not match_text:
-        return Xgid(board=board_from_position_id(position_text, 0), turn=0)
-    key = parse_match_id(match_text)
-    turn = 1 - key.player_on_roll
-    return Xgid(
-        board=board_from_position_id(position_text, turn),
-        cube_value=key.cube_value,
-        cube_owner=None if key.cube_owner is None else 1 - key.cube_owner,
-        turn=turn,
-        dice=key.dice,
-        score=(key.score[1], key.score[0]),
-        crawford=key.crawford,
-        jacoby=key.jacoby and not key.match_length,
-        match_length=key.match_length,
-    )
-
-
 def print_plays(position: str, dice_text: str, out: TextIO) -> int:
     """Print ``notation<TAB>XGID`` for each legal play of ``dice_text`` from ``position``."""
     state = parse_position(position)
+    if state.offer is not None:
+        raise IllegalActionError(
+            f"{position!r} has a {state.offer.name.lower()} pending: take or drop it first"
+        )
     dice = parse_dice(dice_text)
-    for play in legal_plays(state.board, state.turn, dice):
+    for play in sorted(legal_plays(state.board, state.turn, dice), key=lambda p: p.notation):
         after = replace(state, board=play.result, turn=1 - state.turn, dice=None)
         out.write(f"{play.notation or '(no legal move)'}\t{xgid(after)}\n")
     return 0

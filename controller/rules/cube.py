@@ -86,13 +86,13 @@ class Rules:
                 raise InvalidRulesError(f"{name} is True or False, got {getattr(self, name)!r}")
         if self.match_length:
             for name, label in (
-                ("jacoby", "the Jacoby rule"),
-                ("beavers", "beavers"),
-                ("automatic_doubles", "automatic doubles"),
+                ("jacoby", "the Jacoby rule belongs"),
+                ("beavers", "beavers belong"),
+                ("automatic_doubles", "automatic doubles belong"),
             ):
                 if getattr(self, name):
                     raise InvalidRulesError(
-                        f"{label} belong to money play, not to a {self.match_length}-point match"
+                        f"{label} to money play, not to a {self.match_length}-point match"
                     )
 
     @property
@@ -210,6 +210,12 @@ class CubeState:
             raise IllegalActionError(f"a cube phase is a CubePhase, got {self.phase!r}")
         if self.crawford and self.rules.is_money:
             raise IllegalActionError("money play has no Crawford game")
+        if self.crawford and (self.value != 1 or self.phase is CubePhase.DOUBLED):
+            raise IllegalActionError("nobody doubles in the Crawford game: the cube stays at 1")
+        if self.phase is CubePhase.DOUBLED and self.owner not in (None, self.turn):
+            raise IllegalActionError(
+                f"player {self.turn} cannot have doubled a cube owned by player {self.owner}"
+            )
         if self.phase is CubePhase.BEAVERED and self.owner != 1 - self.turn:
             raise IllegalActionError("after a beaver the beaverer owns the cube")
 

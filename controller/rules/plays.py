@@ -19,15 +19,26 @@ The seed's rules (``regles-du-backgammon.txt``, "Mouvement des dames"):
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 from dataclasses import dataclass
+from operator import neg
 from typing import NamedTuple
 
 from controller.rules.board import Board, Player, check_board, flip
 from controller.rules.errors import InvalidDiceError
 from controller.rules.notation import format_play
+from controller.rules.variants import BACKGAMMON, BearOff, Unplayable, Variant
 
-__all__ = ["Move", "Play", "check_dice", "legal_plays", "legal_results", "step_moves"]
+__all__ = [
+    "Move",
+    "Play",
+    "check_dice",
+    "legal_plays",
+    "legal_results",
+    "plays_of_numbers",
+    "step_moves",
+]
 
 BAR = 25
 """Index of the mover's bar in the mover's view."""
@@ -45,11 +56,21 @@ class Move(NamedTuple):
 
 @dataclass(frozen=True, slots=True)
 class Play:
-    """A complete legal play: its moves in playing order, the board after it, its notation."""
+    """A complete legal play: its moves in playing order and the board after it."""
 
     moves: tuple[Move, ...]
     result: Board
-    notation: str
+    unused: tuple[int, ...]
+    """Numbers of the roll left unplayed: forfeited in backgammon, handed over to the
+    opponent in Jacquet de Versailles, lost in Ludii's Jacquet."""
+    before: Board
+    """The board before the play as the mover sees it (the generator's view)."""
+
+    @property
+    def notation(self) -> str:
+        """The play as GNU Backgammon writes it (``""`` for no move); computed on demand,
+        as a turn has many plays and a referee reads one."""
+        return format_play(self.before, self.moves)
 
 
 def check_dice(dice: Iterable[int]) -> tuple[int, int]:
@@ -151,27 +172,205 @@ def _view(board: Board, player: Player) -> Board:
     return board if player == 0 else flip(board)
 
 
-def legal_results(board: Board, player: Player, dice: Iterable[int]) -> frozenset[Board]:
+def _general_steps(view: Board, die: int, variant: Variant) -> list[tuple[int, int]]:
+    """The single moves of ``die`` under any variant's description (the slower path)."""
+    on_bar = view[BAR] > 0
+    steps = []
+    if on_bar:
+        target = BAR - die
+        if view[target] >= -1:
+            steps.append((BAR, target))
+        if variant.must_enter_first:
+            return _within_home_limit(view, steps, variant)
+    highest = 24
+    while highest and view[highest] <= 0:
+        highest -= 1
+    can_bear_off = not on_bar and highest <= 6
+    any_higher = variant.bear_off is BearOff.ANY_HIGHER
+    start_closed = variant.courier and not _courier_lets_go(view)
+    for source in range(highest, 0, -1):
+        if view[source] <= 0 or (source == START_INDEX and start_closed):
+            continue
+        target = source - die
+        if target >= 1:
+            if view[target] >= -1:
+                steps.append((source, target))
+        elif can_bear_off and (any_higher or target == 0 or source == highest):
+            steps.append((source, OFF))
+    return _within_home_limit(view, steps, variant)
+
+
+START_INDEX = 24
+"""The view index of ``pos`` 1, where Jacquet's checkers start."""
+
+
+def _courier_lets_go(view: Board) -> bool:
+    """Jacquet's rule 5: may a checker leave the start point now?
+
+    Yes if no other checker is out, one is on the bar, fewer than 14 remain at the start,
+    or one has reached the last quadrant.
+    """
+    out = any(view[index] > 0 for index in range(1, START_INDEX))
+    return (
+        not out
+        or view[BAR] > 0
+        or view[START_INDEX] < 14
+        or any(view[index] > 0 for index in range(1, 7))
+    )
+
+
+def _within_home_limit(
+    view: Board, steps: list[tuple[int, int]], variant: Variant
+) -> list[tuple[int, int]]:
+    """Jacquet's rule 8: keep the steps after which few enough first-quadrant points are made."""
+    limit = variant.home_point_limit
+    if limit is None:
+        return steps
+    made = sum(1 for n in view[19:25] if n >= 2)
+    kept = []
+    for source, target in steps:
+        after = made - (19 <= source <= 24 and view[source] == 2)
+        after += 19 <= target <= 24 and view[target] == 1
+        if after <= limit:
+            kept.append((source, target))
+    return kept
+
+
+def _search_all(
+    view: Board, numbers: tuple[int, ...], variant: Variant
+) -> dict[tuple[Board, tuple[int, ...]], _Steps]:
+    """Every end of a play in any order: the board and the numbers left, with one way there.
+
+    A play ends when no number left can be played, which includes the moment the mover has
+    borne off every checker.
+    """
+    ends: dict[tuple[Board, tuple[int, ...]], _Steps] = {}
+    if len(numbers) == 2 and numbers[0] != numbers[1]:  # the common case, unrolled
+        for first, second in (numbers, numbers[::-1]):
+            for step in _general_steps(view, first, variant):
+                after = _apply(view, *step)
+                follow_ups = _general_steps(after, second, variant) if max(after) > 0 else []
+                for follow_up in follow_ups:
+                    ends.setdefault((_apply(after, *follow_up), ()), (step, follow_up))
+                if not follow_ups:
+                    ends.setdefault((after, (second,)), (step,))
+        return ends or {(view, numbers): ()}
+    seen: set[tuple[Board, tuple[int, ...]]] = set()
+    stack: list[tuple[Board, _Steps, tuple[int, ...]]] = [(view, (), numbers)]
+    while stack:
+        board, steps, left = stack.pop()
+        if (board, left) in seen:
+            continue
+        seen.add((board, left))
+        moved = False
+        if left and max(board) > 0:
+            for index, number in enumerate(left):
+                if number in left[:index]:
+                    continue
+                rest = left[:index] + left[index + 1 :]
+                for step in _general_steps(board, number, variant):
+                    moved = True
+                    stack.append((_apply(board, *step), (*steps, step), rest))
+        if not moved:
+            ends.setdefault((board, left), steps)
+    return ends
+
+
+def _search_in_order(
+    view: Board, numbers: tuple[int, ...], variant: Variant
+) -> dict[tuple[Board, tuple[int, ...]], _Steps]:
+    """Ludii's way: the player picks an order; each number is played if it can be, else lost."""
+    ends: dict[tuple[Board, tuple[int, ...]], _Steps] = {}
+    orders = {numbers, tuple(reversed(numbers))}
+    for order in orders:
+        stack: list[tuple[Board, _Steps, int, tuple[int, ...]]] = [(view, (), 0, ())]
+        seen: set[tuple[Board, int, tuple[int, ...]]] = set()
+        while stack:
+            board, steps, index, lost = stack.pop()
+            if (board, index, lost) in seen:
+                continue
+            seen.add((board, index, lost))
+            if index == len(order) or max(board) <= 0:
+                ends.setdefault((board, (*lost, *order[index:])), steps)
+                continue
+            moves = _general_steps(board, order[index], variant)
+            if not moves:
+                stack.append((board, steps, index + 1, (*lost, order[index])))
+            stack.extend(
+                (_apply(board, *step), (*steps, step), index + 1, lost) for step in moves
+            )
+    return ends
+
+
+def _enumerate_variant(
+    view: Board, numbers: tuple[int, ...], variant: Variant
+) -> dict[Board, tuple[_Steps, tuple[int, ...]]]:
+    """Results of the legal plays of ``numbers`` under ``variant``, with the numbers unused."""
+    if variant.unplayable is Unplayable.LOST:
+        ends = _search_in_order(view, numbers, variant)
+    else:
+        ends = _search_all(view, numbers, variant)
+        most = max(len(numbers) - len(left) for _, left in ends)
+        ends = {end: steps for end, steps in ends.items() if len(numbers) - len(end[1]) == most}
+        if most == 1 and len(numbers) == 2 and numbers[0] != numbers[1]:
+            # Either number but not both: the higher one (the numbers come highest first).
+            higher = {end: steps for end, steps in ends.items() if end[1] == numbers[1:]}
+            ends = higher or ends
+    results: dict[Board, tuple[_Steps, tuple[int, ...]]] = {}
+    for (board, left), steps in ends.items():
+        # Jacquet's rule 12: the game ends with the last checker off, even mid-turn, and
+        # nothing is left to hand over.
+        results.setdefault(board, (steps, left if max(board) > 0 else ()))
+    return results
+
+
+def _to_view(board: Board, player: Player, variant: Variant) -> Board:
+    """The board as ``player`` sees it along their track under ``variant``."""
+    view = map(board.__getitem__, variant.tracks[player])
+    return tuple(view) if player == 0 else tuple(map(neg, view))
+
+
+def _from_view(view: Board, player: Player, variant: Variant) -> Board:
+    """The layout board of a view of ``player`` (the inverse of :func:`_to_view`)."""
+    board = map(view.__getitem__, _inverse(variant.tracks[player]))
+    return tuple(board) if player == 0 else tuple(map(neg, board))
+
+
+@functools.cache
+def _inverse(track: tuple[int, ...]) -> tuple[int, ...]:
+    inverse = [0] * len(track)
+    for view_index, layout_index in enumerate(track):
+        inverse[layout_index] = view_index
+    return tuple(inverse)
+
+
+def legal_results(
+    board: Board, player: Player, dice: Iterable[int], variant: Variant = BACKGAMMON
+) -> frozenset[Board]:
     """Every distinct board a complete legal play reaches (``{board}`` if none can move).
 
     The fast path of :func:`legal_plays`, without notation.
     """
     pair = check_dice(dice)
-    check_board(board)
-    view = _view(tuple(board), player)
+    board = check_board(board)
+    if not variant.is_backgammon_movement:
+        return frozenset(play.result for play in legal_plays(board, player, pair, variant))
+    view = _view(board, player)
     results = _enumerate(view, pair)
     if not results:
-        return frozenset({tuple(board)})
+        return frozenset({board})
     if player == 0:
         return frozenset(results)
     return frozenset(flip(result) for result in results)
 
 
-def legal_plays(board: Board, player: Player, dice: Iterable[int]) -> tuple[Play, ...]:
-    """One :class:`Play` per distinct resulting board, sorted by notation.
+def legal_plays(
+    board: Board, player: Player, dice: Iterable[int], variant: Variant = BACKGAMMON
+) -> tuple[Play, ...]:
+    """One :class:`Play` per distinct resulting board, ordered by resulting board.
 
     With no legal move, a single empty play whose result is the board itself (the turn is
-    lost).
+    lost, or in Jacquet its numbers pass to the opponent).
 
     Raises:
         InvalidPositionError: if ``board`` is not a possible board.
@@ -179,12 +378,51 @@ def legal_plays(board: Board, player: Player, dice: Iterable[int]) -> tuple[Play
     """
     pair = check_dice(dice)
     board = check_board(board)
+    if not variant.is_backgammon_movement:
+        return plays_of_numbers(board, player, variant.moves_of(pair), variant)
     view = _view(board, player)
     results = _enumerate(view, pair)
+    numbers = variant.moves_of(pair)
     if not results:
-        return (Play((), board, ""),)
-    plays = []
-    for result, steps in results.items():
-        moves = tuple(Move(*step) for step in steps)
-        plays.append(Play(moves, result if player == 0 else flip(result), format_play(view, moves)))
-    return tuple(sorted(plays, key=lambda play: play.notation))
+        return (Play((), board, numbers, view),)
+    plays = [
+        Play(
+            tuple(Move(*step) for step in steps),
+            result if player == 0 else flip(result),
+            _forfeited(view, numbers, steps),
+            view,
+        )
+        for result, steps in results.items()
+    ]
+    return tuple(sorted(plays, key=lambda play: play.result))
+
+
+def _forfeited(view: Board, numbers: tuple[int, ...], steps: _Steps) -> tuple[int, ...]:
+    """The numbers a backgammon play leaves unplayed."""
+    if len(steps) == len(numbers):
+        return ()
+    if len(steps) == 1 and len(numbers) == 2:
+        return numbers[1:] if steps[0] in _steps(view, numbers[0]) else numbers[:1]
+    return numbers[len(steps) :]
+
+
+def plays_of_numbers(
+    board: Board, player: Player, numbers: tuple[int, ...], variant: Variant
+) -> tuple[Play, ...]:
+    """The legal plays of a list of numbers, highest first (a roll's, or numbers handed over).
+
+    Raises:
+        InvalidPositionError: if ``board`` is not a possible board.
+    """
+    board = check_board(board)
+    view = _to_view(board, player, variant)
+    results = _enumerate_variant(view, numbers, variant)
+    if not results:
+        return (Play((), board, numbers, view),)
+    plays = [
+        Play(
+            tuple(Move(*step) for step in steps), _from_view(result, player, variant), unused, view
+        )
+        for result, (steps, unused) in results.items()
+    ]
+    return tuple(sorted(plays, key=lambda play: play.result))

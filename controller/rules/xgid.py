@@ -8,14 +8,18 @@ eXtreme Gammon writes:
    first the top player's bar, then points 1..24 numbered from the bottom player's side,
    last the bottom player's bar; ``-`` empty, ``A``..``O`` 1..15 checkers of the bottom
    player (our player 0), ``a``..``o`` of the top player (our player 1).
-2. **cube**: log2 of the cube value (before the double while one is pending).
+2. **cube**: log2 of the cube value as it stands (a pending double not counted).
 3. **cube position**: 1 the bottom player owns the cube, -1 the top player, 0 centred.
 4. **turn**: 1 bottom, -1 top: the player on roll, or who doubled while a double is
    pending (the other one answers).
 5. **dice**: two digits for a roll to play (kept in the order written), ``00`` not rolled
-   yet, ``D`` a double offered, ``B`` beavered, ``R`` raccooned (GNU Backgammon reads
-   only ``D``; for ``B`` and ``R`` the cube fields are, as for ``D``, those before the
-   first double).
+   yet, ``D`` a double offered, ``B`` beavered, ``R`` raccooned. GNU Backgammon reads
+   only ``D``, and no documentation fixes the cube fields for ``B`` and ``R``; we read
+   all three alike: the cube as it stands, with one redouble pending on top. So with
+   ``B`` the doubled player has taken (the cube, doubled once, is theirs) and redoubles,
+   and the doubler answers; with ``R`` the doubler has taken the beaver (the cube is
+   theirs) and redoubles again, and the beaverer answers. This is also how
+   :class:`~controller.rules.cube.CubeState` holds a beaver.
 6. **score** of the bottom player, 7. **score** of the top player (points won).
 8. **rules**: in a match 1 is the Crawford game and 0 is not; in money play 1 is the
    Jacoby rule, 2 beavers, 3 both.
@@ -32,14 +36,23 @@ from dataclasses import dataclass
 from typing import Final
 
 from controller.rules.board import START, Board, Player, check_board
-from controller.rules.errors import InvalidNotationError, InvalidPositionError
-from controller.rules.match_id import GameState, MatchKey, match_id
-from controller.rules.position_id import position_id
+from controller.rules.cube import CubePhase, CubeState, Rules
+from controller.rules.errors import (
+    IllegalActionError,
+    InvalidNotationError,
+    InvalidPositionError,
+    InvalidRulesError,
+)
+from controller.rules.match import MatchState
+from controller.rules.match_id import GameState, MatchKey, match_id, parse_match_id
+from controller.rules.position_id import board_from_position_id, position_id
 
 __all__ = [
     "CubeOffer",
     "Xgid",
     "gnubg_id",
+    "parse_gnubg_id",
+    "parse_position",
     "parse_xgid",
     "xgid",
 ]
@@ -47,6 +60,8 @@ __all__ = [
 _PREFIX: Final = "XGID="
 _INTEGER: Final = re.compile(r"-?[0-9]+")
 _MAX_LOG2: Final = 15
+_MAX_DIGITS: Final = 9
+"""Longer numbers are refused before ``int`` reads them (it refuses over 4,300 digits)."""
 
 
 class CubeOffer(enum.Enum):
@@ -55,6 +70,10 @@ class CubeOffer(enum.Enum):
     DOUBLE = "D"
     BEAVER = "B"
     RACCOON = "R"
+
+
+_OFFERS: Final = {CubePhase.DOUBLED: CubeOffer.DOUBLE, CubePhase.BEAVERED: CubeOffer.BEAVER}
+"""The cube phases an XGID's dice field can state, and their letters."""
 
 
 def _is_int(value: object) -> bool:
@@ -84,11 +103,11 @@ class Xgid:
 
     board: Board = START
     cube_value: int = 1
-    """The cube's value (before the double while one is pending)."""
+    """The cube's value as it stands (a pending double or beaver not counted)."""
     cube_owner: Player | None = None
     """The cube's owner, ``None`` while centred."""
     turn: Player = 0
-    """The player on roll, or the doubler while a cube action is pending."""
+    """The player on roll; while a cube action is pending, whose turn it is (the doubler)."""
     dice: tuple[int, int] | None = None
     """The roll to play, in the order written, or ``None``."""
     offer: CubeOffer | None = None
@@ -159,12 +178,119 @@ class Xgid:
         if self.offer is not None:
             if self.crawford:
                 raise fail("doubling is not allowed in the Crawford game")
-            if self.cube_owner not in (None, self.turn):
+            if self.offer is not CubeOffer.DOUBLE and (length or not self.beavers):
+                raise fail(f"{self.offer.name.lower()} needs money play with beavers")
+            redoubler = 1 - self.turn if self.offer is CubeOffer.BEAVER else self.turn
+            if self.offer is CubeOffer.DOUBLE and self.cube_owner not in (None, self.turn):
                 raise fail(
                     f"player {self.turn} cannot double a cube owned by player {self.cube_owner}"
                 )
-            if self.offer is not CubeOffer.DOUBLE and (length or not self.beavers):
-                raise fail(f"{self.offer.name.lower()} needs money play with beavers")
+            if self.offer is not CubeOffer.DOUBLE and self.cube_owner != redoubler:
+                raise fail(
+                    f"after a {self.offer.name.lower()} player {redoubler} owns the cube, "
+                    f"got {'no owner' if self.cube_owner is None else self.cube_owner}"
+                )
+
+    @classmethod
+    def from_game(
+        cls,
+        board: Board,
+        match: MatchState,
+        cube: CubeState,
+        dice: tuple[int, int] | None = None,
+    ) -> Xgid:
+        """The XGID fields of a game in progress: its board, match, cube and roll.
+
+        Raises:
+            InvalidNotationError: if the dice disagree with the cube's phase (a rolled turn
+                without dice, dice before the roll or with a double pending) or the match
+                and the cube follow different rules.
+        """
+        if cube.rules != match.rules:
+            raise InvalidNotationError(
+                f"invalid XGID fields: the cube follows {cube.rules!r}, the match {match.rules!r}"
+            )
+        if (cube.phase is CubePhase.ROLLED) != (dice is not None):
+            raise InvalidNotationError(
+                "invalid XGID fields: dice go with a rolled turn and only with one, "
+                f"got {dice!r} with the cube {cube.phase.value}"
+            )
+        rules = match.rules
+        return cls(
+            board=board,
+            cube_value=cube.value,
+            cube_owner=cube.owner,
+            turn=cube.turn,
+            dice=dice,
+            offer=_OFFERS.get(cube.phase),
+            score=match.score,
+            crawford=match.crawford,
+            jacoby=rules.jacoby,
+            beavers=rules.beavers,
+            match_length=rules.match_length,
+            max_cube=max(1024, cube.value),
+        )
+
+    def rules(self) -> Rules:
+        """The rules this XGID states (an XGID cannot say that the Crawford rule is off)."""
+        return Rules(match_length=self.match_length, jacoby=self.jacoby, beavers=self.beavers)
+
+    def _rules_or(self, rules: Rules | None) -> Rules:
+        if rules is None:
+            return self.rules()
+        stated = self.rules()
+        for name in ("match_length", "jacoby", "beavers"):
+            if getattr(rules, name) != getattr(stated, name):
+                raise InvalidRulesError(
+                    f"the XGID states {name}={getattr(stated, name)!r}, "
+                    f"the rules {getattr(rules, name)!r}"
+                )
+        return rules
+
+    def match_state(self, rules: Rules | None = None) -> MatchState:
+        """The match this XGID states, under ``rules`` if given (they may add what an
+        XGID cannot say: automatic doubles, no Crawford rule).
+
+        Like GNU Backgammon, a player at match point outside the Crawford game means
+        post-Crawford. The game number is unknown: 1.
+
+        Raises:
+            InvalidRulesError: if ``rules`` contradict the XGID's match length or options.
+            IllegalActionError: for a Crawford flag under rules without the Crawford rule.
+        """
+        rules = self._rules_or(rules)
+        length = self.match_length
+        at_match_point = length > 1 and length - 1 in self.score
+        return MatchState(
+            rules=rules,
+            score=self.score,
+            crawford=self.crawford,
+            post_crawford=rules.crawford and at_match_point and not self.crawford,
+        )
+
+    def cube_state(self, rules: Rules | None = None) -> CubeState:
+        """The cube and turn this XGID states, under ``rules`` if given.
+
+        Raises:
+            InvalidRulesError: if ``rules`` contradict the XGID's match length or options.
+            IllegalActionError: for a pending raccoon, which these rules do not offer.
+        """
+        rules = self._rules_or(rules)
+        if self.offer is CubeOffer.RACCOON:
+            raise IllegalActionError("raccoons are not offered by these rules")
+        phases = {offer: phase for phase, offer in _OFFERS.items()}
+        if self.offer is not None:
+            phase = phases[self.offer]
+        else:
+            phase = CubePhase.TO_ROLL if self.dice is None else CubePhase.ROLLED
+        return CubeState(
+            rules=rules,
+            value=self.cube_value,
+            owner=self.cube_owner,
+            turn=self.turn,
+            phase=phase,
+            crawford=self.crawford,
+        )
 
 
 def _side(player: Player | None) -> str:
@@ -247,6 +373,8 @@ def parse_xgid(text: str) -> Xgid:
     def integer(field: str, name: str, low: int, high: int | None = None) -> int:
         if not _INTEGER.fullmatch(field):
             raise fail(f"the {name} is an integer, got {field!r}")
+        if len(field.lstrip("-")) > _MAX_DIGITS:
+            raise fail(f"the {name} has more than {_MAX_DIGITS} digits")
         value = int(field)
         if value < low or (high is not None and value > high):
             limits = f"{low} to {high}" if high is not None else f"at least {low}"
@@ -300,24 +428,26 @@ def parse_xgid(text: str) -> Xgid:
 
 
 def gnubg_id(position: Xgid) -> str:
-    """``PositionID:MatchID`` as GNU Backgammon shows them after reading this XGID.
+    """``PositionID:MatchID``, GNU Backgammon's two codes for the same position.
 
-    GNU Backgammon makes the XGID's bottom player (our player 0) its player 1, keeps no
-    score in money play, and cannot hold a pending double (it steps back to before the
-    offer), a beaver or a raccoon.
+    GNU Backgammon makes the XGID's bottom player (our player 0) its player 1 and keeps no
+    score in money play; these are the IDs it shows after reading the XGID. A pending
+    double is written as GNU Backgammon holds one in play (the doubled flag, and the turn
+    bit naming the player who answers); importing an XGID, it steps back to before the
+    offer instead.
 
     Raises:
-        InvalidNotationError: for a pending cube action, which GNU Backgammon's IDs cannot
-            hold as it reads XGIDs.
+        InvalidNotationError: for a pending beaver or raccoon, which the IDs cannot hold.
 
     >>> gnubg_id(Xgid(dice=(5, 2), jacoby=True, beavers=True))
     '4HPwATDgc/ABMA:cIkKAAAAAAAA'
     """
-    if position.offer is not None:
+    if position.offer not in (None, CubeOffer.DOUBLE):
         raise InvalidNotationError(
             f"invalid XGID {xgid(position)!r}: GNU Backgammon IDs cannot hold a pending "
             f"{position.offer.name.lower()}"
         )
+    doubled = position.offer is CubeOffer.DOUBLE
     gnubg_player = 1 - position.turn
     key = MatchKey(
         cube_value=position.cube_value,
@@ -325,7 +455,8 @@ def gnubg_id(position: Xgid) -> str:
         player_on_roll=gnubg_player,
         crawford=position.crawford,
         game_state=GameState.PLAYING,
-        turn=gnubg_player,
+        turn=1 - gnubg_player if doubled else gnubg_player,
+        doubled=doubled,
         dice=position.dice,
         match_length=position.match_length,
         # gnubg keeps no score in money play.
@@ -333,3 +464,66 @@ def gnubg_id(position: Xgid) -> str:
         jacoby=position.jacoby and not position.match_length,
     )
     return f"{position_id(position.board, position.turn)}:{match_id(key)}"
+
+
+def parse_gnubg_id(text: str) -> Xgid:
+    """The position of GNU Backgammon's ``PositionID:MatchID``, or of a bare Position ID.
+
+    The inverse of :func:`gnubg_id`: the Match ID's player 1 is our player 0. A bare
+    Position ID is read as a money position with player 0 on roll and a centred cube.
+    What an XGID cannot hold is not kept: the game state (a finished game keeps its
+    board), beavers allowed (not in a Match ID) and the max cube.
+
+    Raises:
+        InvalidNotationError: naming the text and what is wrong with it, including a
+            pending resignation, which an XGID cannot hold.
+    """
+    if not isinstance(text, str):
+        raise InvalidNotationError(f"invalid GNU Backgammon ID {text!r}: an ID is a string")
+    try:
+        return _from_gnubg_id(text)
+    except InvalidNotationError as error:
+        reason = str(error).removeprefix("invalid XGID fields: ")
+        raise InvalidNotationError(f"invalid GNU Backgammon ID {text!r}: {reason}") from None
+
+
+def _from_gnubg_id(text: str) -> Xgid:
+    position_text, colon, match_text = text.strip().partition(":")
+    if not colon:
+        return Xgid(board=board_from_position_id(position_text, 0))
+    key = parse_match_id(match_text)
+    if key.resigned:
+        raise InvalidNotationError("a pending resignation has no XGID")
+    if key.doubled and key.turn == key.player_on_roll:
+        raise InvalidNotationError(
+            "with a double pending the turn is the doubled player's, not the doubler's"
+        )
+    turn = 1 - key.player_on_roll
+    return Xgid(
+        board=board_from_position_id(position_text, turn),
+        cube_value=key.cube_value,
+        cube_owner=None if key.cube_owner is None else 1 - key.cube_owner,
+        turn=turn,
+        dice=key.dice,
+        offer=CubeOffer.DOUBLE if key.doubled else None,
+        score=(key.score[1], key.score[0]),
+        crawford=key.crawford,
+        jacoby=key.jacoby and not key.match_length,
+        match_length=key.match_length,
+    )
+
+
+def parse_position(text: str) -> Xgid:
+    """A position given as people paste it: an XGID, or GNU Backgammon's IDs.
+
+    ``XGID=...`` (or its ten fields without the prefix), ``PositionID:MatchID``, or a bare
+    Position ID (player 0 on roll, centred cube, money play).
+
+    Raises:
+        InvalidNotationError: naming the text and what is wrong with it.
+    """
+    text = text.strip()
+    if text.startswith(_PREFIX) or text.count(":") >= 9:
+        return parse_xgid(text)
+    return parse_gnubg_id(text)
+

@@ -95,3 +95,9 @@ def test_batch_reports_each_bad_line_and_goes_on() -> None:
     assert "player must be 0 or 1, got 2" in errors[4]
     assert "missing 'board'" in errors[5]
     assert len(answers[6]["results"]) == golden_cases()[0]["n"]
+
+
+def test_a_position_with_a_double_pending_has_no_plays_yet() -> None:
+    run = tabula("plays", "XGID=-b----E-C---eE---c-e----B-:1:0:1:D:0:0:0:0:10", "52")
+    assert run.returncode == 2
+    assert "has a double pending: take or drop it first" in run.stderr

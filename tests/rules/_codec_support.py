@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 from controller.rules.board import Board, Player
 
 
-def _fill(owners: list[Player | None], picks: tuple[list[int], list[int]]) -> Board:
+def _fill(picks: tuple[list[int], list[int]]) -> Board:
+    """A board with one checker per pick: player 0's slots, then player 1's."""
     cells = [0] * 26
     for player, sign in ((0, 1), (1, -1)):
         for slot in picks[player]:
@@ -34,7 +35,7 @@ def boards(draw: st.DrawFn) -> Board:
     picks = tuple(
         draw(st.lists(st.sampled_from(_slots(owners, player)), max_size=15)) for player in (0, 1)
     )
-    return _fill(owners, (picks[0], picks[1]))
+    return _fill((picks[0], picks[1]))
 
 
 def random_board(rng: random.Random) -> Board:
@@ -46,7 +47,7 @@ def random_board(rng: random.Random) -> Board:
         count = 15 if rng.random() < 0.5 else rng.randint(0, 15)
         weights = [3 if slot in (0, 25) and rng.random() < 0.2 else 1 for slot in slots]
         picks.append(rng.choices(slots, weights, k=count))
-    return _fill(owners, (picks[0], picks[1]))
+    return _fill((picks[0], picks[1]))
 
 
 def gnubg_board(board: Board, on_roll: Player) -> tuple[tuple[int, ...], tuple[int, ...]]:

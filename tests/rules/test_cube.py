@@ -91,7 +91,7 @@ def test_rules_default_to_money_play_without_options() -> None:
         ({"jacoby": 1}, "jacoby is True or False, got 1"),
         (
             {"match_length": 5, "jacoby": True},
-            "the Jacoby rule belong to money play, not to a 5-point match",
+            "the Jacoby rule belongs to money play, not to a 5-point match",
         ),
         (
             {"match_length": 5, "beavers": True},
@@ -221,6 +221,19 @@ def test_no_doubling_in_the_crawford_game() -> None:
     assert cube.double_problem(0) == "doubling is not allowed in the Crawford game"
     with pytest.raises(IllegalActionError, match="doubling is not allowed in the Crawford game"):
         cube.double(0)
+
+
+def test_impossible_cube_states_are_refused() -> None:
+    with pytest.raises(
+        IllegalActionError, match="nobody doubles in the Crawford game: the cube stays at 1"
+    ):
+        CubeState(MATCH7, value=2, owner=0, crawford=True)
+    with pytest.raises(
+        IllegalActionError, match="player 0 cannot have doubled a cube owned by player 1"
+    ):
+        CubeState(MONEY, value=2, owner=1, turn=0, phase=CubePhase.DOUBLED)
+    with pytest.raises(IllegalActionError, match="after a beaver the beaverer owns the cube"):
+        CubeState(BEAVERS, value=2, owner=0, turn=0, phase=CubePhase.BEAVERED)
 
 
 def test_money_play_has_no_crawford_game() -> None:

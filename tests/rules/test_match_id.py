@@ -195,7 +195,7 @@ def test_any_base64_id_parses_or_raises_invalid_notation(text: str) -> None:
 
 # Differential: GNU Backgammon's own encoder.
 
-DIFFERENTIAL_KEYS = 5000
+DIFFERENTIAL_KEYS = 10000
 
 
 def test_matches_gnubg_on_random_keys() -> None:

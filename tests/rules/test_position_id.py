@@ -14,34 +14,7 @@ from controller.rules.position_id import board_from_position_id, position_id
 from tests.rules._codec_support import boards, gnubg_board, load_gnubg, random_board
 
 # The starting position with one of player 0's back checkers on the bar.
-BAR_BOARD: Board = (
-    0,
-    -2,
-    0,
-    0,
-    0,
-    0,
-    5,
-    0,
-    3,
-    0,
-    0,
-    0,
-    -5,
-    5,
-    0,
-    0,
-    0,
-    -3,
-    0,
-    -5,
-    0,
-    0,
-    0,
-    0,
-    1,
-    1,
-)
+BAR_BOARD: Board = (*START[:24], 1, 1)
 
 
 def test_starting_position_id() -> None:

@@ -3,15 +3,19 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from controller.rules.board import START
-from controller.rules.errors import InvalidNotationError
+from controller.rules.cube import CubePhase, CubeState, Outcome, Rules, WinKind
+from controller.rules.errors import IllegalActionError, InvalidNotationError, InvalidRulesError
+from controller.rules.match import MatchState, roll_opening
+from controller.rules.match_id import parse_match_id
 from controller.rules.position_id import position_id
-from controller.rules.xgid import CubeOffer, Xgid, gnubg_id, parse_xgid, xgid
+from controller.rules.xgid import CubeOffer, Xgid, gnubg_id, parse_gnubg_id, parse_xgid, xgid
 from tests.rules._codec_support import boards, load_gnubg, random_board
 
 OPENING = "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:3:0:10"
@@ -151,6 +155,14 @@ def test_bad_xgids_say_what_is_wrong(text: str, message: str) -> None:
     assert str(error.value) == f"invalid XGID {text!r}: {message}"
 
 
+def test_huge_numbers_are_refused_before_they_are_read() -> None:
+    text = f"XGID=-b----E-C---eE---c-e----B-:0:0:1:52:{'9' * 5000}:0:3:0:10"
+    with pytest.raises(
+        InvalidNotationError, match="the bottom player's score has more than 9 digits"
+    ):
+        parse_xgid(text)
+
+
 def test_fields_are_validated_on_construction() -> None:
     with pytest.raises(
         InvalidNotationError, match="invalid XGID fields: the cube value is a power of two, got 6"
@@ -185,11 +197,13 @@ def xgids(draw: st.DrawFn) -> Xgid:
     turn = draw(st.sampled_from((0, 1)))
     cube_value = 1 if crawford else 1 << draw(st.integers(0, 15))
     owner = None if cube_value == 1 else draw(st.sampled_from((None, 0, 1)))
-    offers = [None]
+    offers: list[CubeOffer | None] = [None]
     if not crawford and owner in (None, turn):
         offers.append(CubeOffer.DOUBLE)
-        if beavers:
-            offers += [CubeOffer.BEAVER, CubeOffer.RACCOON]
+    if beavers and owner == 1 - turn:
+        offers.append(CubeOffer.BEAVER)
+    if beavers and owner == turn:
+        offers.append(CubeOffer.RACCOON)
     offer = draw(st.sampled_from(offers))
     dice = None if offer else draw(st.none() | st.tuples(st.integers(1, 6), st.integers(1, 6)))
     return Xgid(
@@ -240,16 +254,88 @@ def test_any_ten_fields_parse_or_raise_invalid_notation(fields: list[str]) -> No
         assert parse_xgid(xgid(position)) == position
 
 
-def test_gnubg_id_refuses_a_pending_cube_action() -> None:
+def test_gnubg_id_refuses_a_pending_beaver() -> None:
+    position = Xgid(cube_value=2, cube_owner=1, turn=0, offer=CubeOffer.BEAVER, beavers=True)
     with pytest.raises(
-        InvalidNotationError, match="GNU Backgammon IDs cannot hold a pending double"
+        InvalidNotationError, match="GNU Backgammon IDs cannot hold a pending beaver"
     ):
-        gnubg_id(Xgid(offer=CubeOffer.DOUBLE))
+        gnubg_id(position)
+
+
+def test_gnubg_id_writes_a_pending_double_as_gnubg_holds_one_in_play() -> None:
+    text = gnubg_id(Xgid(offer=CubeOffer.DOUBLE, turn=0))
+    key = parse_match_id(text.split(":")[1])
+    # gnubg's player 1 (our player 0) doubled; its player 0 must answer.
+    assert (key.doubled, key.player_on_roll, key.turn, key.dice) == (True, 1, 0, None)
+
+
+def test_parse_gnubg_id_known_values() -> None:
+    assert parse_gnubg_id("4HPwATDgc/ABMA:cIkKAAAAAAAA") == Xgid(dice=(5, 2), jacoby=True)
+    assert parse_gnubg_id("4HPwATDgc/ABMA") == Xgid()
+    # The starting position's checker on the bar belongs to the player on roll: gnubg's
+    # player 1 in cIkK..., our player 0.
+    assert parse_gnubg_id(" 4HPwATDgc/ABUA:cIkKAAAAAAAA\n").board == (*START[:24], 1, 1)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (
+            "4HPwATDgc/ABMA:cIkKAAAAAAA",
+            "invalid match ID 'cIkKAAAAAAA': expected 12 characters, got 11",
+        ),
+        (
+            "4HPwATDgc/AB:cIkKAAAAAAAA",
+            "invalid position ID '4HPwATDgc/AB': expected 14 characters, got 12",
+        ),
+        # cIkK... with resignation bits 14-15 = 01 (bit 14 is bit 5 of byte 1: 0x89 | 0x20).
+        ("4HPwATDgc/ABMA:cKkKAAAAAAAA", "a pending resignation has no XGID"),
+        # MAEA... (player 0 on roll, not rolled) with the doubled bit set and the turn left.
+        ("4HPwATDgc/ABMA:MBEAAAAAAAAA", "with a double pending the turn is the doubled player's"),
+    ],
+)
+def test_parse_gnubg_id_says_what_is_wrong(text: str, message: str) -> None:
+    with pytest.raises(InvalidNotationError) as error:
+        parse_gnubg_id(text)
+    assert message in str(error.value)
+
+
+@st.composite
+def gnubg_xgids(draw: st.DrawFn) -> Xgid:
+    """XGIDs holding only what a GNU Backgammon ID holds too."""
+    position = draw(xgids())
+    offer = position.offer if position.offer is CubeOffer.DOUBLE else None
+    score = position.score if position.match_length else (0, 0)
+    return Xgid(
+        board=position.board,
+        cube_value=position.cube_value,
+        cube_owner=position.cube_owner,
+        turn=position.turn,
+        dice=None if position.dice is None else (max(position.dice), min(position.dice)),
+        offer=offer,
+        score=score,
+        crawford=position.crawford,
+        jacoby=position.jacoby,
+        match_length=position.match_length,
+    )
+
+
+@given(gnubg_xgids())
+def test_gnubg_id_round_trip(position: Xgid) -> None:
+    assert parse_gnubg_id(gnubg_id(position)) == position
+
+
+@given(st.text(max_size=40))
+def test_any_text_parses_as_a_gnubg_id_or_raises_invalid_notation(text: str) -> None:
+    try:
+        parse_gnubg_id(text)
+    except InvalidNotationError as error:
+        assert repr(text) in str(error)
 
 
 # Differential: GNU Backgammon's own XGID reader.
 
-DIFFERENTIAL_XGIDS = 3000
+DIFFERENTIAL_XGIDS = 10000
 
 
 def _random_xgid(rng: random.Random) -> Xgid:
@@ -280,6 +366,17 @@ def _random_xgid(rng: random.Random) -> Xgid:
     )
 
 
+def _as_gnubg_holds(position: Xgid) -> Xgid:
+    """``position`` without what a GNU Backgammon ID loses: money scores, beavers, dice order."""
+    return replace(
+        position,
+        score=position.score if position.match_length else (0, 0),
+        beavers=False,
+        dice=None if position.dice is None else (max(position.dice), min(position.dice)),
+        max_cube=1024,
+    )
+
+
 # One checker a side: a state that no random position repeats.
 RESET = xgid(Xgid(board=(0, -1, *(0,) * 22, 1, 0)))
 
@@ -290,7 +387,8 @@ def _gnubg_reads(gnubg: object, text: str) -> str:
 
 
 def test_gnubg_reads_our_xgids_as_we_do() -> None:
-    """gnubg imports each XGID we write; its Position ID and Match ID are ours."""
+    """gnubg imports each XGID we write; its Position ID and Match ID are ours, and read
+    back they give the XGID again (but for what a GNU Backgammon ID cannot hold)."""
     gnubg = load_gnubg()
     gnubg.command("set player 0 human")
     gnubg.command("set player 1 human")
@@ -302,7 +400,9 @@ def test_gnubg_reads_our_xgids_as_we_do() -> None:
         # Reset to a different state first, so a refused import cannot look like success.
         _gnubg_reads(gnubg, RESET)
         theirs = _gnubg_reads(gnubg, text)
-        if theirs != gnubg_id(position):
+        if theirs != gnubg_id(position) or xgid(parse_gnubg_id(theirs)) != xgid(
+            _as_gnubg_holds(position)
+        ):
             mismatches.append(f"{text}: ours {gnubg_id(position)}, gnubg {theirs}")
     assert not mismatches, f"{len(mismatches)} mismatches, first: {mismatches[:3]}"
 
@@ -315,3 +415,103 @@ def test_gnubg_steps_back_from_a_pending_double() -> None:
     assert theirs.split(":")[0] == position_id(START, 1)
     without_offer = Xgid(board=START, cube_value=2, cube_owner=1, turn=1)
     assert theirs == gnubg_id(without_offer)
+
+
+# Game states in and out of an XGID.
+
+
+def _random_game_states(rng: random.Random, rules: Rules) -> list[tuple[MatchState, CubeState]]:
+    """A money session or match played with random cube actions, every state on the way."""
+    match = MatchState(rules)
+    states = []
+    while len(states) < 300:
+        if match.is_over or match.game_number > 12:
+            match = MatchState(rules)
+        cube = match.start_game(roll_opening(rng, rules))
+        while True:
+            states.append((match, cube))
+            player = cube.to_act
+            if cube.phase is CubePhase.ROLLED:
+                if rng.random() < 0.15:
+                    result = cube.result(Outcome(player, rng.choice(list(WinKind))))
+                    break
+                cube = cube.end_turn(player)
+            elif cube.phase is CubePhase.TO_ROLL:
+                cube = (
+                    cube.double(player)
+                    if cube.can_double(player) and rng.random() < 0.3
+                    else cube.roll(player)
+                )
+            else:
+                choice = rng.random()
+                if cube.can_beaver(player) and choice < 0.3:
+                    cube = cube.beaver(player)
+                elif choice < 0.8:
+                    cube = cube.take(player)
+                else:
+                    result = cube.drop(player)
+                    break
+        match = match.after_game(result.points, result.winner)
+    return states
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [
+        Rules(),
+        Rules(jacoby=True, beavers=True, automatic_doubles=True),
+        Rules(match_length=7),
+        Rules(match_length=3),
+    ],
+)
+def test_game_states_survive_an_xgid(rules: Rules) -> None:
+    rng = random.Random(rules.match_length * 10 + rules.beavers)
+    states = _random_game_states(rng, rules)
+    phases = {cube.phase for _, cube in states}
+    assert (
+        phases == set(CubePhase)
+        if rules.beavers
+        else phases == set(CubePhase) - {CubePhase.BEAVERED}
+    )
+    if rules.match_length:
+        assert any(match.crawford for match, _ in states)
+        assert any(match.post_crawford for match, _ in states)
+    for match, cube in states:
+        dice = (rng.randint(1, 6), rng.randint(1, 6)) if cube.phase is CubePhase.ROLLED else None
+        position = parse_xgid(xgid(Xgid.from_game(START, match, cube, dice)))
+        assert position.cube_state(rules) == cube
+        assert position.dice == dice
+        back = position.match_state(rules)
+        assert (back.score, back.crawford, back.post_crawford) == (
+            match.score,
+            match.crawford,
+            match.post_crawford,
+        )
+
+
+def test_from_game_refuses_dice_that_disagree_with_the_turn() -> None:
+    match = MatchState()
+    with pytest.raises(
+        InvalidNotationError,
+        match="dice go with a rolled turn and only with one, got None with the cube rolled",
+    ):
+        Xgid.from_game(START, match, CubeState(phase=CubePhase.ROLLED))
+    with pytest.raises(InvalidNotationError, match="got \\(3, 1\\) with the cube to roll"):
+        Xgid.from_game(START, match, CubeState(), (3, 1))
+    with pytest.raises(InvalidNotationError, match="the cube follows"):
+        Xgid.from_game(START, match, CubeState(Rules(match_length=3)))
+
+
+def test_rules_given_must_agree_with_the_xgid() -> None:
+    position = parse_xgid(OPENING)
+    assert position.rules() == Rules(jacoby=True, beavers=True)
+    with_doubles = Rules(jacoby=True, beavers=True, automatic_doubles=True)
+    assert position.cube_state(with_doubles).rules == with_doubles
+    with pytest.raises(InvalidRulesError, match="the XGID states jacoby=True, the rules False"):
+        position.match_state(Rules(beavers=True))
+
+
+def test_a_raccoon_has_no_cube_state() -> None:
+    position = parse_xgid("XGID=-b----E-C---eE---c-e----B-:2:1:1:R:0:0:2:0:10")
+    with pytest.raises(IllegalActionError, match="raccoons are not offered by these rules"):
+        position.cube_state()
