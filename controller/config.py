@@ -39,7 +39,8 @@ from controller._config_reader import (
     text,
 )
 from controller.errors import TabulaError
-from controller.rules import Rules
+from controller.rules import VARIANTS as RULES_VARIANTS
+from controller.rules import Rules, Variant
 from hardware.pinmap import PINMAP_PATH, PinmapError, load_pinmap
 
 __all__ = [
@@ -64,11 +65,11 @@ __all__ = [
 ]
 
 Mode = Literal["referee", "learner", "recorder"]
-Variant = Literal["backgammon", "jacquet-versailles", "jacquet-versailles-ludii"]
 LedBackendName = Literal["board", "shift-register", "none"]
 
 MODES: tuple[Mode, ...] = ("referee", "learner", "recorder")
-VARIANTS: tuple[Variant, ...] = ("backgammon", "jacquet-versailles", "jacquet-versailles-ludii")
+#: The rules engine's variants, by name (``controller.rules.VARIANTS``).
+VARIANTS: tuple[str, ...] = tuple(RULES_VARIANTS)
 LED_BACKENDS: tuple[LedBackendName, ...] = ("board", "shift-register", "none")
 PIN_FACTORY_NAMES = ("lgpio", "rpigpio", "pigpio", "native", "mock")
 LOG_LEVELS = ("debug", "info", "warning", "error")
@@ -182,7 +183,8 @@ class GpioConfig:
 class GameConfig:
     """``[game]``: what is played, and the optional rules."""
 
-    variant: Variant = "backgammon"
+    variant: str = "backgammon"
+    """A name of ``controller.rules.VARIANTS``: backgammon, nackgammon, Jacquet de Versailles."""
     match_length: int = 0
     """Points to win; 0 is money play."""
     jacoby: bool = False
@@ -191,8 +193,12 @@ class GameConfig:
     automatic_doubles_limit: int = 1
     crawford: bool = True
 
+    def rules_variant(self) -> Variant:
+        """The rules engine's description of the variant."""
+        return RULES_VARIANTS[self.variant]
+
     def rules(self) -> Rules:
-        """The rules engine's settings for backgammon."""
+        """The rules engine's cube and match settings."""
         return Rules(
             match_length=self.match_length,
             jacoby=self.jacoby,
@@ -456,16 +462,10 @@ def _game(game: Section) -> GameConfig:
         ),
         crawford=game.get("crawford", boolean, d.crawford),
     )
-    if config.variant != "backgammon":
-        for key in (
-            "jacoby",
-            "beavers",
-            "automatic_doubles",
-            "automatic_doubles_limit",
-            "crawford",
-        ):
+    if not config.rules_variant().has_cube:
+        for key in _CUBE_KEYS:
             if key in game:
-                game.fail(key, f"Jacquet de Versailles has no doubling cube ({config.variant})")
+                game.fail(key, f"{config.variant!r} is played without the doubling cube")
     elif config.match_length:
         for key, label in (
             ("jacoby", "the Jacoby rule"),

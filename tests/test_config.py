@@ -19,7 +19,7 @@ from controller.config import (
     parse_config,
 )
 from controller.errors import TabulaError
-from controller.rules import Rules
+from controller.rules import VARIANTS, Rules
 from hardware.pinmap import PINMAP_PATH
 
 EXAMPLE = Path(__file__).parent.parent / "hardware" / "tabula.example.toml"
@@ -224,9 +224,12 @@ def test_game_rules() -> None:
     )
 
 
-def test_jacquet_without_cube_keys() -> None:
+def test_variants_of_the_rules_engine() -> None:
     config = parse_config("[game]\nvariant = 'jacquet-versailles'\nmatch_length = 5")
     assert (config.game.variant, config.game.match_length) == ("jacquet-versailles", 5)
+    assert config.game.rules_variant() is VARIANTS["jacquet-versailles"]
+    nack = parse_config("[game]\nvariant = 'nackgammon'\nbeavers = true").game
+    assert nack.rules_variant().has_cube and nack.rules().beavers
 
 
 def test_web_on_the_network_with_a_token() -> None:
