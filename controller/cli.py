@@ -22,6 +22,7 @@ COMMANDS: dict[str, str] = {
     "sim-board": "controller.commands.sim_board",
     "board": "controller.commands.board",
     "export": "controller.commands.export",
+    "check-config": "controller.commands.check_config",
 }
 
 
