@@ -18,7 +18,7 @@ $(VENV)/.installed: pyproject.toml
 
 # Debian packages the tests talk to (none needed yet beyond Python).
 system-deps:
-	@true
+	dpkg -s gnubg >/dev/null 2>&1 || (apt-get update && apt-get install -y gnubg)
 
 demo: venv
 	$(BIN)/tabula demo
