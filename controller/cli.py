@@ -19,6 +19,7 @@ from controller.errors import TabulaError
 COMMANDS: dict[str, str] = {
     "plays": "controller.commands.plays",
     "demo": "controller.commands.demo",
+    "hint": "controller.commands.hint",
 }
 
 

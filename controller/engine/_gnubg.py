@@ -100,9 +100,9 @@ def rank(
     board: Board,
     player: Player,
     dice: tuple[int, int],
-    judged: Iterable[tuple[Board, float, int]],
+    judged: Iterable[tuple[Board, float, int, str | None]],
 ) -> tuple[RankedPlay, ...]:
-    """Tabula's legal plays ranked by the engine's (result, equity, ply) answers.
+    """Tabula's legal plays ranked by the engine's (result, equity, ply, text) answers.
 
     Raises:
         EngineProtocolError: if the engine names a result the rules do not allow, or
@@ -110,14 +110,14 @@ def rank(
     """
     plays = {play.result: play for play in legal_plays(board, player, dice)}
     ranked: dict[Board, RankedPlay] = {}
-    for result, equity, ply in judged:
+    for result, equity, ply, text in judged:
         play = plays.get(result)
         if play is None:
             raise EngineProtocolError(
                 f"the engine's play for {dice!r} reaches {list(result)!r}, which no legal "
                 f"play of {list(board)!r} reaches"
             )
-        ranked.setdefault(result, RankedPlay(play, equity, ply))
+        ranked.setdefault(result, RankedPlay(play, equity, ply, text))
     missing = [play.notation for result, play in plays.items() if result not in ranked]
     if missing:
         raise EngineProtocolError(f"the engine did not judge the legal plays {missing!r}")

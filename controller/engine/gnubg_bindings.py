@@ -143,7 +143,7 @@ class GnubgBindingsEngine:
         what = f"for the hint of {dice[0]}{dice[1]} at {gnubg_id(state)}"
         request = {"board": _gnubg.gnubg_board(board, mover), "cube": _cube_fields(state)}
         legal = legal_plays(board, mover, dice)
-        judged: list[tuple[Board, float, int]]
+        judged: list[tuple[Board, float, int, str | None]]
         if not legal[0].moves:  # no legal move: the opponent rolls next on the same board
             after = replace(state, dice=None, turn=1 - mover)
             reply = await self._ask(
@@ -156,7 +156,7 @@ class GnubgBindingsEngine:
                 },
                 what,
             )
-            judged = [(legal[0].result, -reply["no_double"], depth)]
+            judged = [(legal[0].result, -reply["no_double"], depth, None)]
         elif _may_bear_off(board, mover):
             boards = [_gnubg.gnubg_board(play.result, 1 - mover) for play in legal]
             after = replace(state, dice=None, turn=1 - mover)
@@ -166,13 +166,13 @@ class GnubgBindingsEngine:
                 what,
             )  # fmt: skip
             judged = [
-                (play.result, -equity, depth)
+                (play.result, -equity, depth, None)
                 for play, equity in zip(legal, reply["equities"], strict=True)
             ]
         else:
             reply = await self._ask({**request, "op": "moves", "dice": dice, "ply": depth}, what)
             judged = [
-                (_gnubg.replay_tuple(board, mover, move), score, depth)
+                (_gnubg.replay_tuple(board, mover, move), score, depth, None)
                 for move, score in reply["moves"]
             ]
         return Hint(position, dice, _gnubg.rank(board, mover, dice, judged), self.name, depth)

@@ -19,6 +19,7 @@ from controller.engine import _gnubg
 from controller.engine._process import LineProcess
 from controller.engine.errors import EngineProtocolError
 from controller.engine.model import CubeAdvice, Hint
+from controller.rules.board import Board
 from controller.rules.plays import check_dice, legal_plays
 from controller.rules.xgid import Xgid, gnubg_id
 
@@ -138,9 +139,10 @@ class GnubgCliEngine:
         state = replace(position, dice=dice, offer=None)
         what = f"for the hint of {dice[0]}{dice[1]} at {gnubg_id(state)}"
         legal = legal_plays(state.board, state.turn, dice)
+        judged: list[tuple[Board, float, int, str | None]]
         if not legal[0].moves:  # no legal move: the turn passes, judge the opponent's roll
             equity = await self._evaluate(replace(state, dice=None, turn=1 - state.turn), depth)
-            judged = [(legal[0].result, -equity, depth)]
+            judged = [(legal[0].result, -equity, depth, None)]
         else:
             await self._set(state, depth, what)
             lines = await self._section([f"hint {_MAX_MOVES}"], what)
@@ -150,7 +152,7 @@ class GnubgCliEngine:
                     f"GNU Backgammon listed no play {what}: {' / '.join(lines)[-300:]!r}"
                 )
             judged = [
-                (_gnubg.apply_notation(state.board, state.turn, text), equity, move_ply)
+                (_gnubg.apply_notation(state.board, state.turn, text), equity, move_ply, text)
                 for text, equity, move_ply in moves
             ]
         plays = _gnubg.rank(state.board, state.turn, dice, judged)

@@ -37,6 +37,8 @@ class RankedPlay:
     play: Play
     equity: float
     ply: int
+    engine_text: str | None = None
+    """The play as the engine wrote it, when it writes text (equal to ``play.notation``)."""
 
     def __post_init__(self) -> None:
         if not math.isfinite(self.equity):
