@@ -8,9 +8,9 @@ How each answer is made:
 
 * **Plays**: ``findbestmoves`` ranks every play, cubeful, at the asked depth with GNU
   Backgammon's move filters, exactly as its ``hint``. Its move tuples stop at the first
-  bear-off, and it merges plays whose cut tuples agree; so once the player to move may
-  bear off, every legal play's resulting position is evaluated instead (cubeless: the
-  bindings evaluate positions without the cube).
+  bear-off, and it merges plays whose cut tuples agree; so when a legal play bears off,
+  every legal play's resulting position is evaluated instead (cubeless: the bindings
+  evaluate positions without the cube).
 * **Cube**: "no double" and "double, take" are the mean over the 36 rolls of the best
   play's cubeful equity with the cube as it is and as it would be after the take: GNU
   Backgammon's own definition of an evaluation one ply deeper (the bindings have no cube
@@ -29,8 +29,8 @@ from controller.engine import _gnubg
 from controller.engine._process import LineProcess
 from controller.engine.errors import EngineProtocolError, EngineUnavailableError
 from controller.engine.model import CubeAdvice, Hint
-from controller.rules.board import Board
-from controller.rules.plays import check_dice, legal_plays
+from controller.rules.board import Board, borne_off
+from controller.rules.plays import Play, check_dice, legal_plays
 from controller.rules.xgid import Xgid, gnubg_id
 
 __all__ = ["GnubgBindingsEngine"]
@@ -53,9 +53,9 @@ def _cube_fields(position: Xgid) -> dict[str, Any]:
     }
 
 
-def _may_bear_off(board: Board, player: int) -> bool:
-    view = _gnubg.view(board, player)
-    return all(view[point] <= 0 for point in range(7, 26))
+def _bears_off(board: Board, player: int, plays: tuple[Play, ...]) -> bool:
+    """Whether some legal play bears a checker off (even one that first comes home)."""
+    return any(borne_off(play.result)[player] > borne_off(board)[player] for play in plays)
 
 
 class GnubgBindingsEngine:
@@ -157,7 +157,7 @@ class GnubgBindingsEngine:
                 what,
             )
             judged = [(legal[0].result, -reply["no_double"], depth, None)]
-        elif _may_bear_off(board, mover):
+        elif _bears_off(board, mover, legal):
             boards = [_gnubg.gnubg_board(play.result, 1 - mover) for play in legal]
             after = replace(state, dice=None, turn=1 - mover)
             reply = await self._ask(
