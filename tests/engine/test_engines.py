@@ -134,10 +134,28 @@ def test_cube_advice_in_a_huge_race_lead(runner: asyncio.Runner, engine: Engine)
     assert opening.no_double > opening.double_take
 
 
-def test_cube_advice_in_a_match_agrees(runner: asyncio.Runner, engines: dict[str, Engine]) -> None:
-    position = Xgid(board=RACE, match_length=5, score=(2, 2))
-    actions = {kind: runner.run(e.cube(position)).action for kind, e in engines.items()}
-    assert set(actions.values()) <= {CubeAction.DOUBLE_PASS, CubeAction.TOO_GOOD_PASS}
+# Player 0 leads a race 58 to 66 pips: a double, a take or not depending on the score.
+CLOSE_RACE = (0, 3, 2, 2, 2, 2, 2, 1, 1, 0, 0, 0, 0, 0, 0, 0, -1, -1, -1, -2, -2, -2, -2, -2, -2, 0)
+
+
+@pytest.mark.parametrize(
+    ("position", "action"),
+    [
+        (Xgid(board=CLOSE_RACE), CubeAction.DOUBLE_TAKE),
+        # 2-away 4-away in a 7-point match: the leader keeps the cube.
+        (Xgid(board=CLOSE_RACE, match_length=7, score=(5, 3)), CubeAction.NO_DOUBLE_TAKE),
+    ],
+)
+def test_both_engines_agree_on_cube_decisions_at_2_ply(
+    runner: asyncio.Runner, engines: dict[str, Engine], position: Xgid, action: CubeAction
+) -> None:
+    cli, bindings = (
+        runner.run(engines[kind].cube(position, ply=2)) for kind in ("cli", "bindings")
+    )
+    assert cli.action is bindings.action is action
+    assert abs(cli.no_double - bindings.no_double) < 0.03
+    assert abs(cli.double_take - bindings.double_take) < 0.03
+    assert cli.ply == bindings.ply == 2
 
 
 def test_cube_question_without_the_cube_is_refused(runner: asyncio.Runner, engine: Engine) -> None:
