@@ -26,6 +26,7 @@ from dataclasses import replace
 from typing import Any
 
 from controller.engine import _gnubg
+from controller.engine._base import ProcessEngine
 from controller.engine._process import LineProcess
 from controller.engine.errors import EngineProtocolError, EngineUnavailableError
 from controller.engine.model import CubeAdvice, Hint
@@ -58,7 +59,7 @@ def _bears_off(board: Board, player: int, plays: tuple[Play, ...]) -> bool:
     return any(borne_off(play.result)[player] > borne_off(board)[player] for play in plays)
 
 
-class GnubgBindingsEngine:
+class GnubgBindingsEngine(ProcessEngine):
     """:class:`~controller.engine.model.Engine` over the PyPI ``gnubg`` bindings.
 
     Args:
@@ -78,19 +79,15 @@ class GnubgBindingsEngine:
         budget: float = 5.0,
         start_budget: float = 30.0,
     ) -> None:
-        if ply < 0 or ply > 7:
-            raise ValueError(f"ply is 0 to 7, got {ply!r}")
         self.python = python or sys.executable
-        self.ply = ply
-        self.budget = budget
         self._ids = itertools.count()
-        self._start_reply: list[str] = []
-        self._process = LineProcess(
+        process = LineProcess(
             [self.python, "-m", _WORKER],
             name="the GNU Backgammon bindings",
             ready=self._started,
             start_timeout=start_budget,
         )
+        super().__init__(process, ply=ply, budget=budget)
 
     def _started(self, line: str) -> bool:
         if not line.startswith('{"tabula":'):
@@ -99,16 +96,6 @@ class GnubgBindingsEngine:
         if reply["tabula"] != "ready":
             raise EngineUnavailableError(f"the GNU Backgammon bindings: {reply.get('error')}")
         return True
-
-    async def __aenter__(self) -> GnubgBindingsEngine:
-        return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        await self.close()
-
-    async def close(self) -> None:
-        """Stop the worker; idempotent."""
-        await self._process.close()
 
     async def _ask(self, request: dict[str, Any], what: str) -> dict[str, Any]:
         identifier = next(self._ids)
@@ -127,12 +114,6 @@ class GnubgBindingsEngine:
                 f"the GNU Backgammon bindings failed {what}: {reply['error']}"
             )
         return reply
-
-    def _depth(self, ply: int | None) -> int:
-        depth = self.ply if ply is None else ply
-        if not 0 <= depth <= 7:
-            raise ValueError(f"ply is 0 to 7, got {depth!r}")
-        return depth
 
     async def hint(self, position: Xgid, dice: tuple[int, int], *, ply: int | None = None) -> Hint:
         """Every legal play of ``dice`` for ``position.turn``, best first."""

@@ -16,6 +16,7 @@ from dataclasses import replace
 from typing import Final
 
 from controller.engine import _gnubg
+from controller.engine._base import ProcessEngine
 from controller.engine._process import LineProcess
 from controller.engine.errors import EngineProtocolError
 from controller.engine.model import CubeAdvice, Hint
@@ -48,7 +49,7 @@ def find_program() -> str:
     return shutil.which("gnubg") or DEFAULT_PROGRAM
 
 
-class GnubgCliEngine:
+class GnubgCliEngine(ProcessEngine):
     """:class:`~controller.engine.model.Engine` over the ``gnubg`` program.
 
     Args:
@@ -69,30 +70,17 @@ class GnubgCliEngine:
         budget: float = 5.0,
         start_budget: float = 30.0,
     ) -> None:
-        if ply < 0 or ply > 7:
-            raise ValueError(f"ply is 0 to 7, got {ply!r}")
         self.program = program or find_program()
-        self.ply = ply
-        self.budget = budget
         self._markers = itertools.count()
         self._plies: int | None = None  # the depth the running program is set to
-        self._process = LineProcess(
+        process = LineProcess(
             [self.program, "-t", "-q", "-r"],
             name="GNU Backgammon",
             start_lines=[*_SETUP, "tabula-ready"],
             ready=lambda line: "tabula-ready" in line,
             start_timeout=start_budget,
         )
-
-    async def __aenter__(self) -> GnubgCliEngine:
-        return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        await self.close()
-
-    async def close(self) -> None:
-        """Stop the program; idempotent."""
-        await self._process.close()
+        super().__init__(process, ply=ply, budget=budget)
 
     async def _section(self, commands: list[str], what: str) -> list[str]:
         """Run ``commands`` and return their output lines (before the end marker)."""
@@ -125,12 +113,6 @@ class GnubgCliEngine:
                 f"GNU Backgammon did not take the position {ident!r} {what}: "
                 f"{' / '.join(line.strip() for line in lines if line.strip())[-300:]!r}"
             )
-
-    def _depth(self, ply: int | None) -> int:
-        depth = self.ply if ply is None else ply
-        if not 0 <= depth <= 7:
-            raise ValueError(f"ply is 0 to 7, got {depth!r}")
-        return depth
 
     async def hint(self, position: Xgid, dice: tuple[int, int], *, ply: int | None = None) -> Hint:
         """Every legal play of ``dice`` for ``position.turn``, best first (``hint``)."""

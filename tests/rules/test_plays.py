@@ -212,8 +212,10 @@ def test_fifteen_checkers_a_side_always(case: tuple) -> None:
         mine = sum(n for n in result if n > 0)
         theirs = -sum(n for n in result if n < 0)
         before = sum(n for n in board if n > 0), -sum(n for n in board if n < 0)
-        off = (before[0] - mine, before[1] - theirs) if player == 0 else (
-            before[1] - theirs, before[0] - mine
+        off = (
+            (before[0] - mine, before[1] - theirs)
+            if player == 0
+            else (before[1] - theirs, before[0] - mine)
         )
         assert off[1] == 0, "the opponent never bears off on our turn"
         assert 0 <= off[0] <= 4
