@@ -19,7 +19,8 @@ from dataclasses import dataclass
 from typing import Final
 
 from controller.engine.model import CubeAdvice, Engine, Hint, RankedPlay
-from controller.rules.board import Board, Player, pip_counts
+from controller.rules.board import Board, Player, check_board, pip_counts
+from controller.rules.plays import check_dice
 from controller.rules.xgid import Xgid
 
 __all__ = [
@@ -123,12 +124,20 @@ def rating(mean_loss: float) -> Rating:
 
 @dataclass(frozen=True, slots=True)
 class CheckerDecision:
-    """``position.turn`` rolled ``dice`` at ``position`` and played to ``played``."""
+    """``position.turn`` rolled ``dice`` at ``position`` and played to ``played``.
+
+    Raises:
+        InvalidDiceError, InvalidPositionError: for dice or a board that cannot be.
+    """
 
     position: Xgid
     dice: tuple[int, int]
     played: Board
     """The board after the play (a play is known by the position it leaves)."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "dice", check_dice(self.dice))
+        object.__setattr__(self, "played", check_board(self.played))
 
 
 @dataclass(frozen=True, slots=True)

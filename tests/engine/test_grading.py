@@ -140,3 +140,10 @@ def test_a_cube_decision_has_an_answer_exactly_when_doubled() -> None:
         CubeDecision(Xgid(), doubled=True)
     with pytest.raises(ValueError, match="a double has an answer"):
         CubeDecision(Xgid(), doubled=False, taken=True)
+
+
+def test_a_checker_decision_checks_its_dice_and_board() -> None:
+    with pytest.raises(ValueError, match=r"dice must be two numbers from 1 to 6, got \[0, 2\]"):
+        CheckerDecision(Xgid(), (0, 2), Xgid().board)
+    with pytest.raises(ValueError, match="a board is 26 integers"):
+        CheckerDecision(Xgid(), (1, 2), (0,))
