@@ -18,7 +18,8 @@ $(VENV)/.installed: pyproject.toml
 
 # Debian packages the tests talk to, installed only when missing.
 system-deps:
-	@# GNU Backgammon: the records' tests import exported .mat/.sgf files into the real program.
+	@# GNU Backgammon: the records' tests import exported .mat/.sgf files into
+	@# the real program, and the engine adapter drives it for hints.
 	@dpkg -s gnubg >/dev/null 2>&1 || (apt-get update && apt-get install -y gnubg)
 	@# systemd-analyze verifies the service unit in hardware/.
 	@command -v systemd-analyze >/dev/null || (apt-get update && apt-get install -y systemd)

@@ -23,6 +23,7 @@ COMMANDS: dict[str, str] = {
     "board": "controller.commands.board",
     "export": "controller.commands.export",
     "check-config": "controller.commands.check_config",
+    "hint": "controller.commands.hint",
 }
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any, TextIO
 
@@ -93,8 +94,11 @@ def answer(request: Any) -> dict[str, Any]:
     }
 
 
-def run_batch(lines: TextIO, out: TextIO) -> int:
-    """Answer every line of ``lines``; non-zero if any line failed, but every line is answered."""
+def run_batch(lines: TextIO, out: TextIO, respond: Callable[[Any], dict[str, Any]] = answer) -> int:
+    """Answer every line of ``lines``; non-zero if any line failed, but every line is answered.
+
+    ``respond`` answers one decoded request (``tabula hint --batch`` passes its own).
+    """
     failed = 0
     for number, line in enumerate(lines, 1):
         if not line.strip():
@@ -104,7 +108,8 @@ def run_batch(lines: TextIO, out: TextIO) -> int:
         except json.JSONDecodeError as error:
             response: dict[str, Any] = {"id": None, "error": f"line {number}: bad JSON: {error}"}
         else:
-            response = answer(request)
+            response = respond(request)
         failed += "error" in response
         out.write(json.dumps(response, separators=(",", ":")) + "\n")
+        out.flush()  # a line answered is a line a reader can use now
     return 1 if failed else 0
