@@ -235,7 +235,7 @@ def action_from_json(data: Any) -> Action:
             raise ActionError(f"enter-dice needs dice: two numbers 1-6, got {dice!r}")
         return EnterDice((dice[0], dice[1]))
     if name == "correct-position":
-        board = data.get("board")
+        board: Any = data.get("board")
         if not _is_board(board):
             raise ActionError(f"correct-position needs board: 26 integers, got {board!r}")
         return CorrectPosition(tuple(board))
