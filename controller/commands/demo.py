@@ -9,24 +9,32 @@ from typing import TextIO
 
 from controller.rules.board import pip_counts
 from controller.rules.cube import Rules
+from controller.rules.jacquet import JacquetTurn
+from controller.rules.variants import VARIANTS, Scoring, variant_named
 from controller.selfplay import (
     Doubled,
     Dropped,
     GameStarted,
     GameWon,
+    JacquetDeclined,
+    JacquetPlayed,
     MatchEvent,
     Played,
     SimulatedPlayer,
     Taken,
+    play_jacquet_game,
     play_match,
 )
 
-HELP = "play a simulated match and print it move by move"
+HELP = "play a simulated match (or a game of Jacquet) and print it move by move"
 
 NAMES = ("X", "O")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--variant", choices=list(VARIANTS), default="backgammon", help="the game to play"
+    )
     parser.add_argument("--seed", type=int, default=None, help="replay the same match")
     parser.add_argument("--length", type=int, default=5, help="match length (0 = one money game)")
     parser.add_argument("--jacoby", action="store_true", help="money play: the Jacoby rule")
@@ -45,10 +53,16 @@ def run(args: argparse.Namespace) -> int:
         automatic_doubles=args.automatic_doubles,
     )
     rng = random.Random(seed)
+    variant = variant_named(args.variant)
+    if variant.scoring is Scoring.JACQUET:
+        print(f"Tabula demo: a game of {variant.name} between two simulated players (seed {seed})")
+        for item in play_jacquet_game(rng, variant):
+            print_jacquet(item, sys.stdout)
+        return 0
     players = (SimulatedPlayer(random.Random(rng.random())), SimulatedPlayer(rng))
     what = f"{args.length}-point match" if args.length else "money game"
-    print(f"Tabula demo: a {what} between two simulated players (seed {seed})")
-    for event in play_match(rules, rng, players):
+    print(f"Tabula demo: a {what} of {variant.name} between two simulated players (seed {seed})")
+    for event in play_match(rules, rng, players, variant=variant):
         print_event(event, sys.stdout)
         if isinstance(event, GameWon) and rules.is_money:
             break
@@ -88,3 +102,34 @@ def print_event(event: MatchEvent, out: TextIO) -> None:
         if match.is_over:
             assert match.winner is not None
             out.write(f"\n{NAMES[match.winner]} wins the match {match.score[0]}-{match.score[1]}\n")
+
+
+def print_jacquet(item: JacquetPlayed | JacquetDeclined | JacquetTurn, out: TextIO) -> None:
+    """One line of a Jacquet game: who plays which numbers on whose behalf (JACQUET.md)."""
+    if isinstance(item, JacquetPlayed):
+        turn, play = item.turn, item.play
+        numbers = "".join(map(str, turn.numbers))
+        if turn.primaute:
+            whose = " (primauté doublet)"
+        elif turn.is_handed_over:
+            whose = f" handed over by {NAMES[turn.thrower]}"
+        elif turn.handed_back:
+            whose = " handed back"
+        else:
+            whose = ""
+        courier = " courier travelling" if turn.courier is not None else ""
+        text = play.notation or "(cannot play)"
+        unused = f"  [{''.join(map(str, play.unused))} not played]" if play.unused else ""
+        out.write(f"  {NAMES[turn.player]} {numbers}{whose}: {text}{unused}{courier}\n")
+    elif isinstance(item, JacquetDeclined):
+        turn = item.turn
+        out.write(
+            f"  {NAMES[turn.player]} declines {''.join(map(str, turn.numbers))} (rule 11): "
+            f"the hand goes back to {NAMES[turn.thrower]}\n"
+        )
+    else:
+        result = item.result
+        assert result is not None
+        kind = "a double win" if result.is_double else "a single win"
+        out.write(f"\n{NAMES[result.winner]} wins {kind}: {result.points} point(s)\n")
+
