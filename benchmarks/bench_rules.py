@@ -11,6 +11,7 @@ from __future__ import annotations
 import itertools
 import json
 import os
+import random
 import statistics
 import time
 from collections.abc import Callable
@@ -18,8 +19,9 @@ from pathlib import Path
 from typing import Any
 
 from controller.rules.board import flip
-from controller.rules.plays import legal_results
+from controller.rules.plays import legal_results, plays_of_numbers
 from controller.rules.tree import PlayTree
+from controller.selfplay import JacquetPlayed, play_jacquet_game
 
 GOLDEN = Path(__file__).parent.parent / "tests" / "data" / "backgammon-golden" / "cases.jsonl"
 ROUNDS = 5
@@ -68,6 +70,18 @@ def main() -> None:
         f"  PlayTree (referee, once per roll): median {statistics.median(tree_times) * 1e3:.2f} ms,"
         f" worst {max(tree_times) * 1e3:.1f} ms"
     )
+
+    jacquet_turns = [
+        event.turn
+        for seed in range(20)
+        for event in play_jacquet_game(random.Random(seed))
+        if isinstance(event, JacquetPlayed)
+    ]
+    start = time.perf_counter()
+    for turn in jacquet_turns:
+        plays_of_numbers(turn.board, turn.player, turn.numbers, turn.variant)
+    jacquet = len(jacquet_turns) / (time.perf_counter() - start)
+    print(f"  Jacquet (general path): {jacquet:,.0f} turns/s over {len(jacquet_turns):,} turns")
 
     try:
         import gnubg
