@@ -708,6 +708,10 @@ class TurnState:
             return False
         if len(self.judge.tree.plays) == 1:
             return True
+        if self.jacquet is not None:
+            # Both players run the same way on tracks half a board apart: contact lasts
+            # as long as the game, so only a forced play waives the rule.
+            return False
         view = board if self.player == 0 else flip(board)
         back = max((point for point in range(1, 26) if view[point] > 0), default=0)
         return not any(view[point] < 0 for point in range(back))

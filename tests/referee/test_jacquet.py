@@ -166,18 +166,22 @@ def _other(number: int) -> int:
     return 1 if number != 1 else 2
 
 
+def _dice_or_part(turn: JacquetTurn) -> tuple[tuple[int, int], tuple[int, ...] | None]:
+    """:func:`_dice_of`, with a made-up other die for one number handed over."""
+    if len(turn.numbers) == 1 and turn.is_handed_over:
+        return (turn.numbers[0], _other(turn.numbers[0])), turn.numbers
+    return _dice_of(turn)
+
+
 @pytest.mark.parametrize("variant", [JACQUET, JACQUET_LUDII], ids=lambda v: v.name)
 @pytest.mark.parametrize("seed", range(3))
 def test_a_legal_jacquet_play_made_step_by_step_is_never_flagged(
     variant: Variant, seed: int
 ) -> None:
     rng = random.Random(seed)
-    for turn in _turns(variant, seed)[::4]:
+    for turn in _turns(variant, seed)[::2]:
         board, player = turn.board, turn.player
-        if len(turn.numbers) == 1 and turn.is_handed_over:
-            dice, numbers = (turn.numbers[0], _other(turn.numbers[0])), turn.numbers
-        else:
-            dice, numbers = _dice_of(turn)
+        dice, numbers = _dice_or_part(turn)
         tree = PlayTree.of_numbers(board, player, turn.numbers, variant)
         referee = Judge(board, player, dice, variant=variant, numbers=numbers)
         context = f"from {board} player {player} numbers {turn.numbers}"
@@ -371,3 +375,65 @@ def test_an_illegal_jacquet_play_accepted_hands_nothing_over() -> None:
     assert state.end is not None and state.end.accepted
     nxt = state.next_turn()
     assert (nxt.player, nxt.phase, nxt.before) == (1, Phase.ROLL, after)
+
+
+@pytest.mark.parametrize("variant", [JACQUET, JACQUET_LUDII], ids=lambda v: v.name)
+@pytest.mark.parametrize("seed", range(4))
+def test_a_hit_in_jacquet_has_its_moment_and_the_blot_goes_to_its_bar(
+    variant: Variant, seed: int
+) -> None:
+    hits = 0
+    for turn in _turns(variant, 10 + seed):
+        player = turn.player
+        bar = 0 if player == 0 else 25  # the opponent's bar
+        tree = PlayTree.of_numbers(turn.board, player, turn.numbers, variant)
+        for move, child in tree.next_steps(turn.board).items():
+            if abs(child[bar]) <= abs(turn.board[bar]):
+                continue
+            hits += 1
+            dice, numbers = _dice_or_part(turn)
+            referee = Judge(turn.board, player, dice, variant=variant, numbers=numbers)
+            source = location_of(player, move.source, variant)
+            target = location_of(player, move.destination, variant)
+            moment = put(lift(cells_from_board(turn.board), source, player), target, player)
+            verdict = referee.verdict(moment)
+            assert verdict.kind is Kind.PARTIAL and verdict.pending_hits == {target}
+            blot_lifted = referee.verdict(lift(moment, target, 1 - player))
+            assert blot_lifted.kind is Kind.IN_HAND
+            assert {checker.player for checker in blot_lifted.lifted} == {1 - player}
+            assert blot_lifted.lifted[0].destinations == {(24, 25)[1 - player]}
+            assert referee.verdict(cells_from_board(child)).kind in (Kind.PARTIAL, Kind.COMPLETE)
+            break
+    assert hits, "no hit in these games: choose other seeds"
+
+
+@pytest.mark.parametrize("variant", [JACQUET, JACQUET_LUDII], ids=lambda v: v.name)
+@pytest.mark.parametrize("seed", range(3))
+def test_a_board_no_legal_jacquet_play_reaches_is_never_complete(
+    variant: Variant, seed: int
+) -> None:
+    rng = random.Random(seed)
+    for turn in _turns(variant, 20 + seed)[::3]:
+        board, player = turn.board, turn.player
+        results = {play.result for play in turn.plays()}
+        changed = list(rng.choice(sorted(results)))
+        sign = 1 if player == 0 else -1
+        mine = [index for index in range(26) if changed[index] * sign > 0]
+        free = [index for index in range(1, 25) if changed[index] * sign >= 0]
+        if not mine:
+            continue
+        source, target = rng.choice(mine), rng.choice(free)
+        changed[source] -= sign
+        changed[target] += sign
+        after = tuple(changed)
+        if source == target or after in results:
+            continue
+        dice, numbers = _dice_or_part(turn)
+        referee = Judge(board, player, dice, variant=variant, numbers=numbers)
+        context = f"{after} from {board} player {player} numbers {turn.numbers}"
+        verdict = referee.verdict(cells_from_board(after))
+        assert verdict.kind not in (Kind.COMPLETE, Kind.INCONSISTENT), f"{verdict} {context}"
+        flagged = referee.final_verdict(cells_from_board(after))
+        assert flagged.kind is Kind.ILLEGAL, f"{flagged} for {context}"
+        assert flagged.fault is not None and flagged.text.startswith(flagged.fault.value)
+        assert flagged.locations, f"no differing location in {flagged} for {context}"
