@@ -32,7 +32,6 @@ View: TypeAlias = tuple[tuple[int, ...], tuple[int, ...]]
 """The mover's counts and the opponent's counts, each by the mover's points 0..25."""
 
 
-
 class Diagnosis(Protocol):
     """How a variant names the rule an illegal board breaks (backgammon's: :func:`diagnose`)."""
 

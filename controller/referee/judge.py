@@ -87,9 +87,7 @@ def explaining_dice(
     6-2; this names 6-2 so the referee can ask.
     """
     result = tuple(result)
-    return tuple(
-        roll for roll in _ROLLS if result in legal_results(board, player, roll, variant)
-    )
+    return tuple(roll for roll in _ROLLS if result in legal_results(board, player, roll, variant))
 
 
 @dataclass(frozen=True, slots=True)

@@ -357,9 +357,7 @@ class TurnState:
     def may_decline(self) -> bool:
         """Jacquet's rule 11: whether the mover may decline the numbers handed over now."""
         playing = self._playing()
-        return (
-            self.phase is Phase.MOVING and playing is not None and playing.may_decline()
-        )
+        return self.phase is Phase.MOVING and playing is not None and playing.may_decline()
 
     def _playing(self) -> JacquetTurn | None:
         """The Jacquet turn model with the numbers being played (None before the throw)."""
@@ -751,7 +749,6 @@ class TurnState:
         if self.end.next_roll is not None:
             state = state.on(self.end.next_roll)
         return state
-
 
     def _next_jacquet(self, turn: JacquetTurn) -> TurnState:
         assert self.end is not None

@@ -2,11 +2,23 @@
 
 from __future__ import annotations
 
-from controller.referee import Cell, Cells, cells_from_board
-from controller.rules import Board
+from collections.abc import Callable
+
+from controller.referee import Cell, Cells, Judge, Kind, Location, cells_from_board
+from controller.rules import Board, Move, PlayTree
 from tests.rules.test_plays import board_of
 
-__all__ = ["OPPONENT_AT_START", "PARTIAL_13_8", "PLAY_24_13", "board_of", "cells", "lift", "put"]
+__all__ = [
+    "OPPONENT_AT_START",
+    "PARTIAL_13_8",
+    "PLAY_24_13",
+    "board_of",
+    "cells",
+    "ends_complete",
+    "lift",
+    "lift_for",
+    "put",
+]
 
 OPPONENT_AT_START = {1: 2, 12: 5, 17: 3, 19: 5}
 """Player 1's checkers at the start, in player 0's numbering."""
@@ -39,3 +51,30 @@ def lift(observed: Cells, location: int, player: int) -> Cells:
 def put(observed: Cells, location: int, player: int) -> Cells:
     """``observed`` with one checker of ``player`` put down on ``location``."""
     return _change(observed, location, player, +1)
+
+
+def lift_for(
+    referee: Judge,
+    current: Board,
+    move: Move,
+    locate: Callable[[int, int], Location],
+    context: str,
+) -> Cells:
+    """Lift the checker ``move`` plays from ``current``: in hand, its target offered."""
+    player = referee.player
+    source, target = locate(player, move.source), locate(player, move.destination)
+    in_hand = lift(cells_from_board(current), source, player)
+    verdict = referee.verdict(in_hand)
+    assert verdict.kind is Kind.IN_HAND, f"{verdict} lifting {move} {context}"
+    reachable = {checker.source for checker in verdict.lifted}
+    reachable |= {place for checker in verdict.lifted for place in checker.destinations}
+    assert target in reachable, f"{move} not offered by {verdict} {context}"
+    return in_hand
+
+
+def ends_complete(referee: Judge, tree: PlayTree, current: Board, context: str) -> None:
+    """The walk ended on ``current``: a complete play, the tree's, final as it stands."""
+    verdict = referee.verdict(cells_from_board(current))
+    assert verdict.kind is Kind.COMPLETE, f"{verdict} at the end {context}"
+    assert verdict.play == tree.play_for(current)
+    assert referee.final_verdict(cells_from_board(current)) == verdict

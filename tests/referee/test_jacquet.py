@@ -41,7 +41,7 @@ from controller.rules import (
 )
 from controller.rules.variants import JACQUET, JACQUET_LUDII, Variant
 from controller.selfplay import JacquetPlayed, play_jacquet_game
-from tests.referee._support import lift, put
+from tests.referee._support import ends_complete, lift, lift_for, put
 from tests.rules.test_jacquet import jboard
 
 START = JACQUET.start
@@ -162,6 +162,16 @@ def _dice_of(turn: JacquetTurn) -> tuple[tuple[int, int], tuple[int, ...] | None
     raise AssertionError(numbers)
 
 
+def _judged(variant: Variant, seed: int, stride: int) -> list[tuple[JacquetTurn, Judge]]:
+    """Every ``stride``-th play of a random game, with a referee for its numbers."""
+    judged = []
+    for turn in _turns(variant, seed)[::stride]:
+        dice, numbers = _dice_or_part(turn)
+        judge = Judge(turn.board, turn.player, dice, variant=variant, numbers=numbers)
+        judged.append((turn, judge))
+    return judged
+
+
 def _other(number: int) -> int:
     return 1 if number != 1 else 2
 
@@ -179,11 +189,9 @@ def test_a_legal_jacquet_play_made_step_by_step_is_never_flagged(
     variant: Variant, seed: int
 ) -> None:
     rng = random.Random(seed)
-    for turn in _turns(variant, seed)[::2]:
+    for turn, referee in _judged(variant, seed, 2):
         board, player = turn.board, turn.player
-        dice, numbers = _dice_or_part(turn)
         tree = PlayTree.of_numbers(board, player, turn.numbers, variant)
-        referee = Judge(board, player, dice, variant=variant, numbers=numbers)
         context = f"from {board} player {player} numbers {turn.numbers}"
         current = board
         while True:
@@ -192,21 +200,11 @@ def test_a_legal_jacquet_play_made_step_by_step_is_never_flagged(
                 break
             move = rng.choice(sorted(steps))
             after = steps[move]
-            source = location_of(player, move.source, variant)
-            target = location_of(player, move.destination, variant)
-            in_hand = lift(cells_from_board(current), source, player)
-            verdict = referee.verdict(in_hand)
-            assert verdict.kind is Kind.IN_HAND, f"{verdict} lifting {move} {context}"
-            reachable = {checker.source for checker in verdict.lifted}
-            reachable |= {place for checker in verdict.lifted for place in checker.destinations}
-            assert target in reachable, f"{move} not offered by {verdict} {context}"
+            lift_for(referee, current, move, referee.locate, context)
             verdict = referee.verdict(cells_from_board(after))
             assert verdict.kind in (Kind.PARTIAL, Kind.COMPLETE), f"{verdict} {move} {context}"
             current = after
-        verdict = referee.verdict(cells_from_board(current))
-        assert verdict.kind is Kind.COMPLETE, f"{verdict} at the end {context}"
-        assert verdict.play == tree.play_for(current)
-        assert referee.final_verdict(cells_from_board(current)) == verdict
+        ends_complete(referee, tree, current, context)
 
 
 # The turn flow.
@@ -413,7 +411,7 @@ def test_a_board_no_legal_jacquet_play_reaches_is_never_complete(
     variant: Variant, seed: int
 ) -> None:
     rng = random.Random(seed)
-    for turn in _turns(variant, 20 + seed)[::3]:
+    for turn, referee in _judged(variant, 20 + seed, 3):
         board, player = turn.board, turn.player
         results = {play.result for play in turn.plays()}
         changed = list(rng.choice(sorted(results)))
@@ -428,8 +426,6 @@ def test_a_board_no_legal_jacquet_play_reaches_is_never_complete(
         after = tuple(changed)
         if source == target or after in results:
             continue
-        dice, numbers = _dice_or_part(turn)
-        referee = Judge(board, player, dice, variant=variant, numbers=numbers)
         context = f"{after} from {board} player {player} numbers {turn.numbers}"
         verdict = referee.verdict(cells_from_board(after))
         assert verdict.kind not in (Kind.COMPLETE, Kind.INCONSISTENT), f"{verdict} {context}"

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from controller.rules.board import START
+from controller.rules.board import START, Board
 from controller.rules.errors import InvalidDiceError
 from controller.rules.jacquet import JacquetTurn
 from controller.rules.plays import Move, legal_results
@@ -67,6 +67,19 @@ def test_player_1_destinations_use_their_own_numbering() -> None:
     assert tree.destinations(START, 24) == {18, 13}
 
 
+def walk(tree: PlayTree, board: Board, rng: random.Random) -> Board:
+    """A random walk through ``tree`` from ``board``, checking each step; where it stops."""
+    current = board
+    while True:
+        assert tree.is_partial(current)
+        steps = tree.next_steps(current)
+        for move in steps:
+            assert move.destination in tree.destinations(current, move.source)
+        if not steps or (tree.play_for(current) is not None and rng.random() < 0.3):
+            return current
+        current = steps[rng.choice(sorted(steps))]
+
+
 cases = st.builds(
     lambda seed, kind: kind(random.Random(seed)),
     st.integers(0, 2**32),
@@ -83,15 +96,7 @@ def test_any_walk_through_the_tree_ends_in_a_legal_play(case: tuple, rng: random
     tree = PlayTree(board, player, dice)
     results = legal_results(board, player, dice)
     assert {play.result for play in tree.plays} == results
-    current = board
-    while True:
-        assert tree.is_partial(current)
-        steps = tree.next_steps(current)
-        for move in steps:
-            assert move.destination in tree.destinations(current, move.source)
-        if not steps or (tree.play_for(current) is not None and rng.random() < 0.3):
-            break
-        current = steps[rng.choice(sorted(steps))]
+    current = walk(tree, board, rng)
     assert current in results, f"walk stuck at {current} from {board} player {player} dice {dice}"
 
 
@@ -160,13 +165,5 @@ def test_any_walk_through_a_jacquet_tree_ends_in_a_legal_play(variant: Variant, 
     for turn in _jacquet_turns(seed, variant)[::3]:
         tree = PlayTree.of_numbers(turn.board, turn.player, turn.numbers, variant)
         assert {play.result for play in tree.plays} == {play.result for play in turn.plays()}
-        current = turn.board
-        while True:
-            assert tree.is_partial(current)
-            steps = tree.next_steps(current)
-            for move in steps:
-                assert move.destination in tree.destinations(current, move.source)
-            if not steps or (tree.play_for(current) is not None and rng.random() < 0.3):
-                break
-            current = steps[rng.choice(sorted(steps))]
+        current = walk(tree, turn.board, rng)
         assert tree.play_for(current) is not None, f"stuck at {current} from {turn}"
