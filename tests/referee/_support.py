@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import random
+from collections.abc import Callable, Iterator
 
 from controller.referee import Cell, Cells, Judge, Kind, Location, cells_from_board
 from controller.rules import Board, Move, PlayTree
@@ -18,6 +19,7 @@ __all__ = [
     "lift",
     "lift_for",
     "put",
+    "random_steps",
 ]
 
 OPPONENT_AT_START = {1: 2, 12: 5, 17: 3, 19: 5}
@@ -78,3 +80,20 @@ def ends_complete(referee: Judge, tree: PlayTree, current: Board, context: str) 
     assert verdict.kind is Kind.COMPLETE, f"{verdict} at the end {context}"
     assert verdict.play == tree.play_for(current)
     assert referee.final_verdict(cells_from_board(current)) == verdict
+
+
+def random_steps(
+    tree: PlayTree, board: Board, rng: random.Random
+) -> Iterator[tuple[Board, Move, Board]]:
+    """A random legal play made one step at a time: (before, move, after) per step.
+
+    It may stop early on a complete play; the last ``after`` (or ``board``) is where it ends.
+    """
+    current = board
+    while True:
+        steps = tree.next_steps(current)
+        if not steps or (tree.play_for(current) is not None and rng.random() < 0.3):
+            return
+        move = rng.choice(sorted(steps))
+        yield current, move, steps[move]
+        current = steps[move]

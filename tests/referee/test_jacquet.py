@@ -41,7 +41,7 @@ from controller.rules import (
 )
 from controller.rules.variants import JACQUET, JACQUET_LUDII, Variant
 from controller.selfplay import JacquetPlayed, play_jacquet_game
-from tests.referee._support import ends_complete, lift, lift_for, put
+from tests.referee._support import ends_complete, lift, lift_for, put, random_steps
 from tests.rules.test_jacquet import jboard
 
 START = JACQUET.start
@@ -194,12 +194,8 @@ def test_a_legal_jacquet_play_made_step_by_step_is_never_flagged(
         tree = PlayTree.of_numbers(board, player, turn.numbers, variant)
         context = f"from {board} player {player} numbers {turn.numbers}"
         current = board
-        while True:
-            steps = tree.next_steps(current)
-            if not steps or (tree.play_for(current) is not None and rng.random() < 0.3):
-                break
-            move = rng.choice(sorted(steps))
-            after = steps[move]
+        for before, move, after in random_steps(tree, board, rng):
+            assert before == current
             lift_for(referee, current, move, referee.locate, context)
             verdict = referee.verdict(cells_from_board(after))
             assert verdict.kind in (Kind.PARTIAL, Kind.COMPLETE), f"{verdict} {move} {context}"

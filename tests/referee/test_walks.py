@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from controller.referee import Judge, Kind, cells_from_board, location_of
 from controller.rules import Board, PlayTree, legal_results
-from tests.referee._support import ends_complete, lift, lift_for, put
+from tests.referee._support import ends_complete, lift, lift_for, put, random_steps
 from tests.rules.positions import bar_case, bearoff_case, contact_bearoff_case, playout_cases
 
 cases = st.builds(
@@ -37,12 +37,9 @@ def test_a_legal_play_made_step_by_step_is_never_flagged(
     referee = Judge(board, player, dice)
     context = f"from {board} player {player} dice {dice}"
     current = board
-    while True:
+    for before, move, after in random_steps(tree, board, rng):
+        assert before == current
         steps = tree.next_steps(current)
-        if not steps or (tree.play_for(current) is not None and rng.random() < 0.3):
-            break
-        move = rng.choice(sorted(steps))
-        after = steps[move]
         target = location_of(player, move.destination)
         in_hand = lift_for(referee, current, move, location_of, context)
         if len(steps) > 1 and rng.random() < 0.3:
