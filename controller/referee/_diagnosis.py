@@ -122,6 +122,23 @@ def _step(
     return (tuple(mover), tuple(opponent)), broken
 
 
+def _may_reach(mover: Sequence[int], target: Sequence[int], pips: int) -> bool:
+    """Whether ``pips`` more pips of forward steps could turn ``mover`` into ``target``.
+
+    Checkers only move forward (down the points), so at and behind every point at least
+    as many stand now as in ``target``; each step moves at most its number of pips. This
+    prunes the replay of long Jacquet doublets (six moves of 6) to the useful steps.
+    """
+    behind = 0
+    for point in range(25, 0, -1):
+        behind += mover[point] - target[point]
+        if behind < 0:
+            return False
+    pairs = enumerate(zip(mover, target, strict=True))
+    distance = sum(point * (now - then) for point, (now, then) in pairs)
+    return distance <= pips
+
+
 def _replay(
     view: View,
     target: View,
@@ -138,6 +155,9 @@ def _replay(
     best: _Found | None = None
     if view[0] == target[0] and (mover_only or view[1] == target[1]):
         best = ((), 0, 0)
+    if not _may_reach(view[0], target[0], sum(left)):
+        memo[key] = best
+        return best
     for index, die in enumerate(left):
         if die in left[:index]:
             continue
