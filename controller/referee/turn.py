@@ -265,6 +265,8 @@ class TurnState:
         end: how the turn ended (``DONE``).
         previous: the state Undo returns to.
         waive_void_roll: waive the void-roll rule when the play is forced or contact is over.
+        judge_factory: builds the judge of a roll (backgammon's :class:`Judge` by default);
+            a Jacquet state builds its own from ``jacquet``'s variant and numbers.
         jacquet: Jacquet: the rules' turn model of this turn, before the throw when the
             mover throws (None in backgammon).
     """
