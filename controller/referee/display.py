@@ -14,7 +14,8 @@ text names on whose behalf numbers are played (``player 1 plays the 5 handed ove
 player 0: 5 to play``); when the mover may decline them (rule 11) the status light
 blinks amber slowly and the text offers Decline, since the referee never guesses that
 choice; the primauté asks for one die each; a game over names the winner and the points.
-In learner mode the courier still travelling alone (rule 5) blinks amber slowly.
+The courier still travelling alone (rule 5) is named in the text while the board waits,
+and in learner mode its point blinks amber slowly.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from controller.referee.cells import LOCATIONS, Location, cells_from_board
+from controller.referee.cells import LOCATIONS, Location, cells_from_board, location_name
 from controller.referee.turn import Phase, TurnState
 from controller.referee.verdict import Kind
 
@@ -136,6 +137,9 @@ def render(state: TurnState, mode: Mode) -> Display:
             light(checker.destinations, Colour.GREEN, Blink.STEADY)
             light(frozenset({checker.source}), Colour.AMBER, Blink.STEADY)
     text = verdict.text
+    courier = _courier(state)
+    if courier is not None and verdict.kind is Kind.WAITING:
+        text += f"; the courier on {location_name(courier)} travels alone (rule 5)"
     if state.behalf:
         text = f"{state.behalf}: {text}"
     if state.may_decline:

@@ -349,13 +349,15 @@ def test_rule_12_the_game_ends_the_moment_the_last_checker_is_off() -> None:
         state.next_turn()
 
 
-def test_learner_mode_shows_the_courier_travelling_alone() -> None:
+def test_the_courier_travelling_alone_is_named_and_lit_in_learner_mode() -> None:
     board = jboard({1: 14, 5: 1}, {1: 15})
     state = TurnState.from_jacquet(JacquetTurn(board=board)).on(Seen(cells_from_board(board)))
     state = state.on(Rolled(0, (4, 2)))
     shown = render(state, Mode.LEARNER)
     assert shown.lit(Colour.AMBER) == {location_of(0, 20, JACQUET)}  # pos 5: point 20
+    assert shown.text == "4-2 to play; the courier on point 20 travels alone (rule 5)"
     assert render(state, Mode.REFEREE).lit(Colour.AMBER) == set()
+    assert render(state, Mode.RECORDER).text == "recording"
 
 
 def test_an_illegal_jacquet_play_accepted_hands_nothing_over() -> None:
