@@ -27,6 +27,31 @@ GOLDEN = Path(__file__).parent.parent / "tests" / "data" / "backgammon-golden" /
 ROUNDS = 5
 
 
+def _jacquet_trees() -> None:
+    """PlayTree of every play of a few random Jacquet games (both rulesets)."""
+    import random
+
+    from controller.rules.variants import JACQUET, JACQUET_LUDII
+    from controller.selfplay import JacquetPlayed, play_jacquet_game
+
+    for variant in (JACQUET, JACQUET_LUDII):
+        turns = [
+            item.turn
+            for seed in range(10)
+            for item in play_jacquet_game(random.Random(seed), variant)
+            if isinstance(item, JacquetPlayed)
+        ]
+        times = []
+        for turn in turns:
+            start = time.perf_counter()
+            PlayTree.of_numbers(turn.board, turn.player, turn.numbers, variant)
+            times.append(time.perf_counter() - start)
+        print(
+            f"  PlayTree {variant.name} ({len(turns):,} plays of 10 random games): "
+            f"median {statistics.median(times) * 1e3:.2f} ms, worst {max(times) * 1e3:.1f} ms"
+        )
+
+
 def _per_case(cases: list[dict[str, Any]], function: Callable[[dict[str, Any]], object]) -> float:
     """Best of ``ROUNDS`` passes, in cases per second."""
     best = float("inf")
@@ -70,6 +95,7 @@ def main() -> None:
         f"  PlayTree (referee, once per roll): median {statistics.median(tree_times) * 1e3:.2f} ms,"
         f" worst {max(tree_times) * 1e3:.1f} ms"
     )
+    _jacquet_trees()
 
     jacquet_turns = [
         event.turn
