@@ -55,7 +55,10 @@ def _engine(args: argparse.Namespace) -> Engine:
         return make_engine(args.engine, ply=args.ply, budget=args.budget, program=args.gnubg)
     choice = available_engine(ply=args.ply, budget=args.budget, program=args.gnubg)
     if choice.engine is None:
-        raise EngineUnavailableError(f"{choice.message}: no review without GNU Backgammon")
+        raise EngineUnavailableError(
+            "no engine to review with: install Debian's gnubg package "
+            "(or the gnubg bindings on x86-64)"
+        )
     return choice.engine
 
 

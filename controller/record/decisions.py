@@ -10,7 +10,7 @@ they judge, for the analysed ``.sgf`` and for the review report: one walk, both 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from controller.engine.review import CheckerDecision, CubeDecision, Review, Verdict
 from controller.record.errors import RecordError
@@ -26,7 +26,7 @@ from controller.record.events import (
     Taken,
 )
 from controller.record.model import MatchRecord, Phase, Replayer
-from controller.rules import Xgid
+from controller.rules import Xgid, xgid
 
 __all__ = ["Decision", "JudgedEvent", "decisions_of", "pair_verdicts"]
 
@@ -99,6 +99,16 @@ def _walk(record: MatchRecord) -> Iterator[tuple[int, int, tuple[Event, ...], De
         replayer.apply(index, event)
 
 
+def _describe(decision: Decision) -> str:
+    """A decision in a few words, for messages."""
+    position = decision.position
+    where = f"at {xgid(replace(position, dice=None))}"
+    if isinstance(decision, CheckerDecision):
+        return f"player {position.turn}'s play of {decision.dice[0]}{decision.dice[1]} {where}"
+    what = "double" if decision.doubled else "chance to double"
+    return f"player {position.turn}'s {what} {where}"
+
+
 def decisions_of(record: MatchRecord) -> tuple[Decision, ...]:
     """Every play, every chance to double and every double with its answer, in order.
 
@@ -130,6 +140,6 @@ def pair_verdicts(record: MatchRecord, review: Review) -> tuple[JudgedEvent, ...
     if len(paired) != len(verdicts):
         raise RecordError(
             f"the review's verdict {len(paired) + 1} of {len(verdicts)} judges no decision of "
-            f"this match in order: {verdicts[len(paired)].decision!r}"
+            f"this match in order: {_describe(verdicts[len(paired)].decision)}"
         )
     return tuple(paired)

@@ -1,0 +1,117 @@
+"""The analysed ``.sgf``: GNU Backgammon loads it and shows the engine's analysis.
+
+Each match is reviewed by each real engine, written with the review, and loaded into
+Debian's ``gnubg``: its statistics (computed from the analysis it read) must be the
+review's own figures, its move lists the engine's, its alerts the review's grades.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from controller.engine import PlayVerdict, Review, Skill
+from controller.record import MatchRecord
+from controller.record.sgf import read_sgf, write_sgf
+from tests.record.gnubg_program import run_gnubg
+from tests.record.test_sgf import comparable
+from tests.review.conftest import blunder, engine, match, money, runner
+
+__all__ = ["blunder", "engine", "match", "money", "runner"]
+
+_NUMBER = r"([-+]\d+\.\d+)"
+_ERROR_TOTAL = re.compile(rf"Error total EMG \((?:MWC|Points)\)\s+{_NUMBER} \(.*?\)\s+{_NUMBER}")
+_ERROR_RATE = re.compile(rf"Error rate mEMG \((?:MWC|Points)\)\s+{_NUMBER}\s+\(.*?\)\s+{_NUMBER}")
+
+
+def _row(output: str, label: str) -> tuple[int, int]:
+    found = re.search(rf"^{re.escape(label)}\s+(\d+)\s+(\d+)", output, re.MULTILINE)
+    assert found, f"no {label!r} in GNU Backgammon's statistics"
+    return int(found[1]), int(found[2])
+
+
+def _statistics(record: MatchRecord, review: Review, tmp_path: Path) -> str:
+    path = tmp_path / "analysed.sgf"
+    path.write_text(write_sgf(record, review), encoding="utf-8")
+    return run_gnubg([f"load match {path}", "show statistics match"])
+
+
+def _check_statistics(record: MatchRecord, review: Review, tmp_path: Path) -> str:
+    """Check GNU Backgammon's statistics of the analysed match against the review's."""
+    output = _statistics(record, review, tmp_path)
+    plays = [v for v in review.plays if not v.forced]
+
+    chequer, cube, overall = (tuple(map(float, m.groups())) for m in _ERROR_TOTAL.finditer(output))
+    rates = [tuple(map(float, m.groups())) for m in _ERROR_RATE.finditer(output)]
+    for player in (0, 1):
+        mine = [v for v in plays if v.player == player]
+        assert -chequer[player] == pytest.approx(sum(v.loss for v in mine), abs=1e-3)
+        cube_loss = sum(v.loss for v in review.cube_decisions if v.player == player) + sum(
+            v.take_loss or 0.0 for v in review.cube_decisions if v.player != player
+        )
+        assert -cube[player] == pytest.approx(cube_loss, abs=2e-3)
+        rate = review.error_rate(player)
+        assert -overall[player] == pytest.approx(rate.total_loss, abs=2e-3)
+        assert -rates[2][player] == pytest.approx(rate.mean_loss * 1000, abs=0.1)
+    assert cube[0] + cube[1] < 0  # the simulated players err at the cube too
+    assert _row(output, "Unforced moves") == tuple(
+        sum(1 for v in plays if v.player == p) for p in (0, 1)
+    )
+    assert _row(output, "Moves marked very bad") == tuple(
+        sum(1 for v in plays if v.player == p and v.skill is Skill.BLUNDER) for p in (0, 1)
+    )
+    assert _row(output, "Moves marked doubtful") == tuple(
+        sum(1 for v in plays if v.player == p and v.skill is Skill.DOUBTFUL) for p in (0, 1)
+    )
+    assert _row(output, "Close or actual cube decisions") == tuple(
+        sum(1 for v in review.cube_decisions if v.player == p)
+        + sum(1 for v in review.cube_decisions if v.player != p and v.decision.doubled)
+        for p in (0, 1)
+    )
+    return output
+
+
+def test_gnubg_reads_a_match_review_back_as_its_own_statistics(
+    match: tuple[MatchRecord, Review], tmp_path: Path
+) -> None:
+    # Match play: the cube's equities went to GNU Backgammon as match winning chances.
+    output = _check_statistics(*match, tmp_path)
+    assert "Error total EMG (MWC)" in output
+
+
+def test_gnubg_reads_a_money_review_back_as_its_own_statistics(
+    money: tuple[MatchRecord, Review], tmp_path: Path
+) -> None:
+    output = _check_statistics(*money, tmp_path)
+    assert "Error total EMG (Points)" in output
+
+
+def test_gnubg_shows_the_blunder_and_the_best_play(
+    blunder: tuple[MatchRecord, Review], tmp_path: Path
+) -> None:
+    record, review = blunder
+    verdict = review.plays[0]
+    assert isinstance(verdict, PlayVerdict)
+    path = tmp_path / "blunder.sgf"
+    path.write_text(write_sgf(record, review), encoding="utf-8")
+    exported = tmp_path / "blunder.txt"
+    run_gnubg([f"load match {path}", f"export match text {exported}"])
+    text = exported.read_text(encoding="utf-8")
+
+    assert re.search(r"Alert: very bad move \( -0\.2\d\d\)", text)
+    best = re.search(rf"\s1\. Cubeful 0-ply\s+8/5 6/5\s+Eq\.: {_NUMBER}", text)
+    played = re.search(rf"\*\s+\d+\. Cubeful 0-ply\s+13/9\s+Eq\.: {_NUMBER} \({_NUMBER}\)", text)
+    assert best and played, text[:3000]
+    assert float(best[1]) == pytest.approx(verdict.best.equity, abs=1e-3)
+    assert float(played[1]) == pytest.approx(verdict.played.equity, abs=1e-3)
+    assert -float(played[2]) == pytest.approx(verdict.loss, abs=1e-3)
+
+
+def test_the_analysed_sgf_is_the_same_match_to_tabula(match: tuple[MatchRecord, Review]) -> None:
+    record, review = match
+    text = write_sgf(record, review)
+    assert text != write_sgf(record) and "A[" in text and "DA[E ver 3 " in text
+    again = read_sgf(text)
+    assert [comparable(g) for g in again.games] == [comparable(g) for g in record.games]
