@@ -33,7 +33,7 @@ from controller.record.events import Beavered, Doubled, Dropped, Event, Played, 
 from controller.record.model import MatchRecord
 from controller.rules import Player, Xgid
 
-__all__ = ["MAX_PLAYS", "Notes"]
+__all__ = ["MAX_PLAYS", "Notes", "letter"]
 
 MAX_PLAYS: Final = 20
 """Plays listed per roll (the played one is always listed): GNU Backgammon shows 5."""
@@ -47,7 +47,7 @@ _MOVE_MARKS: Final = {Skill.DOUBTFUL: "DO[]", Skill.ERROR: "BM[1]", Skill.BLUNDE
 _CUBE_MARKS: Final = {Skill.DOUBTFUL: "DC[]", Skill.ERROR: "BC[1]", Skill.BLUNDER: "BC[2]"}
 
 
-def _letter(point: int, player: Player) -> str:
+def letter(point: int, player: Player) -> str:
     """The letter of a point in ``player``'s numbering (25 bar, 0 off)."""
     if point == 25:
         return "y"
@@ -70,7 +70,7 @@ def _plays(verdict: PlayVerdict) -> str:
     values = []
     for ranked in shown:
         letters = "".join(
-            _letter(move.source, player) + _letter(move.destination, player)
+            letter(move.source, player) + letter(move.destination, player)
             for move in ranked.play.moves
         )
         values.append(

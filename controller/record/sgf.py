@@ -31,6 +31,7 @@ from typing import Final
 from controller.engine.review import Review
 from controller.record._moves import GameBuilder, play_steps
 from controller.record._sgf_analysis import Notes as _Notes
+from controller.record._sgf_analysis import letter as _letter
 from controller.record.errors import InvalidEventError, SgfError
 from controller.record.events import (
     Beavered,
@@ -56,15 +57,6 @@ _APPLICATION: Final = "Tabula:0.1"
 
 def _escape(text: str) -> str:
     return text.replace("\\", "\\\\").replace("]", "\\]")
-
-
-def _letter(point: int, player: Player) -> str:
-    """The letter of a point in ``player``'s numbering (25 bar, 0 off)."""
-    if point == 25:
-        return "y"
-    if point == 0:
-        return "z"
-    return chr(ord("a") + (point if player == 0 else 25 - point) - 1)
 
 
 def _point(letter: str, player: Player) -> int:

@@ -165,55 +165,60 @@ def _play_line(judged: JudgedEvent, verdict: PlayVerdict, names: tuple[str, str]
 def _cube_lines(
     judged: JudgedEvent, verdict: CubeVerdict, names: tuple[str, str]
 ) -> list[DecisionLine]:
+    """The doubler's line and, after a double, the taker's."""
     advice, decision = verdict.advice, verdict.decision
-    doubler = verdict.player
     action = advice.action
-    best_double = "double" if action.should_double else "no double"
-    double_equity = min(advice.double_take, advice.double_pass)
     top = advice.best_equity
-    position = xgid(decision.position)
-    lines = [
-        DecisionLine(
+    double_equity = min(advice.double_take, advice.double_pass)  # the opponent picks
+
+    def line(
+        player: Player, kind: DecisionKind, *, chosen: str, best: str, loss: float, skill: Skill,
+        choices: tuple[Choice, ...],
+    ) -> DecisionLine:  # fmt: skip
+        return DecisionLine(
             game=judged.game,
             move=judged.move,
-            player=doubler,
-            name=names[doubler],
-            kind=DecisionKind.CUBE,
-            position=position,
+            player=player,
+            name=names[player],
+            kind=kind,
+            position=xgid(decision.position),
             dice=None,
-            pips=_mover_first(verdict.pips, doubler),
+            pips=_mover_first(verdict.pips, player),
+            chosen=chosen,
+            best=best,
+            loss=loss,
+            skill=skill,
+            forced=False,
+            choices=choices,
+        )
+
+    doubler = verdict.player
+    lines = [
+        line(
+            doubler,
+            DecisionKind.CUBE,
             chosen="double" if decision.doubled else "no double",
-            best=best_double,
+            best="double" if action.should_double else "no double",
             loss=verdict.loss,
             skill=verdict.skill,
-            forced=False,
             choices=(
                 Choice("no double", advice.no_double, max(0.0, top - advice.no_double)),
-                # Doubling is worth the smaller of the two answers: the opponent picks.
                 Choice("double, take", advice.double_take, max(0.0, top - double_equity)),
                 Choice("double, pass", advice.double_pass, max(0.0, top - double_equity)),
             ),
         )
     ]
     if decision.taken is not None and verdict.take_loss is not None:
-        taker = 1 - doubler
         assert verdict.take_skill is not None
         take, drop = -advice.double_take, -advice.double_pass
         lines.append(
-            DecisionLine(
-                game=judged.game,
-                move=judged.move,
-                player=taker,
-                name=names[taker],
-                kind=DecisionKind.TAKE,
-                position=position,
-                dice=None,
-                pips=_mover_first(verdict.pips, taker),
+            line(
+                1 - doubler,
+                DecisionKind.TAKE,
                 chosen="take" if decision.taken else "pass",
                 best="take" if action.should_take else "pass",
                 loss=verdict.take_loss,
                 skill=verdict.take_skill,
-                forced=False,
                 choices=(
                     Choice("take", take, max(take, drop) - take),
                     Choice("pass", drop, max(take, drop) - drop),
