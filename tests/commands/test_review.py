@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -45,13 +46,25 @@ def test_review_of_a_journal_writes_a_page(tmp_path: Path) -> None:
     assert page.startswith("<!DOCTYPE html>") and "Game 2 (score" in page
 
 
-def test_review_writes_the_analysed_sgf(tmp_path: Path) -> None:
+def test_review_of_a_journal_writes_the_analysed_sgf(tmp_path: Path) -> None:
+    path = tmp_path / "match.db"
+    with Journal(path) as journal:
+        for event in short_match():
+            journal.append(event)
     out = tmp_path / "review.sgf"
-    run = tabula("review", "--match", str(saved(tmp_path, blunder_record())), "--out", str(out))
+    run = tabula("review", "--journal", str(path), "--out", str(out), "--engine", "bindings")
     assert run.returncode == 0, run.stderr
+    counted = re.fullmatch(
+        rf"wrote {re.escape(str(out))} \((\d+) plays and (\d+) cube decisions reviewed\)\n",
+        run.stdout,
+    )
+    assert counted, run.stdout
     text = out.read_text(encoding="utf-8")
-    assert "A[" in text and "BM[2]" in text
-    assert len(read_sgf(text).games) == 1
+    # Every play reviewed carries its ranked plays, every cube decision its equities.
+    assert len(re.findall(r"(?<!D)A\[\d+\]\[", text)) == int(counted[1])
+    doubles = text.count("[double]DA[")
+    assert text.count("DA[") == int(counted[2]) + doubles  # an answer repeats its double's
+    assert len(read_sgf(text).games) == 2
 
 
 def test_without_an_engine_the_review_says_so(tmp_path: Path) -> None:
