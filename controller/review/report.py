@@ -270,7 +270,8 @@ def build_report(record: MatchRecord, review: Review) -> ReviewReport:
     engines = {v.hint.engine for v in review.plays} | {
         v.advice.engine for v in review.cube_decisions
     }
-    plies = {v.hint.ply for v in review.plays} | {v.advice.ply for v in review.cube_decisions}
+    # The depth asked for: a cube answer may name the depth of its inner evaluations.
+    plies = {v.hint.ply for v in review.plays} or {v.advice.ply for v in review.cube_decisions}
     return ReviewReport(
         names=names,
         match_length=record.rules.match_length,

@@ -44,6 +44,7 @@ def test_review_of_a_journal_writes_a_page(tmp_path: Path) -> None:
     assert run.stdout.startswith(f"wrote {out} (") and "cube decisions reviewed)" in run.stdout
     page = out.read_text(encoding="utf-8")
     assert page.startswith("<!DOCTYPE html>") and "Game 2 (score" in page
+    assert "<p>Engine: gnubg-bindings, 0-ply." in page
 
 
 def test_review_of_a_journal_writes_the_analysed_sgf(tmp_path: Path) -> None:
