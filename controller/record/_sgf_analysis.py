@@ -15,7 +15,8 @@ On a play's node (after ``W[31hefe]``):
   match: the match winning chance) ``]``, with ``BC[2]``/``BC[1]``/``DC[]`` grading it.
 
 A double's node and its answer's node carry the same ``DA`` with ``BM``/``DO`` grading
-the double and the answer. The engine answers equities only: the probabilities and the
+the double and the answer (a beavered double carries none: GNU Backgammon cannot
+analyse beavers). The engine answers equities only: the probabilities and the
 cubeless equity it did not give are written ``nan``, which GNU Backgammon reads and shows
 as ``nan`` (never as invented numbers); it computes its alerts and statistics from the
 equities.
@@ -125,8 +126,16 @@ class Notes:
         return text
 
     def cube(self, action: Doubled | Beavered | Taken | Dropped) -> str:
-        """The properties of a double's or an answer's node."""
-        verdict = self._verdict(action)
+        """The properties of a double's or an answer's node.
+
+        A beavered double carries none: GNU Backgammon reads the beaver as the doubled
+        player's redouble and says it "cannot analyse beaver nor raccoons", and it
+        misreads a double's analysis followed by one (the review counts it as a take).
+        """
+        judged = self._judged.get(id(action))
+        if judged is None or any(isinstance(event, Beavered) for event in judged.events):
+            return ""
+        verdict = judged.verdict
         if not isinstance(verdict, CubeVerdict):
             return ""
         if isinstance(action, Doubled):

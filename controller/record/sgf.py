@@ -38,8 +38,10 @@ from controller.record.events import (
     Doubled,
     Dropped,
     Event,
+    Flagged,
     IllegalPlayAccepted,
     MatchStarted,
+    Observed,
     OpeningRolled,
     Played,
     PositionEdited,
@@ -127,6 +129,8 @@ def _game_nodes(game: GameRecord, notes: _Notes | None = None) -> list[str]:
         if isinstance(action, Rolled):
             pending_roll = action
             continue
+        if isinstance(action, Observed | Flagged):
+            continue  # boards seen mid-turn and flags are not kept: the roll is still pending
         if isinstance(action, Played):
             steps = play_steps(board, action.player, action.dice, action.board)
             letters = "".join(
