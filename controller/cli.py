@@ -15,7 +15,10 @@ from collections.abc import Sequence
 from controller.errors import TabulaError
 
 #: Sub-command name -> module implementing it.
-COMMANDS: dict[str, str] = {}
+COMMANDS: dict[str, str] = {
+    "dice": "controller.commands.dice",
+    "calibrate": "controller.commands.calibrate",
+}
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -27,7 +27,7 @@ Image = npt.NDArray[np.uint8]
 
 #: Board view size in pixels (width, height): the board's playing area and frame.
 BOARD_SIZE: tuple[int, int] = (640, 480)
-_MARKER_INSET = 10.0
+_MARKER_INSET = 30.0
 #: Board-view centres of the ArUco markers (DICT_4X4_50 ids 0..3), clockwise from the
 #: top-left corner of the board's frame.
 MARKER_CENTRES: dict[int, tuple[float, float]] = {

@@ -38,10 +38,16 @@ def _background(image: Image, scale: int = 8, kernel: int = 9) -> Image:
 def _clean(mask: Image) -> Image:
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    filled = np.zeros_like(mask)
-    cv2.drawContours(filled, contours, -1, 255, cv2.FILLED)
-    return filled
+    # Fill the holes a die's face leaves (a white face on a light board), but not the
+    # inside of a large ring such as a tray's rim.
+    contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    if hierarchy is None:
+        return mask
+    max_hole = 0.02 * mask.shape[0] * mask.shape[1]
+    holes = [c for c, h in zip(contours, hierarchy[0], strict=True)
+             if h[3] >= 0 and cv2.contourArea(c) < max_hole]
+    cv2.drawContours(mask, holes, -1, 255, cv2.FILLED)
+    return mask
 
 
 def foreground(image: Image, background: Image | None = None, threshold: int = 28) -> Image:

@@ -102,7 +102,10 @@ class DiceReader:
         if background is not None and background.shape != view.shape:
             background = None
         candidates = find_dice(view, background)
-        cube = self._read_cube(view, background, candidates)
+        # The cube's side only means something on the board view: read it when calibrated.
+        cube = None
+        if self.calibration is not None:
+            cube = self._read_cube(view, background, candidates)
         if cube is not None:
             candidates = [c for c in candidates if not _inside(c.center, cube.box)]
         dice = tuple(self._die(c, view.shape[1]) for c in candidates)

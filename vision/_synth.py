@@ -31,7 +31,7 @@ DIE_COLOURS: tuple[tuple[tuple[int, int, int], tuple[int, int, int]], ...] = (
     ((150, 60, 30), (240, 240, 240)),
     ((40, 200, 230), (20, 20, 20)),
 )
-_MARGIN = 18
+_MARGIN = 48
 _BAR = 34
 _SS = 4  # supersampling factor of the die patches
 
@@ -101,12 +101,12 @@ def _board(rng: random.Random, markers: bool) -> Image:
 
 
 def _draw_marker(img: Image, marker_id: int, cx: float, cy: float) -> None:
-    size = 16
+    size = 24
     dictionary = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
     marker = cv2.aruco.generateImageMarker(dictionary, marker_id, size)
     x, y = round(cx - size / 2), round(cy - size / 2)
     # A white quiet zone around the marker, as a printed sticker has.
-    cv2.rectangle(img, (x - 2, y - 2), (x + size + 1, y + size + 1), (255, 255, 255), cv2.FILLED)
+    cv2.rectangle(img, (x - 5, y - 5), (x + size + 4, y + size + 4), (255, 255, 255), cv2.FILLED)
     img[y : y + size, x : x + size] = marker[:, :, None]
 
 
@@ -275,6 +275,7 @@ def render_roll(
     missing: int = 0,
     cube: tuple[int, str] | None = None,
     markers: bool = False,
+    board_seed: int | None = None,
 ) -> SyntheticRoll:
     """Render one roll of ``dice`` dice on a board view of :data:`BOARD_SIZE`.
 
@@ -288,12 +289,15 @@ def render_roll(
         cube: ``(value, side)`` to draw the doubling cube (side ``player1``, ``player2``
             or ``centre``), or None.
         markers: print the four ArUco calibration markers in the board's corners.
+        board_seed: draw the board and its checkers from this seed (the same board for
+            a series of rolls), else from ``rng``.
     """
-    board = _board(rng, markers)
-    spots = _checker_spots(rng)
+    board_rng = random.Random(board_seed) if board_seed is not None else rng
+    board = _board(board_rng, markers)
+    spots = _checker_spots(board_rng)
     if on_checker and not spots:
         spots = [(_field_right()[0] + 30.0, _MARGIN + 30.0, 25.0)]
-    _draw_checkers(board, spots, rng)
+    _draw_checkers(board, spots, board_rng)
     img = board.astype(np.float32)
     side = rng.uniform(26, 34)
     shadow = (rng.uniform(-4, 4), rng.uniform(1, 5))
