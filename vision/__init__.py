@@ -56,8 +56,8 @@ from vision.errors import CalibrationError, CameraError, ImageError, VisionError
 
 __all__ = [
     "BOARD_SIZE",
-    "IMAGE_SUFFIXES",
     "CUBE_VALUES",
+    "IMAGE_SUFFIXES",
     "MARKER_CENTRES",
     "Calibration",
     "CalibrationError",

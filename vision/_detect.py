@@ -30,7 +30,8 @@ class Candidate:
 
 def _background(image: Image, scale: int = 8, kernel: int = 9) -> Image:
     h, w = image.shape[:2]
-    small = cv2.resize(image, (max(1, w // scale), max(1, h // scale)), interpolation=cv2.INTER_AREA)
+    size = (max(1, w // scale), max(1, h // scale))
+    small = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
     small = cv2.medianBlur(small, kernel)
     return cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
 

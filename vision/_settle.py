@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import collections
 import enum
+import itertools
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -64,7 +65,7 @@ class SettleDetector:
         """Measure the camera noise on frames of a still scene and use it from now on."""
         if len(frames) < 2:
             raise ValueError(f"need at least 2 still frames to measure noise, got {len(frames)}")
-        changes = [frame_change(a, b) for a, b in zip(frames, frames[1:], strict=False)]
+        changes = [frame_change(a, b) for a, b in itertools.pairwise(frames)]
         self._noise = float(np.median(changes))
         return self._noise
 

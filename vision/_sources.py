@@ -207,8 +207,9 @@ class SyntheticSource(_Closing):
     """A simulated camera over the board: rolls tumble, settle, and are lifted again.
 
     The board is the same for every roll. Each roll gives ``empty`` frames of the board
-    without dice (before the throw, or the dice lifted), ``moving`` frames (the dice still rolling), ``settled`` frames of the
-    same picture with fresh sensor noise. ``rolls`` holds the truth of each roll, in order.
+    without dice (before the throw, or the dice lifted), ``moving`` frames (the dice
+    still rolling), ``settled`` frames of the same picture with fresh sensor noise.
+    ``rolls`` holds the truth of each roll, in order.
     """
 
     def __init__(self, rng: random.Random, *, count: int | None = None, moving: int = 3,

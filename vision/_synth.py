@@ -153,7 +153,7 @@ _ADJACENT = {1: (2, 3, 4, 5), 2: (1, 3, 4, 6), 3: (1, 2, 5, 6), 4: (1, 2, 5, 6),
              5: (1, 3, 4, 6), 6: (2, 3, 4, 5)}
 
 
-def _die_patch(value: int, side: float, angle: float, tilt: float, rng: random.Random,
+def _die_patch(value: int, side: float, angle: float, tilt: float, *, rng: random.Random,
                colours: tuple[tuple[int, int, int], tuple[int, int, int]]
                ) -> tuple[Image, npt.NDArray[np.float32]]:
     """A rendered die (colour image and alpha), top face seen from above.
@@ -182,7 +182,8 @@ def _die_patch(value: int, side: float, angle: float, tilt: float, rng: random.R
     rad = max(2, s // 9)
     cv2.rectangle(alpha, (rad, 0), (bw - 1 - rad, bh - 1), 255, cv2.FILLED)
     cv2.rectangle(alpha, (0, rad), (bw - 1, bh - 1 - rad), 255, cv2.FILLED)
-    for cx, cy in ((rad, rad), (bw - 1 - rad, rad), (rad, bh - 1 - rad), (bw - 1 - rad, bh - 1 - rad)):
+    corners = ((rad, rad), (bw - 1 - rad, rad), (rad, bh - 1 - rad), (bw - 1 - rad, bh - 1 - rad))
+    for cx, cy in corners:
         cv2.circle(alpha, (cx, cy), rad, 255, cv2.FILLED, cv2.LINE_AA)
     # Darker rim: the rounded edges of a real die catch less light.
     rim = cv2.erode(alpha, np.ones((3, 3), np.uint8), iterations=max(1, s // 30))
@@ -227,7 +228,8 @@ def _cube_patch(value: int, side: float, angle: float) -> tuple[Image, npt.NDArr
 
 
 def _paste(img: npt.NDArray[np.float32], patch: Image, alpha: npt.NDArray[np.float32],
-           cx: float, cy: float, shadow: tuple[float, float]) -> Box:
+           centre: tuple[float, float], shadow: tuple[float, float]) -> Box:
+    cx, cy = centre
     ph, pw = alpha.shape
     x, y = round(cx - pw / 2), round(cy - ph / 2)
     h, w = img.shape[:2]
@@ -311,20 +313,21 @@ def render_roll(
     for i in range(dice - missing):
         value = rng.randint(1, 6)
         tilt = math.radians(rng.uniform(22, 38)) if kinds[i] == "cocked" else 0.0
-        patch, alpha = _die_patch(value, side, rng.uniform(0, 2 * math.pi), tilt, rng, colours)
+        patch, alpha = _die_patch(value, side, rng.uniform(0, 2 * math.pi), tilt, rng=rng,
+                                  colours=colours)
         cx, cy = _free_spot(rng, places[i], spots, placed, side)
         placed.append((cx, cy))
-        box = _paste(img, patch, alpha, cx, cy, shadow)
-        truth.append(SyntheticDie(value, box, kinds[i], places[i] == "left", places[i] == "checker"))
+        box = _paste(img, patch, alpha, (cx, cy), shadow)
+        truth.append(SyntheticDie(value, box, kinds[i], off_half=places[i] == "left",
+                                  on_checker=places[i] == "checker"))
     if cube is not None:
         patch, alpha = _cube_patch(cube[0], side * 1.3, rng.uniform(-0.4, 0.4))
-        x1, y1, x2, y2 = _field_right()
         w, h = BOARD_SIZE
         cy = {"player2": h * 0.3, "player1": h * 0.7, "centre": h / 2}[cube[1]]
-        cx = w / 2 if cube[1] == "centre" else rng.uniform(x1 + side * 2, x2 - side * 2)
-        if cube[1] != "centre":
-            cx = _MARGIN + side  # on the frame at the owner's side, clear of the dice
-        _paste(img, patch, alpha, cx, cy, shadow)
+        # In the middle of the bar, or by the owner's side of the left-hand half, clear of
+        # the dice.
+        cx = w / 2 if cube[1] == "centre" else _MARGIN + side
+        _paste(img, patch, alpha, (cx, cy), shadow)
     light = _random_light(rng)
     image = _camera(img, light, rng)
     background = _camera(board.astype(np.float32), light, rng)

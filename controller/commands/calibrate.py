@@ -24,9 +24,9 @@ def run(args: argparse.Namespace) -> int:
     import cv2
 
     from vision import (
+        IMAGE_SUFFIXES,
         CalibrationError,
         CameraError,
-        IMAGE_SUFFIXES,
         annotate,
         calibrate,
         find_markers,
@@ -38,8 +38,11 @@ def run(args: argparse.Namespace) -> int:
     if Path(args.source).suffix.lower() in IMAGE_SUFFIXES:
         frame = read_image(args.source)
     else:
-        with open_source(args.source) as source:
+        source = open_source(args.source)
+        try:
             frame = source.read()
+        finally:
+            source.close()
         if frame is None:
             raise CameraError(f"source {args.source!r} gave no frame")
     try:

@@ -8,7 +8,7 @@ from vision import CubeReading, Die, RollReading, Verdict
 def test_die_validates_value_confidence_and_box() -> None:
     with pytest.raises(ValueError, match="invalid die value 7"):
         Die(7, (0, 0, 1, 1), 1.0)
-    with pytest.raises(ValueError, match="invalid die confidence 1.5"):
+    with pytest.raises(ValueError, match=r"invalid die confidence 1\.5"):
         Die(3, (0, 0, 1, 1), 1.5)
     with pytest.raises(ValueError, match=r"invalid die box \(5, 0, 1, 1\)"):
         Die(3, (5, 0, 1, 1), 0.5)

@@ -91,7 +91,7 @@ def test_synthetic_source_gives_moving_settled_then_empty_frames() -> None:
 def test_missing_camera_is_a_clear_error() -> None:
     with pytest.raises(CameraError, match=r"camera 97 cannot be opened \(is it plugged in\?\)"):
         CameraSource(97)
-    with pytest.raises(CameraError, match="'no_such_picamera_module'.*not installed"):
+    with pytest.raises(CameraError, match=r"'no_such_picamera_module'.*not installed"):
         PiCameraSource(module="no_such_picamera_module")
 
 

@@ -1,0 +1,1 @@
+"""Speed and accuracy figures, run on demand: ``python -m benchmarks.<name>``."""
