@@ -69,6 +69,8 @@ class Calibration:
 
     def warp(self, frame: Image) -> Image:
         """The top-down board view of a camera frame."""
+        if frame.shape[1::-1] == self.board_size and np.allclose(self.matrix, np.eye(3)):
+            return frame  # already the board view (synthetic camera)
         return cv2.warpPerspective(frame, self.matrix, self.board_size, flags=cv2.INTER_LINEAR)
 
     def to_mapping(self) -> dict[str, Any]:

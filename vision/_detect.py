@@ -51,6 +51,12 @@ def _clean(mask: Image) -> Image:
     return mask
 
 
+def _max_channel(image: Image) -> Image:
+    """Per-pixel maximum over the colour channels (cv2: numpy's axis reduction is slow)."""
+    b, g, r = cv2.split(image)
+    return cv2.max(cv2.max(b, g), r)
+
+
 def foreground(image: Image, background: Image | None = None, threshold: int = 28) -> Image:
     """Mask of what differs from the board: from an empty-board image, else estimated.
 
@@ -59,13 +65,18 @@ def foreground(image: Image, background: Image | None = None, threshold: int = 2
     """
     if background is None:
         bg = _background(image)
-        diff = cv2.absdiff(cv2.GaussianBlur(image, (3, 3), 0), bg).max(axis=2)
-        return _clean((diff > threshold).astype(np.uint8) * 255)
-    diff = cv2.absdiff(image, background).max(axis=2)
-    ratio = (image.astype(np.float32) + 4) / (background.astype(np.float32) + 4)
-    rmax, rmin = ratio.max(axis=2), ratio.min(axis=2)
-    shadow = (rmax < 0.95) & (rmin > 0.4) & (rmax - rmin < 0.18)
-    return _clean(((diff > threshold) & ~shadow).astype(np.uint8) * 255)
+        diff = _max_channel(cv2.absdiff(cv2.GaussianBlur(image, (3, 3), 0), bg))
+        return _clean(cv2.threshold(diff, threshold, 255, cv2.THRESH_BINARY)[1])
+    diff = _max_channel(cv2.absdiff(image, background))
+    mask = cv2.threshold(diff, threshold, 255, cv2.THRESH_BINARY)[1]
+    ys, xs = np.nonzero(mask)
+    if len(ys):
+        # Only the changed pixels are tested for shadow (speed).
+        ratio = (image[ys, xs].astype(np.float32) + 4) / (background[ys, xs].astype(np.float32) + 4)
+        rmax, rmin = ratio.max(axis=1), ratio.min(axis=1)
+        shadow = (rmax < 0.95) & (rmin > 0.4) & (rmax - rmin < 0.18)
+        mask[ys[shadow], xs[shadow]] = 0
+    return _clean(mask)
 
 
 def _pip_blobs(
@@ -78,7 +89,8 @@ def _pip_blobs(
     face = np.median(crop[inner], axis=0)
     dist = cv2.absdiff(crop, np.full_like(crop, face.astype(np.uint8))).max(axis=2)
     inside = dist[inner]
-    level = max(40.0, 0.5 * float(np.percentile(inside, 98)))
+    otsu, _ = cv2.threshold(inside.reshape(-1, 1), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    level = max(40.0, float(otsu))
     pipmask = ((dist > level) & inner).astype(np.uint8)
     n, _labels, stats, cents = cv2.connectedComponentsWithStats(pipmask, connectivity=4)
     out = []
@@ -122,8 +134,22 @@ def _read_component(image: Image, contour: npt.NDArray[np.int32]) -> Candidate |
     # Every layout is symmetric about the face centre, so the pips' centroid is it; the
     # blob's centre is not (a side face seen in perspective widens the blob).
     pts -= pts.mean(axis=0)
-    local = pts @ np.array([[c, -s], [s, c]]) / half
-    value, cost, second = classify(local, 0.0)
+    local = pts @ np.array([[c, -s], [s, c]])
+    value, cost, second = classify(local, 0.0, half)
+    keep = list(range(len(pips)))
+    # A blob that does not belong to the face (a side face's pip in perspective, a
+    # neighbour's pip, a glint) spoils the fit: drop it when the fit gets much better.
+    while len(keep) > 2:
+        trials = []
+        for i in keep:
+            rest = [j for j in keep if j != i]
+            sub = local[rest] - local[rest].mean(axis=0)
+            trials.append((classify(sub, 0.0, half), rest))
+        (v2, c2, s2), rest = min(trials, key=lambda t: t[0][1])
+        if c2 > cost - 0.2:
+            break
+        value, cost, second, keep = v2, c2, s2, rest
+    pips = [pips[j] for j in keep]
     confidence = max(0.0, min(1.0, 1.0 - cost)) * min(1.0, (second - cost) * 3 + 0.3)
     return Candidate(
         value=value,
@@ -137,15 +163,46 @@ def _read_component(image: Image, contour: npt.NDArray[np.int32]) -> Candidate |
     )
 
 
-def find_dice(image: Image, background: Image | None = None) -> list[Candidate]:
-    """Every die-like object in a BGR image, with its value and a confidence."""
-    mask = foreground(image, background)
+def _split(contour: npt.NDArray[np.int32], parts: int) -> list[npt.NDArray[np.int32]]:
+    """Cut a blob of touching dice into ``parts`` compact pieces (k-means on its pixels)."""
+    x, y, w, h = cv2.boundingRect(contour)
+    blob = np.zeros((h, w), np.uint8)
+    cv2.drawContours(blob, [contour - np.array([x, y])], -1, 255, cv2.FILLED)
+    ys, xs = np.nonzero(blob)
+    points = np.column_stack([xs, ys]).astype(np.float32)
+    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
+    cv2.setRNGSeed(1)  # the same frame always splits the same way
+    _c, labels, _centres = cv2.kmeans(points, parts, None, criteria, 2, cv2.KMEANS_PP_CENTERS)
+    pieces = []
+    for k in range(parts):
+        piece = np.zeros_like(blob)
+        sel = labels.ravel() == k
+        piece[ys[sel], xs[sel]] = 255
+        found, _ = cv2.findContours(piece, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        if found:
+            biggest = max(found, key=cv2.contourArea)
+            pieces.append(biggest + np.array([x, y], dtype=np.int32))
+    return pieces
+
+
+def find_dice(image: Image, mask: Image) -> list[Candidate]:
+    """Every die-like object of a foreground mask of a BGR image, with value and confidence.
+
+    Touching dice make one blob; a blob much larger than the typical one is cut into as
+    many dice as its area holds.
+    """
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    contours = [c for c in contours if cv2.contourArea(c) >= 80]
+    if not contours:
+        return []
+    areas = [cv2.contourArea(c) for c in contours]
+    typical = float(np.median(areas))
     out = []
-    for contour in contours:
-        if cv2.contourArea(contour) < 80:
-            continue
-        cand = _read_component(image, contour)
-        if cand is not None:
-            out.append(cand)
+    for contour, area in zip(contours, areas, strict=True):
+        parts = round(area / typical) if area > 1.6 * typical else 1
+        pieces = [contour] if parts <= 1 or parts > 12 else _split(contour, parts)
+        for piece in pieces:
+            cand = _read_component(image, piece)
+            if cand is not None:
+                out.append(cand)
     return out

@@ -44,20 +44,33 @@ def _match_cost(pips: npt.NDArray[np.float64], layout: npt.NDArray[np.float64]) 
     return float(forward.mean() + backward.mean()) / 2.0 + 0.45 * missing
 
 
-def classify(pips: npt.NDArray[np.float64], angle: float) -> tuple[int, float, float]:
-    """The face value whose layout best fits pips given in the die frame.
+def classify(
+    pips: npt.NDArray[np.float64], angle: float, half_side: float = 1.0
+) -> tuple[int, float, float]:
+    """The face value whose layout best fits pips given relative to the face centre.
+
+    The size of the face seen in the image is unsure (a side face in perspective, or a
+    neighbour, widens the blob), so each layout is fitted at the scale of the pips
+    themselves, kept within a factor of two of ``half_side``.
 
     Args:
-        pips: N x 2 pip centres relative to the face centre, in half-side units.
+        pips: N x 2 pip centres relative to the face centre (pixels, or any unit).
         angle: the face's rotation in radians (the layouts are tried at it and at 90 deg
             more, since the faces 2, 3 and 6 have two orientations).
+        half_side: the expected half side of the face, in the unit of ``pips``.
 
     Returns:
         (value, cost of the best fit, cost of the second best fit).
     """
     costs: list[tuple[float, int]] = []
-    for value in LAYOUTS:
-        best = min(_match_cost(pips, _layout_array(value, angle + r)) for r in _ROTATIONS)
+    spread = float(np.sqrt((pips**2).sum(axis=1).mean())) if len(pips) else 0.0
+    for value, layout in LAYOUTS.items():
+        radius = float(np.sqrt((np.array(layout) ** 2).sum(axis=1).mean()))
+        scale = half_side
+        if radius > 0 and len(pips) > 1:
+            scale = min(max(spread / radius, 0.5 * half_side), 1.5 * half_side)
+        local = pips / scale
+        best = min(_match_cost(local, _layout_array(value, angle + r)) for r in _ROTATIONS)
         costs.append((best, value))
     costs.sort()
     return costs[0][1], costs[0][0], costs[1][0]

@@ -101,11 +101,12 @@ class DiceReader:
         background = self._background
         if background is not None and background.shape != view.shape:
             background = None
-        candidates = find_dice(view, background)
+        mask = foreground(view, background)
+        candidates = find_dice(view, mask)
         # The cube's side only means something on the board view: read it when calibrated.
         cube = None
         if self.calibration is not None:
-            cube = self._read_cube(view, background, candidates)
+            cube = self._read_cube(view, mask, candidates)
         if cube is not None:
             candidates = [c for c in candidates if not _inside(c.center, cube.box)]
         dice = tuple(self._die(c, view.shape[1]) for c in candidates)
@@ -136,9 +137,8 @@ class DiceReader:
             return Verdict.UNREADABLE, f"not sure of {where}"
         return Verdict.OK, ""
 
-    def _read_cube(self, view: Image, background: Image | None,
+    def _read_cube(self, view: Image, mask: Image,
                    candidates: list[Candidate]) -> CubeReading | None:
-        mask = foreground(view, background)
         contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         die_side = float(np.median([c.side for c in candidates])) if candidates else 30.0
         best: CubeReading | None = None
