@@ -79,35 +79,76 @@ def foreground(image: Image, background: Image | None = None, threshold: int = 2
     return _clean(mask)
 
 
-def _pip_blobs(
-    crop: Image, mask: Image, side: float
-) -> list[tuple[float, float, float]]:
-    """Pips inside a die's mask: compact blobs far in colour from the die's own colour."""
-    inner = mask > 0
-    if not inner.any():
-        return []
-    face = np.median(crop[inner], axis=0)
-    dist = cv2.absdiff(crop, np.full_like(crop, face.astype(np.uint8))).max(axis=2)
-    inside = dist[inner]
-    otsu, _ = cv2.threshold(inside.reshape(-1, 1), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    level = max(40.0, float(otsu))
-    pipmask = ((dist > level) & inner).astype(np.uint8)
-    n, _labels, stats, cents = cv2.connectedComponentsWithStats(pipmask, connectivity=4)
-    out = []
-    area_min = 0.005 * side * side
-    area_max = 0.06 * side * side
-    for i in range(1, n):
-        _x, _y, w, h, area = stats[i]
-        if not area_min <= area <= area_max:
-            continue
-        if max(w, h) > 2.0 * min(w, h) or area < 0.45 * w * h:
-            continue
-        out.append((float(cents[i][0]), float(cents[i][1]), float(area)))
+def _blobs(score: Image, inner: npt.NDArray[np.bool_], side: float, floor: float
+           ) -> list[tuple[float, float, float]]:
+    """Round, pip-sized blobs that stay stable over several thresholds of a pip score map.
+
+    Stability over thresholds (OpenCV's blob detector) beats one global threshold: a
+    pip is a bright compact spot at every level, a glint or a rim only at some.
+    """
+    # Small dice have pips of 3 or 4 pixels: the detector sees them better enlarged.
+    zoom = max(1.0, 64.0 / side)
+    side *= zoom
+    params = cv2.SimpleBlobDetector_Params()
+    params.minThreshold = floor
+    params.maxThreshold = 250
+    params.thresholdStep = 8
+    params.minRepeatability = 2
+    params.filterByColor = True
+    params.blobColor = 255
+    params.filterByArea = True
+    params.minArea = max(3.0, 0.005 * side * side)
+    params.maxArea = 0.07 * side * side
+    params.filterByCircularity = True
+    params.minCircularity = 0.4
+    params.filterByConvexity = True
+    params.minConvexity = 0.6
+    params.filterByInertia = True
+    params.minInertiaRatio = 0.25
+    params.minDistBetweenBlobs = 0.12 * side
+    masked = np.where(inner, score, 0).astype(np.uint8)
+    if zoom > 1.0:
+        masked = cv2.resize(masked, None, fx=zoom, fy=zoom, interpolation=cv2.INTER_CUBIC)
+    detector = cv2.SimpleBlobDetector_create(params)
+    out = [(k.pt[0] / zoom, k.pt[1] / zoom, (k.size / zoom) ** 2)
+           for k in detector.detect(masked)]
     if len(out) > 1:
         # Real pips of one face have one size: glints and rim shadows do not.
         typical = float(np.median([p[2] for p in out]))
         out = [p for p in out if 0.4 * typical <= p[2] <= 2.5 * typical]
     return out
+
+
+def _pip_maps(crop: Image, inner: npt.NDArray[np.bool_], side: float) -> list[tuple[Image, float]]:
+    """Score maps where pips stand out, with the least score a pip must reach.
+
+    Pips are darker or lighter than the face, or only of another hue (red on black):
+    the colour distance from the face's median colour, and the per-channel top-hat and
+    black-hat at pip scale (robust to shading across the face) each catch some dice.
+    """
+    face = np.median(crop[inner], axis=0).astype(np.uint8)
+    return [(_max_channel(cv2.absdiff(crop, np.full_like(crop, face))), 25.0)]
+
+
+def _fit(local: npt.NDArray[np.float64], half: float) -> tuple[int, float, float, list[int]]:
+    """Best layout for pip positions, dropping blobs that spoil the fit."""
+    value, cost, second = classify(local, half)
+    keep = list(range(len(local)))
+    # A blob that does not belong to the face (a side face's pip in perspective, a
+    # neighbour's pip, a glint) spoils the fit: drop one when the fit gets far better.
+    if len(keep) > 2 and cost > 0.25:
+        trials = []
+        for i in keep:
+            rest = [j for j in keep if j != i]
+            sub = local[rest] - local[rest].mean(axis=0)
+            trials.append((classify(sub, half), rest))
+        (v2, c2, s2), rest = min(trials, key=lambda t: t[0][1])
+        if c2 < 0.5 * cost:
+            value, cost, second, keep = v2, c2, s2, rest
+    return value, cost, second, keep
+
+
+_HANDICAP = {1: 0.3, 2: 0.1}
 
 
 def _read_component(image: Image, contour: npt.NDArray[np.int32]) -> Candidate | None:
@@ -121,35 +162,34 @@ def _read_component(image: Image, contour: npt.NDArray[np.int32]) -> Candidate |
     cv2.drawContours(mask, [contour - np.array([x, y])], -1, 255, cv2.FILLED)
     depth = cv2.distanceTransform(mask, cv2.DIST_L2, 3)
     e = max(1, round(side * 0.05))
-    mask = cv2.erode(mask, np.ones((2 * e + 1, 2 * e + 1), np.uint8))
-    # A pip lies well inside the face; blobs on the rim are edges, glints or side faces.
-    pips = [p for p in _pip_blobs(crop, mask, side)
-            if depth[round(p[1]), round(p[0])] > 0.14 * side]
-    if not pips:
+    inner = cv2.erode(mask, np.ones((2 * e + 1, 2 * e + 1), np.uint8)) > 0
+    if not inner.any():
         return None
     theta = math.radians(angle)
-    c, s = math.cos(theta), math.sin(theta)
+    rotate = np.array([[math.cos(theta), -math.sin(theta)], [math.sin(theta), math.cos(theta)]])
     half = side / 2 * 0.9
-    pts = np.array([[p[0], p[1]] for p in pips], dtype=np.float64)
-    # Every layout is symmetric about the face centre, so the pips' centroid is it; the
-    # blob's centre is not (a side face seen in perspective widens the blob).
-    pts -= pts.mean(axis=0)
-    local = pts @ np.array([[c, -s], [s, c]])
-    value, cost, second = classify(local, 0.0, half)
-    keep = list(range(len(pips)))
-    # A blob that does not belong to the face (a side face's pip in perspective, a
-    # neighbour's pip, a glint) spoils the fit: drop it when the fit gets much better.
-    while len(keep) > 2:
-        trials = []
-        for i in keep:
-            rest = [j for j in keep if j != i]
-            sub = local[rest] - local[rest].mean(axis=0)
-            trials.append((classify(sub, 0.0, half), rest))
-        (v2, c2, s2), rest = min(trials, key=lambda t: t[0][1])
-        if c2 > cost - 0.2:
-            break
-        value, cost, second, keep = v2, c2, s2, rest
-    pips = [pips[j] for j in keep]
+    best: tuple[float, int, float, list[tuple[float, float, float]], float] | None = None
+    # Pips are searched a little beyond the blob (a white face on a light board is
+    # segmented short of its edge), but must lie inside it: rims and side faces are not.
+    around = cv2.dilate(mask, np.ones((5, 5), np.uint8)) > 0
+    for score, floor in _pip_maps(crop, inner, side):
+        pips = [p for p in _blobs(score, around, side, floor)
+                if depth[round(p[1]), round(p[0])] > 0.10 * side]
+        if not pips:
+            continue
+        pts = np.array([[p[0], p[1]] for p in pips], dtype=np.float64)
+        # Every layout is symmetric about the face centre, so the pips' centroid is it;
+        # the blob's centre is not (a side face seen in perspective widens the blob).
+        local = (pts - pts.mean(axis=0)) @ rotate
+        value, cost, second, keep = _fit(local, half)
+        # One blob fits the face 1 perfectly whatever it is (a glint), and two blobs
+        # nearly always fit the 2: the maps' answers are compared with that handicap.
+        rank = cost + _HANDICAP.get(value, 0.0)
+        if best is None or rank < best[0]:
+            best = (rank, value, second, [pips[j] for j in keep], cost)
+    if best is None:
+        return None
+    _rank, value, second, pips, cost = best
     confidence = max(0.0, min(1.0, 1.0 - cost)) * min(1.0, (second - cost) * 3 + 0.3)
     return Candidate(
         value=value,
@@ -196,13 +236,23 @@ def find_dice(image: Image, mask: Image) -> list[Candidate]:
     if not contours:
         return []
     areas = [cv2.contourArea(c) for c in contours]
-    typical = float(np.median(areas))
+    first = [_read_component(image, c) for c in contours]
+    # The size of one die: from the blobs read confidently as single dice (specks and
+    # clusters would bias a plain median).
+    sure = [a for a, cand in zip(areas, first, strict=True)
+            if cand is not None and cand.confidence > 0.6 and cand.aspect < 1.3]
+    typical = float(np.median(sure if sure else areas))
     out = []
-    for contour, area in zip(contours, areas, strict=True):
+    for contour, area, cand in zip(contours, areas, first, strict=True):
         parts = round(area / typical) if area > 1.6 * typical else 1
-        pieces = [contour] if parts <= 1 or parts > 12 else _split(contour, parts)
-        for piece in pieces:
-            cand = _read_component(image, piece)
+        # A blob read confidently as one square die is one die, however large.
+        single = cand is not None and cand.confidence > 0.6 and cand.aspect < 1.3
+        if parts <= 1 or parts > 12 or single:
             if cand is not None:
                 out.append(cand)
+            continue
+        for piece in _split(contour, parts):
+            found = _read_component(image, piece)
+            if found is not None:
+                out.append(found)
     return out
