@@ -231,8 +231,13 @@ def find_dice(image: Image, mask: Image) -> list[Candidate]:
     Touching dice make one blob; a blob much larger than the typical one is cut into as
     many dice as its area holds.
     """
-    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    contours = [c for c in contours if cv2.contourArea(c) >= 80]
+    # Outer outlines, including those inside the hole of a larger ring (dice in a tray).
+    found, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    if hierarchy is None:
+        return []
+    largest = 0.1 * mask.shape[0] * mask.shape[1]
+    contours = [c for c, h in zip(found, hierarchy[0], strict=True)
+                if h[3] < 0 and 80 <= cv2.contourArea(c) <= largest]
     if not contours:
         return []
     areas = [cv2.contourArea(c) for c in contours]
@@ -251,8 +256,14 @@ def find_dice(image: Image, mask: Image) -> list[Candidate]:
             if cand is not None:
                 out.append(cand)
             continue
-        for piece in _split(contour, parts):
-            found = _read_component(image, piece)
-            if found is not None:
-                out.append(found)
+        pieces = [_read_component(image, piece) for piece in _split(contour, parts)]
+        read = [c for c in pieces if c is not None]
+        # Keep the cut only when it reads better than the whole blob did.
+        whole = cand.confidence if cand is not None else 0.0
+        if read and (len(read) == len(pieces) or cand is None) and (
+            sum(c.confidence for c in read) / len(pieces) > whole
+        ):
+            out.extend(read)
+        elif cand is not None:
+            out.append(cand)
     return out
