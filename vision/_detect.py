@@ -57,18 +57,20 @@ def _max_channel(image: Image) -> Image:
     return cv2.max(cv2.max(b, g), r)
 
 
-def foreground(image: Image, background: Image | None = None, threshold: int = 28) -> Image:
+def foreground(image: Image, background: Image | None = None) -> Image:
     """Mask of what differs from the board: from an empty-board image, else estimated.
 
     With ``background`` (the empty board under the same light, learnt between rolls),
     shadows are left out: a shadow darkens every channel by about the same ratio.
     """
     if background is None:
+        # The estimate is rough near every object: a higher threshold keeps touching
+        # dice apart (measured on the real photos).
         bg = _background(image)
         diff = _max_channel(cv2.absdiff(cv2.GaussianBlur(image, (3, 3), 0), bg))
-        return _clean(cv2.threshold(diff, threshold, 255, cv2.THRESH_BINARY)[1])
+        return _clean(cv2.threshold(diff, 40, 255, cv2.THRESH_BINARY)[1])
     diff = _max_channel(cv2.absdiff(image, background))
-    mask = cv2.threshold(diff, threshold, 255, cv2.THRESH_BINARY)[1]
+    mask = cv2.threshold(diff, 28, 255, cv2.THRESH_BINARY)[1]
     ys, xs = np.nonzero(mask)
     if len(ys):
         # Only the changed pixels are tested for shadow (speed).
@@ -159,7 +161,10 @@ def _read_component(image: Image, contour: npt.NDArray[np.int32]) -> Candidate |
     x, y, w, h = cv2.boundingRect(contour)
     crop = image[y : y + h, x : x + w]
     mask = np.zeros((h, w), np.uint8)
-    cv2.drawContours(mask, [contour - np.array([x, y])], -1, 255, cv2.FILLED)
+    # A die is convex: its hull restores a face partly lost against a board of its own
+    # colour (a white die on a light point or tray).
+    hull = cv2.convexHull(contour - np.array([x, y]))
+    cv2.drawContours(mask, [hull], -1, 255, cv2.FILLED)
     depth = cv2.distanceTransform(mask, cv2.DIST_L2, 3)
     e = max(1, round(side * 0.05))
     inner = cv2.erode(mask, np.ones((2 * e + 1, 2 * e + 1), np.uint8)) > 0
