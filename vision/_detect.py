@@ -165,7 +165,9 @@ def _read_component(image: Image, contour: npt.NDArray[np.int32]) -> Candidate |
     # colour (a white die on a light point or tray).
     hull = cv2.convexHull(contour - np.array([x, y]))
     cv2.drawContours(mask, [hull], -1, 255, cv2.FILLED)
-    depth = cv2.distanceTransform(mask, cv2.DIST_L2, 3)
+    # Depth of each point inside the die; the hull through an attached pip passes across
+    # that pip, hence the small margin.
+    depth = cv2.distanceTransform(cv2.dilate(mask, np.ones((5, 5), np.uint8)), cv2.DIST_L2, 3)
     e = max(1, round(side * 0.05))
     inner = cv2.erode(mask, np.ones((2 * e + 1, 2 * e + 1), np.uint8)) > 0
     if not inner.any():
@@ -230,6 +232,28 @@ def _split(contour: npt.NDArray[np.int32], parts: int) -> list[npt.NDArray[np.in
     return pieces
 
 
+def _attach_specks(contours: list[npt.NDArray[np.int32]],
+                   specks: list[npt.NDArray[np.int32]]) -> list[npt.NDArray[np.int32]]:
+    """Join small blobs lying next to a die to it: pips of a face partly lost against a
+    board of its colour (an ivory die on an ivory point) are seen, the face is not."""
+    if not specks:
+        return contours
+    rects = [cv2.minAreaRect(c) for c in contours]
+    joined: list[list[npt.NDArray[np.int32]]] = [[c] for c in contours]
+    for speck in specks:
+        m = cv2.moments(speck)
+        if m["m00"] == 0:
+            continue
+        sx, sy = m["m10"] / m["m00"], m["m01"] / m["m00"]
+        near = [(math.hypot(sx - r[0][0], sy - r[0][1]), i) for i, r in enumerate(rects)]
+        dist, i = min(near)
+        side = max(rects[i][1])
+        if dist < 0.8 * side:
+            joined[i].append(speck)
+    return [parts[0] if len(parts) == 1 else cv2.convexHull(np.vstack(parts))
+            for parts in joined]
+
+
 def find_dice(image: Image, mask: Image) -> list[Candidate]:
     """Every die-like object of a foreground mask of a BGR image, with value and confidence.
 
@@ -241,10 +265,11 @@ def find_dice(image: Image, mask: Image) -> list[Candidate]:
     if hierarchy is None:
         return []
     largest = 0.1 * mask.shape[0] * mask.shape[1]
-    contours = [c for c, h in zip(found, hierarchy[0], strict=True)
-                if h[3] < 0 and 80 <= cv2.contourArea(c) <= largest]
+    outer = [c for c, h in zip(found, hierarchy[0], strict=True) if h[3] < 0]
+    contours = [c for c in outer if 80 <= cv2.contourArea(c) <= largest]
     if not contours:
         return []
+    contours = _attach_specks(contours, [c for c in outer if 4 <= cv2.contourArea(c) < 80])
     areas = [cv2.contourArea(c) for c in contours]
     first = [_read_component(image, c) for c in contours]
     # The size of one die: from the blobs read confidently as single dice (specks and
