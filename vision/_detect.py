@@ -89,12 +89,18 @@ def _blobs(score: Image, inner: npt.NDArray[np.bool_], side: float, floor: float
     pip is a bright compact spot at every level, a glint or a rim only at some.
     """
     # Small dice have pips of 3 or 4 pixels: the detector sees them better enlarged.
-    zoom = max(1.0, 64.0 / side)
+    # Large blobs (not dice, or dice seen close) are shrunk: the detector's time grows
+    # with the area.
+    zoom = min(max(1.0, 64.0 / side), 128.0 / max(score.shape))
     side *= zoom
     params = cv2.SimpleBlobDetector_Params()
+    top = float(score[inner].max()) if inner.any() else 0.0
+    if top <= floor:
+        return []
     params.minThreshold = floor
-    params.maxThreshold = 250
     params.thresholdStep = 8
+    # Thresholds above the highest score find nothing; the detector needs at least two.
+    params.maxThreshold = max(top, floor + 2 * params.thresholdStep + 1)
     params.minRepeatability = 2
     params.filterByColor = True
     params.blobColor = 255
@@ -109,7 +115,7 @@ def _blobs(score: Image, inner: npt.NDArray[np.bool_], side: float, floor: float
     params.minInertiaRatio = 0.25
     params.minDistBetweenBlobs = 0.12 * side
     masked = np.where(inner, score, 0).astype(np.uint8)
-    if zoom > 1.0:
+    if zoom != 1.0:
         masked = cv2.resize(masked, None, fx=zoom, fy=zoom, interpolation=cv2.INTER_CUBIC)
     detector = cv2.SimpleBlobDetector_create(params)
     out = [(k.pt[0] / zoom, k.pt[1] / zoom, (k.size / zoom) ** 2)
@@ -181,7 +187,7 @@ def _read_component(image: Image, contour: npt.NDArray[np.int32]) -> Candidate |
     around = cv2.dilate(mask, np.ones((5, 5), np.uint8)) > 0
     for score, floor in _pip_maps(crop, inner, side):
         pips = [p for p in _blobs(score, around, side, floor)
-                if depth[round(p[1]), round(p[0])] > 0.10 * side]
+                if depth[min(h - 1, round(p[1])), min(w - 1, round(p[0]))] > 0.10 * side]
         if not pips:
             continue
         pts = np.array([[p[0], p[1]] for p in pips], dtype=np.float64)
@@ -254,6 +260,12 @@ def _attach_specks(contours: list[npt.NDArray[np.int32]],
             for parts in joined]
 
 
+def _elongation(contour: npt.NDArray[np.int32]) -> float:
+    """Length over width of a blob's minimal rectangle."""
+    (_cx, _cy), (rw, rh), _angle = cv2.minAreaRect(contour)
+    return max(rw, rh) / max(1.0, min(rw, rh))
+
+
 def find_dice(image: Image, mask: Image) -> list[Candidate]:
     """Every die-like object of a foreground mask of a BGR image, with value and confidence.
 
@@ -271,7 +283,8 @@ def find_dice(image: Image, mask: Image) -> list[Candidate]:
         return []
     contours = _attach_specks(contours, [c for c in outer if 4 <= cv2.contourArea(c) < 80])
     areas = [cv2.contourArea(c) for c in contours]
-    first = [_read_component(image, c) for c in contours]
+    # A long sliver (the tip of a point, an edge of the board) is no die: not read.
+    first = [_read_component(image, c) if _elongation(c) < 2.5 else None for c in contours]
     # The size of one die: from the blobs read confidently as single dice (specks and
     # clusters would bias a plain median).
     sure = [a for a, cand in zip(areas, first, strict=True)
