@@ -171,9 +171,7 @@ def _read_component(image: Image, contour: npt.NDArray[np.int32]) -> Candidate |
     # colour (a white die on a light point or tray).
     hull = cv2.convexHull(contour - np.array([x, y]))
     cv2.drawContours(mask, [hull], -1, 255, cv2.FILLED)
-    # Depth of each point inside the die; the hull through an attached pip passes across
-    # that pip, hence the small margin.
-    depth = cv2.distanceTransform(cv2.dilate(mask, np.ones((5, 5), np.uint8)), cv2.DIST_L2, 3)
+    depth = cv2.distanceTransform(cv2.dilate(mask, np.ones((3, 3), np.uint8)), cv2.DIST_L2, 3)
     e = max(1, round(side * 0.05))
     inner = cv2.erode(mask, np.ones((2 * e + 1, 2 * e + 1), np.uint8)) > 0
     if not inner.any():

@@ -61,7 +61,7 @@ class DiceReader:
         *,
         expected_dice: int | None = None,
         min_confidence: float = 0.8,
-        max_aspect: float = 1.2,
+        max_aspect: float = 1.17,
     ) -> None:
         self.calibration = calibration
         self.expected_dice = expected_dice
