@@ -127,39 +127,50 @@ def _blobs(score: Image, inner: npt.NDArray[np.bool_], side: float, floor: float
     return out
 
 
-def _pip_maps(crop: Image, inner: npt.NDArray[np.bool_], side: float) -> list[tuple[Image, float]]:
-    """Score maps where pips stand out, with the least score a pip must reach.
+def _pip_map(crop: Image, inner: npt.NDArray[np.bool_]) -> tuple[Image, float]:
+    """A score map where pips stand out, with the least score a pip must reach.
 
-    Pips are darker or lighter than the face, or only of another hue (red on black):
-    the colour distance from the face's median colour, and the per-channel top-hat and
-    black-hat at pip scale (robust to shading across the face) each catch some dice.
+    Pips are darker or lighter than the face, or only of another hue (red on black): the
+    score is the colour distance from the face's median colour. (Top-hat and black-hat
+    maps, and a local median, were tried and read the real photos worse.)
     """
     face = np.median(crop[inner], axis=0).astype(np.uint8)
-    return [(_max_channel(cv2.absdiff(crop, np.full_like(crop, face))), 25.0)]
+    return _max_channel(cv2.absdiff(crop, np.full_like(crop, face))), 25.0
 
 
-def _fit(local: npt.NDArray[np.float64], half: float) -> tuple[int, float, float, list[int]]:
+def _fit_cost(points: npt.NDArray[np.float64], half: float) -> tuple[int, float, float]:
+    """Layout fit of pips given relative to the blob's centre, off-centre pips penalised.
+
+    The pips of a face are symmetric about its centre, which lies near the blob's centre
+    (a side face seen in perspective moves it a little); a stray blob moves the pips'
+    centroid away from it.
+    """
+    centroid = points.mean(axis=0)
+    value, cost, second = classify(points - centroid, half)
+    offset = float(np.hypot(*centroid)) / half
+    penalty = max(0.0, offset - 0.4)  # tolerance and weight measured on the real photos
+    return value, cost + penalty, second + penalty
+
+
+def _fit(points: npt.NDArray[np.float64], half: float) -> tuple[int, float, float, list[int]]:
     """Best layout for pip positions, dropping blobs that spoil the fit."""
-    value, cost, second = classify(local, half)
-    keep = list(range(len(local)))
+    value, cost, second = _fit_cost(points, half)
+    keep = list(range(len(points)))
     # A blob that does not belong to the face (a side face's pip in perspective, a
     # neighbour's pip, a glint) spoils the fit: drop one when the fit gets far better.
     if len(keep) > 2 and cost > 0.25:
         trials = []
         for i in keep:
             rest = [j for j in keep if j != i]
-            sub = local[rest] - local[rest].mean(axis=0)
-            trials.append((classify(sub, half), rest))
+            trials.append((_fit_cost(points[rest], half), rest))
         (v2, c2, s2), rest = min(trials, key=lambda t: t[0][1])
         if c2 < 0.5 * cost:
             value, cost, second, keep = v2, c2, s2, rest
     return value, cost, second, keep
 
 
-_HANDICAP = {1: 0.3, 2: 0.1}
-
-
 def _read_component(image: Image, contour: npt.NDArray[np.int32]) -> Candidate | None:
+    """Read one blob as one die: its pips, the layout they fit, and how well."""
     (cx, cy), (rw, rh), angle = cv2.minAreaRect(contour)
     side = math.sqrt(max(rw * rh, 1.0))
     if side < 8:
@@ -178,29 +189,18 @@ def _read_component(image: Image, contour: npt.NDArray[np.int32]) -> Candidate |
         return None
     theta = math.radians(angle)
     rotate = np.array([[math.cos(theta), -math.sin(theta)], [math.sin(theta), math.cos(theta)]])
-    half = side / 2 * 0.9
-    best: tuple[float, int, float, list[tuple[float, float, float]], float] | None = None
     # Pips are searched a little beyond the blob (a white face on a light board is
     # segmented short of its edge), but must lie inside it: rims and side faces are not.
     around = cv2.dilate(mask, np.ones((5, 5), np.uint8)) > 0
-    for score, floor in _pip_maps(crop, inner, side):
-        pips = [p for p in _blobs(score, around, side, floor)
-                if depth[min(h - 1, round(p[1])), min(w - 1, round(p[0]))] > 0.10 * side]
-        if not pips:
-            continue
-        pts = np.array([[p[0], p[1]] for p in pips], dtype=np.float64)
-        # Every layout is symmetric about the face centre, so the pips' centroid is it;
-        # the blob's centre is not (a side face seen in perspective widens the blob).
-        local = (pts - pts.mean(axis=0)) @ rotate
-        value, cost, second, keep = _fit(local, half)
-        # One blob fits the face 1 perfectly whatever it is (a glint), and two blobs
-        # nearly always fit the 2: the maps' answers are compared with that handicap.
-        rank = cost + _HANDICAP.get(value, 0.0)
-        if best is None or rank < best[0]:
-            best = (rank, value, second, [pips[j] for j in keep], cost)
-    if best is None:
+    score, floor = _pip_map(crop, inner)
+    found = [p for p in _blobs(score, around, side, floor)
+             if depth[min(h - 1, round(p[1])), min(w - 1, round(p[0]))] > 0.10 * side]
+    if not found:
         return None
-    _rank, value, second, pips, cost = best
+    pts = np.array([[p[0] + x - cx, p[1] + y - cy] for p in found], dtype=np.float64)
+    # A face is a little smaller than its blob (rounded edges, side faces): 0.9.
+    value, cost, second, keep = _fit(pts @ rotate, side / 2 * 0.9)
+    pips = [found[j] for j in keep]
     confidence = max(0.0, min(1.0, 1.0 - cost)) * min(1.0, (second - cost) * 3 + 0.3)
     return Candidate(
         value=value,

@@ -2,7 +2,7 @@
 
 The floors below are the figures measured when the tests were written, as a regression
 guard. On the real photos the issue's targets (98% value accuracy, 97% recall) are NOT
-met (about 77% and 86%): the classical reader misses or adds pips on marbled,
+met (about 78% and 88%): the classical reader misses or adds pips on marbled,
 translucent and low-contrast dice, and merges touching clusters. The synthetic set meets
 its targets (see ``python -m benchmarks.bench_vision`` for the 2,000-roll figures).
 """
@@ -17,9 +17,9 @@ def test_real_photos_accuracy_floor() -> None:
     score = evaluate_photos(PHOTOS)
     assert score.labels == 1487
     print(score.summary())
-    assert score.recall >= 0.83, score.summary()
+    assert score.recall >= 0.85, score.summary()
     assert score.precision >= 0.96, score.summary()
-    assert score.accuracy >= 0.74, score.summary() + "\n" + "\n".join(score.failures[:30])
+    assert score.accuracy >= 0.76, score.summary() + "\n" + "\n".join(score.failures[:30])
 
 
 def test_synthetic_rolls() -> None:
