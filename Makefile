@@ -16,9 +16,13 @@ $(VENV)/.installed: pyproject.toml
 	$(BIN)/pip install --quiet -e '.[test]'
 	touch $@
 
-# Debian packages the tests talk to (none needed yet beyond Python).
+# Debian packages the tests talk to, installed only when missing.
 system-deps:
-	@true
+	@# GNU Backgammon: the records' tests import exported .mat/.sgf files into
+	@# the real program, and the engine adapter drives it for hints.
+	@dpkg -s gnubg >/dev/null 2>&1 || (apt-get update && apt-get install -y gnubg)
+	@# systemd-analyze verifies the service unit in hardware/.
+	@command -v systemd-analyze >/dev/null || (apt-get update && apt-get install -y systemd)
 
 demo: venv
 	$(BIN)/tabula demo

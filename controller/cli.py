@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 
@@ -16,6 +17,13 @@ from controller.errors import TabulaError
 
 #: Sub-command name -> module implementing it.
 COMMANDS: dict[str, str] = {
+    "plays": "controller.commands.plays",
+    "demo": "controller.commands.demo",
+    "sim-board": "controller.commands.sim_board",
+    "board": "controller.commands.board",
+    "export": "controller.commands.export",
+    "check-config": "controller.commands.check_config",
+    "hint": "controller.commands.hint",
     "dice": "controller.commands.dice",
     "calibrate": "controller.commands.calibrate",
 }
@@ -43,6 +51,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # the reader went away (`tabula demo | head`): not an error
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # for the final flush
+        return 0
     return status
 
 

@@ -1,0 +1,100 @@
+"""``tabula export``: a recorded match as ``.mat`` or ``.sgf``, or its position's IDs.
+
+The match comes from a journal database (``--journal``, opened read-only, so it can be
+exported while the service is writing it) or from a saved match (``--match``: the events
+as JSON lines). ``--position`` prints the XGID and the GNU Backgammon Position and Match
+IDs of the position now instead of a file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from dataclasses import replace
+from pathlib import Path
+from typing import TextIO
+
+from controller.record import (
+    InvalidEventError,
+    MatchRecord,
+    RecordError,
+    event_from_json,
+    replay,
+)
+from controller.record.journal import Journal
+from controller.record.matfile import write_mat
+from controller.record.sgf import write_sgf
+from controller.rules import gnubg_id, xgid
+
+HELP = "export a recorded match as .mat or .sgf, or print its position's XGID and GNU Backgammon ID"
+
+FORMATS = ("mat", "sgf")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    source = parser.add_mutually_exclusive_group(required=True)
+    source.add_argument("--journal", type=Path, help="the SQLite journal of the match")
+    source.add_argument("--match", type=Path, help="a saved match: its events as JSON lines")
+    parser.add_argument("--format", choices=FORMATS, help="mat (Jellyfish) or sgf (GNU Backgammon)")
+    parser.add_argument("--out", type=Path, help="the file to write (default: standard output)")
+    parser.add_argument(
+        "--position",
+        action="store_true",
+        help="print the XGID and GNU Backgammon ID of the position now, not a match file",
+    )
+
+
+def load_match(path: Path) -> MatchRecord:
+    """The match of a saved events file (one JSON event per line).
+
+    Raises:
+        RecordError: naming the file and line of an event that does not parse or replay.
+    """
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as error:
+        raise RecordError(f"cannot read match {str(path)!r}: {error}") from None
+    events = []
+    for number, line in enumerate(lines, 1):
+        if line.strip():
+            try:
+                events.append(event_from_json(line))
+            except InvalidEventError as error:
+                raise InvalidEventError(f"{path}:{number}: {error}") from None
+    try:
+        return replay(events)
+    except InvalidEventError as error:
+        raise InvalidEventError(f"{path}: {error}") from None
+
+
+def print_position(record: MatchRecord, out: TextIO) -> None:
+    """The XGID and the GNU Backgammon ``PositionID:MatchID`` of the position now."""
+    position = record.state.position()
+    out.write(f"{xgid(position)}\n")
+    # GNU Backgammon's IDs hold no pending double: like gnubg reading this XGID, they
+    # show the position before the offer.
+    out.write(f"GNU Backgammon ID: {gnubg_id(replace(position, offer=None))}\n")
+    out.write(f"{record.state.describe()}\n")
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.position == bool(args.format):
+        raise SystemExit("tabula export: give --format mat|sgf, or --position")
+    if args.journal is not None:
+        with Journal(args.journal, readonly=True) as journal:
+            record = journal.record()
+    else:
+        record = load_match(args.match)
+    if args.position:
+        print_position(record, sys.stdout)
+        return 0
+    text = write_mat(record) if args.format == "mat" else write_sgf(record)
+    if args.out is None:
+        sys.stdout.write(text)
+        return 0
+    try:
+        args.out.write_text(text, encoding="utf-8")
+    except OSError as error:
+        raise RecordError(f"cannot write {str(args.out)!r}: {error}") from None
+    print(f"wrote {args.out} ({len(record.games)} games, {record.state.describe()})")
+    return 0

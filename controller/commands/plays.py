@@ -1,0 +1,129 @@
+"""``tabula plays``: the legal plays of a roll, for people and for tests.
+
+``tabula plays POSITION DICE`` prints each distinct legal play and the XGID it leaves;
+``tabula plays --batch`` answers JSON lines in the golden cases' layout.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any, TextIO
+
+from controller.rules.board import check_board
+from controller.rules.errors import IllegalActionError, InvalidDiceError, RulesError
+from controller.rules.jacquet import jacquet_result
+from controller.rules.plays import Play, check_dice, legal_plays
+from controller.rules.variants import Scoring, Unplayable, Variant, variant_named
+from controller.rules.xgid import parse_position, xgid
+
+HELP = "list the legal plays of a roll (POSITION DICE, or JSON lines with --batch)"
+
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("position", nargs="?", help="an XGID or a GNU Backgammon Position ID")
+    parser.add_argument("dice", nargs="?", help="the roll, e.g. 52")
+    parser.add_argument(
+        "--batch",
+        action="store_true",
+        help='read {"id", "variant", "board", "player", "dice"} lines on stdin',
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.batch:
+        if args.position or args.dice:
+            raise SystemExit("tabula plays: --batch reads stdin and takes no POSITION or DICE")
+        return run_batch(sys.stdin, sys.stdout)
+    if not (args.position and args.dice):
+        raise SystemExit("tabula plays: give POSITION and DICE, or --batch")
+    return print_plays(args.position, args.dice, sys.stdout)
+
+
+def print_plays(position: str, dice_text: str, out: TextIO) -> int:
+    """Print ``notation<TAB>XGID`` for each legal play of ``dice_text`` from ``position``."""
+    state = parse_position(position)
+    if state.offer is not None:
+        raise IllegalActionError(
+            f"{position!r} has a {state.offer.name.lower()} pending: take or drop it first"
+        )
+    dice = parse_dice(dice_text)
+    for play in sorted(legal_plays(state.board, state.turn, dice), key=lambda p: p.notation):
+        after = replace(state, board=play.result, turn=1 - state.turn, dice=None)
+        out.write(f"{play.notation or '(no legal move)'}\t{xgid(after)}\n")
+    return 0
+
+
+def parse_dice(text: str) -> tuple[int, int]:
+    """Dice written as two digits, ``52``.
+
+    Raises:
+        InvalidDiceError: naming the text.
+    """
+    if len(text) == 2 and text.isdigit():
+        return check_dice((int(text[0]), int(text[1])))
+    raise InvalidDiceError(f"dice are two digits from 1 to 6 such as 52, got {text!r}")
+
+
+def answer(request: Any) -> dict[str, Any]:
+    """The answer to one batch request, or ``{"id", "error"}`` naming what is wrong."""
+    identifier = request.get("id") if isinstance(request, dict) else None
+    try:
+        if not isinstance(request, dict):
+            raise ValueError(f"a request is a JSON object, got {request!r}")
+        variant = variant_named(request.get("variant", "backgammon"))
+        for key in ("board", "player", "dice"):
+            if key not in request:
+                raise ValueError(f"missing {key!r}")
+        player = request["player"]
+        if player not in (0, 1) or isinstance(player, bool):
+            raise ValueError(f"player must be 0 or 1, got {player!r}")
+        board = check_board(request["board"])
+        plays = legal_plays(board, player, request["dice"], variant)
+    except (RulesError, ValueError) as error:
+        return {"id": identifier, "error": str(error)}
+    response: dict[str, Any] = {
+        "id": identifier,
+        "results": [list(play.result) for play in plays],
+        "plays": [play.notation for play in plays],
+    }
+    if variant.scoring is Scoring.JACQUET:
+        response["handed_over"] = list(handed_over(plays, variant))
+    return response
+
+
+def handed_over(plays: tuple[Play, ...], variant: Variant) -> tuple[int, ...]:
+    """The numbers a Jacquet roll hands to the opponent (rule 10); none in Ludii's rules.
+
+    The obligation to play both dice or the higher makes them the same for every play,
+    except a play that ends the game, which hands nothing over (rule 12).
+    """
+    if variant.unplayable is not Unplayable.HANDED_OVER:
+        return ()
+    ongoing = (play.unused for play in plays if jacquet_result(play.result) is None)
+    return next(ongoing, ())
+
+
+def run_batch(lines: TextIO, out: TextIO, respond: Callable[[Any], dict[str, Any]] = answer) -> int:
+    """Answer every line of ``lines``; non-zero if any line failed, but every line is answered.
+
+    ``respond`` answers one decoded request (``tabula hint --batch`` passes its own).
+    """
+    failed = 0
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            request = json.loads(line)
+        except json.JSONDecodeError as error:
+            response: dict[str, Any] = {"id": None, "error": f"line {number}: bad JSON: {error}"}
+        else:
+            response = respond(request)
+        failed += "error" in response
+        out.write(json.dumps(response, separators=(",", ":")) + "\n")
+        out.flush()  # a line answered is a line a reader can use now
+    return 1 if failed else 0

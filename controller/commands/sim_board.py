@@ -1,0 +1,118 @@
+"""``tabula sim-board``: run the simulated sensor board on a pseudo-terminal.
+
+Prints the device path on the first line, then serves until SIGINT or SIGTERM. With
+``--script FILE`` it plays JSON lines ``{"board": [26 ints], "hold_ms": N}``, reaching
+each position from the previous one by lifting and placing one checker at a time, and
+keeps the last position afterwards.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import signal
+import sys
+import threading
+from pathlib import Path
+from types import FrameType
+
+from firmware_bridge.errors import BridgeError, LayoutError
+from firmware_bridge.layout import cells_from_board
+
+HELP = "run the simulated sensor board on a pseudo-terminal (prints its path first)"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of ``tabula sim-board``."""
+    parser.add_argument("--script", type=Path, help="JSON lines of {board, hold_ms} to play")
+    parser.add_argument(
+        "--link", type=Path, help="keep this symlink pointing at the pty (e.g. /tmp/tabula-board)"
+    )
+    parser.add_argument(
+        "--step-ms", type=int, default=100, help="pause between two checker gestures (100)"
+    )
+    parser.add_argument("--heartbeat-ms", type=int, default=500, help="heartbeat period (500)")
+    parser.add_argument("--seed", type=int, help="seed of the boot id and injected faults")
+    parser.add_argument(
+        "--protocol",
+        default="1.0",
+        help="protocol version the board announces, MAJOR.MINOR (1.0); try 2.0 to see a "
+        "host refuse it",
+    )
+
+
+def _version(text: str) -> tuple[int, int]:
+    major, dot, minor = text.partition(".")
+    if not (major.isdigit() and dot and minor.isdigit()) or max(int(major), int(minor)) > 255:
+        raise BridgeError(f"--protocol {text!r}: expected MAJOR.MINOR, each 0..255")
+    return int(major), int(minor)
+
+
+def read_script(path: Path) -> list[tuple[tuple[int, ...], int]]:
+    """Read and check a whole script before anything plays.
+
+    Raises:
+        LayoutError: naming the file and line of the first bad line.
+    """
+    try:
+        lines = path.read_text().splitlines()
+    except OSError as error:
+        raise LayoutError(f"script {str(path)!r}: {error.strerror}") from None
+    steps = []
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        where = f"script {str(path)!r} line {number}"
+        try:
+            item = json.loads(line)
+        except json.JSONDecodeError as error:
+            raise LayoutError(f"{where}: not JSON ({error.msg})") from None
+        if not isinstance(item, dict) or "board" not in item:
+            raise LayoutError(f'{where}: expected {{"board": [26 ints], "hold_ms": N}}')
+        board, hold = item["board"], item.get("hold_ms", 0)
+        if not isinstance(hold, int) or isinstance(hold, bool) or hold < 0:
+            raise LayoutError(f"{where}: hold_ms {hold!r} must be an integer >= 0")
+        if not isinstance(board, list) or any(isinstance(v, bool) for v in board):
+            raise LayoutError(f"{where}: board {board!r} must be a list of 26 integers")
+        try:
+            cells_from_board(board)
+        except LayoutError as error:
+            raise LayoutError(f"{where}: {error}") from None
+        steps.append((tuple(board), hold))
+    return steps
+
+
+def run(args: argparse.Namespace) -> int:
+    """Serve the simulated board until a signal; 0 on a clean stop."""
+    from hardware.simulator import BoardSimulator
+
+    steps = read_script(args.script) if args.script else []
+    protocol = _version(args.protocol)
+    stop = threading.Event()
+
+    def on_signal(signum: int, frame: FrameType | None) -> None:
+        stop.set()
+
+    signal.signal(signal.SIGINT, on_signal)
+    signal.signal(signal.SIGTERM, on_signal)
+    try:
+        simulator = BoardSimulator(
+            link=args.link,
+            seed=args.seed,
+            settings={"heartbeat_ms": args.heartbeat_ms},
+            protocol=protocol,
+        )
+    except (OSError, BridgeError) as error:
+        raise BridgeError(f"cannot start the simulator: {error}") from None
+    with simulator:
+        simulator.board.sleep = stop.wait
+        print(simulator.path, flush=True)
+        for board, hold_ms in steps:
+            if stop.is_set():
+                break
+            simulator.board.set_board(board, hold_s=args.step_ms / 1000)
+            print(json.dumps({"type": "reached", "board": list(board)}), flush=True)
+            stop.wait(hold_ms / 1000)
+        stop.wait()
+    sys.stdout.flush()
+    return 0

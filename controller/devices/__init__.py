@@ -1,0 +1,82 @@
+"""The Pi's own devices: LEDs (on the Pi or on the sensor board), buttons, buzzer.
+
+The referee decides what to show; the service turns it into a :class:`Scene` (a colour
+and a blink pattern per location, plus the status lamp) and hands it to one LED
+back-end, both behind :class:`LedBackend`:
+
+- :class:`ShiftRegisterLeds`: a 74HC595 chain on three GPIO pins (bit order in
+  :mod:`controller.devices.shift_register`), the status LED on the Pi (:class:`StatusLed`);
+- :class:`BoardLeds`: an LED frame to the sensor board over the serial link.
+
+Buttons (:class:`Buttons`) deliver :class:`ButtonPress` values into the service's
+asyncio loop; :class:`FaultBuzzer` sounds short :class:`BuzzPattern` values. Every
+device takes ``pin_factory`` (gpiozero's, chosen once with :func:`make_pin_factory`),
+is a context manager, and has an idempotent ``close()``; :class:`PiDevices` opens them
+all from the configuration's ``[gpio]`` section.
+
+>>> scene = Scene.of({5: Lamp(Colour.GREEN, Pattern.SLOW)}, status=Lamp(Colour.AMBER))
+>>> scene.lit(), sum(frame_bits(scene, 0)), sum(frame_bits(scene, 500))
+((5,), 1, 0)
+"""
+
+from __future__ import annotations
+
+from controller.devices.buttons import ButtonName, ButtonPress, Buttons
+from controller.devices.buzzer import ATTENTION, FAULT, ILLEGAL, BuzzPattern, FaultBuzzer
+from controller.devices.errors import (
+    DeviceClosedError,
+    DevicesError,
+    GpioUnavailableError,
+    PinError,
+    PinFactoryError,
+    SceneError,
+)
+from controller.devices.factory import PIN_FACTORIES, make_pin_factory
+from controller.devices.leds import (
+    BLINK_PERIOD_S,
+    BoardLeds,
+    LedBackend,
+    blink_forever,
+    led_frame,
+)
+from controller.devices.pi import PiDevices
+from controller.devices.scene import DARK, LOCATIONS, Colour, Lamp, Pattern, Scene, is_lit
+from controller.devices.shift_register import REGISTERS, ShiftRegisterLeds, frame_bits, phase_ms
+from controller.devices.status import StatusLed
+
+__all__ = [
+    "ATTENTION",
+    "BLINK_PERIOD_S",
+    "DARK",
+    "FAULT",
+    "ILLEGAL",
+    "LOCATIONS",
+    "PIN_FACTORIES",
+    "REGISTERS",
+    "BoardLeds",
+    "ButtonName",
+    "ButtonPress",
+    "Buttons",
+    "BuzzPattern",
+    "Colour",
+    "DeviceClosedError",
+    "DevicesError",
+    "FaultBuzzer",
+    "GpioUnavailableError",
+    "Lamp",
+    "LedBackend",
+    "Pattern",
+    "PiDevices",
+    "PinError",
+    "PinFactoryError",
+    "Scene",
+    "SceneError",
+    "ShiftRegisterLeds",
+    "StatusLed",
+    "blink_forever",
+    "frame_bits",
+    "is_lit",
+    "led_frame",
+    "make_pin_factory",
+    "phase_ms",
+]

@@ -1,0 +1,42 @@
+"""Exceptions of the Pi's own devices (LEDs, buttons, buzzer).
+
+Every class derives from :class:`DevicesError` (itself a
+:class:`controller.errors.TabulaError`) and from the builtin that fits.
+"""
+
+from __future__ import annotations
+
+from controller.errors import TabulaError
+
+__all__ = [
+    "DeviceClosedError",
+    "DevicesError",
+    "GpioUnavailableError",
+    "PinError",
+    "PinFactoryError",
+    "SceneError",
+]
+
+
+class DevicesError(TabulaError):
+    """Base class of the errors of :mod:`controller.devices`."""
+
+
+class SceneError(DevicesError, ValueError):
+    """An LED scene that cannot be shown: wrong number of lamps, unknown location."""
+
+
+class PinFactoryError(DevicesError, ValueError):
+    """A gpiozero pin factory name that no installed back-end answers to."""
+
+
+class PinError(DevicesError, ValueError):
+    """A pin assignment that cannot work: an unknown button, a missing pin."""
+
+
+class GpioUnavailableError(DevicesError, OSError):
+    """The chosen pin factory is installed but cannot reach the GPIO (not a Pi, no rights)."""
+
+
+class DeviceClosedError(DevicesError, RuntimeError):
+    """A device was used after its ``close()``."""

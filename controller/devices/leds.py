@@ -1,0 +1,183 @@
+"""The LED back-ends' common interface, and the sensor board's LED chain as one of them.
+
+Why an interface: the service shows a :class:`~controller.devices.Scene` and does not
+care whether the Pi shifts it into 74HC595s (:class:`~controller.devices.ShiftRegisterLeds`)
+or the sensor board lights its WS2812 chain on an LED frame (:class:`BoardLeds`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+from collections.abc import Awaitable, Callable
+from typing import Protocol
+
+from controller.closing import Closing
+from controller.devices.errors import DeviceClosedError, SceneError
+from controller.devices.scene import DARK, Colour, Lamp, Scene
+from firmware_bridge import Blink, Led, LedFrame
+
+__all__ = ["BLINK_PERIOD_S", "BoardLeds", "LedBackend", "blink_forever", "led_frame"]
+
+#: How often the service calls :meth:`LedBackend.tick`: every blink edge (multiples of
+#: 25 ms: 100, 125, 500 ms) falls on a tick.
+BLINK_PERIOD_S = 0.025
+
+
+class LedBackend(Protocol):
+    """What the service needs of an LED back-end."""
+
+    @property
+    def scene(self) -> Scene:
+        """The scene being shown."""
+        ...
+
+    async def show(self, scene: Scene) -> None:
+        """Show ``scene`` from now on."""
+        ...
+
+    def tick(self) -> None:
+        """Advance blinking to the current time (a no-op where the hardware blinks)."""
+        ...
+
+    def close(self) -> None:
+        """Darken and release the LEDs; idempotent."""
+        ...
+
+
+async def blink_forever(
+    leds: LedBackend,
+    *,
+    period_s: float = BLINK_PERIOD_S,
+    sleep: Callable[[float], Awaitable[object]] = asyncio.sleep,
+) -> None:
+    """Call ``leds.tick()`` every ``period_s`` until cancelled (a task of the service)."""
+    while True:
+        leds.tick()
+        await sleep(period_s)
+
+
+async def _await(result: Awaitable[None]) -> None:
+    await result
+
+
+def _rgb(colour: Colour, level: int) -> tuple[int, int, int]:
+    if colour is Colour.AMBER:
+        # A WS2812's green die is brighter than its red: 5/8 green reads as amber.
+        return level, level * 5 // 8, 0
+    return level * colour.red, level * colour.green, 0
+
+
+def _led(lamp: Lamp, level: int) -> Led:
+    if lamp.is_off:
+        return Led()
+    red, green, blue = _rgb(lamp.colour, level)
+    return Led(red, green, blue, Blink(int(lamp.pattern)))
+
+
+def led_frame(scene: Scene, *, level: int = 255) -> LedFrame:
+    """The LED frame of ``scene``: 28 location LEDs, then the status LED.
+
+    A lamp that is off is sent as ``Led()`` whatever its pattern, so scenes that look
+    alike give equal frames.
+
+    >>> from controller.devices.scene import Colour, Lamp, Pattern, Scene
+    >>> frame = led_frame(Scene.of({3: Lamp(Colour.RED, Pattern.FAST)}))
+    >>> len(frame.leds), frame.leds[3]
+    (29, Led(red=255, green=0, blue=0, blink=<Blink.FAST: 2>))
+    """
+    return LedFrame(tuple(_led(lamp, level) for lamp in (*scene.lamps, scene.status)))
+
+
+class BoardLeds(Closing):
+    """The sensor board's LED chain (28 locations and the status LED), over the serial link.
+
+    Wiring: the board's WS2812 chain (``[rp2040] led_data`` of the pin map); the board
+    blinks by itself, so :meth:`tick` does nothing.
+
+    Example::
+
+        async with BoardLink(path) as link:
+            leds = BoardLeds(link.send_leds)
+            await leds.show(scene)
+
+    Args:
+        send: sends an :class:`~firmware_bridge.LedFrame`; a coroutine function
+            (``BoardLink.send_leds``) or a plain callable.
+        level: brightness of a lit die, 1..255.
+
+    Raises:
+        SceneError: if ``level`` is outside 1..255.
+    """
+
+    def __init__(
+        self,
+        send: Callable[[LedFrame], Awaitable[None] | None],
+        *,
+        level: int = 255,
+    ) -> None:
+        if not (isinstance(level, int) and 1 <= level <= 255):
+            raise SceneError(f"LED level {level!r}: expected 1..255")
+        self._send = send
+        self._level = level
+        self._scene = DARK
+        self._sent: LedFrame | None = None
+        self._frames = 0
+        self._closed = False
+        self._farewell: asyncio.Task[None] | None = None
+
+    @property
+    def scene(self) -> Scene:
+        """The scene being shown."""
+        return self._scene
+
+    @property
+    def frames(self) -> int:
+        """How many LED frames were sent."""
+        return self._frames
+
+    async def show(self, scene: Scene) -> None:
+        """Send the frame of ``scene`` unless the board already shows it.
+
+        Raises:
+            DeviceClosedError: if closed.
+        """
+        if self._closed:
+            raise DeviceClosedError("board LEDs are closed")
+        self._scene = scene
+        frame = led_frame(scene, level=self._level)
+        if frame == self._sent:
+            return
+        result = self._send(frame)
+        if inspect.isawaitable(result):
+            await result
+        self._sent = frame
+        self._frames += 1
+
+    def tick(self) -> None:
+        """Nothing to do: the board blinks its LEDs itself."""
+
+    def close(self) -> None:
+        """Send a dark frame (if the board shows anything) and stop sending; idempotent.
+
+        A coroutine ``send`` is scheduled on the running loop; with no loop running the
+        board keeps its last frame until the link closes.
+        """
+        if self._closed:
+            return
+        self._closed = True
+        dark = led_frame(DARK, level=self._level)
+        if self._sent is None or self._sent == dark:
+            return
+        result = self._send(dark)
+        if not inspect.isawaitable(result):
+            self._sent = dark
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            if inspect.iscoroutine(result):
+                result.close()
+            return
+        self._farewell = loop.create_task(_await(result), name="board-leds-dark")
+        self._sent = dark

@@ -1,0 +1,84 @@
+"""Tabula's records: the match record, the crash-safe SQLite journal, ``.mat`` and ``.sgf``.
+
+* :mod:`~controller.record.events` — what happened, event by event, and its JSON form.
+* :mod:`~controller.record.model` — events replayed against the rules: games, scores, and
+  the state to resume from.
+* :mod:`~controller.record.journal` — the SQLite journal every event is written to before
+  it is acted upon.
+* :mod:`~controller.record.matfile`, :mod:`~controller.record.sgf` — Jellyfish ``.mat`` and
+  GNU Backgammon ``.sgf``.
+"""
+
+from controller.record.errors import (
+    InvalidEventError,
+    JournalCorruptError,
+    JournalError,
+    MatFileError,
+    RecordError,
+    SgfError,
+)
+from controller.record.events import (
+    FORMAT_VERSION,
+    Beavered,
+    Doubled,
+    Dropped,
+    Event,
+    Flagged,
+    GameEnded,
+    IllegalPlayAccepted,
+    MatchStarted,
+    Observed,
+    OpeningRolled,
+    Played,
+    PositionEdited,
+    Rolled,
+    Taken,
+    event_from_dict,
+    event_from_json,
+    event_to_dict,
+    event_to_json,
+)
+from controller.record.model import (
+    GameRecord,
+    MatchRecord,
+    MatchSnapshot,
+    Phase,
+    Replayer,
+    from_selfplay,
+    replay,
+)
+
+__all__ = [
+    "FORMAT_VERSION",
+    "Beavered",
+    "Doubled",
+    "Dropped",
+    "Event",
+    "Flagged",
+    "GameEnded",
+    "GameRecord",
+    "IllegalPlayAccepted",
+    "InvalidEventError",
+    "JournalCorruptError",
+    "JournalError",
+    "MatFileError",
+    "MatchRecord",
+    "MatchSnapshot",
+    "MatchStarted",
+    "Observed",
+    "OpeningRolled",
+    "Phase",
+    "Played",
+    "PositionEdited",
+    "RecordError",
+    "Replayer",
+    "Rolled",
+    "SgfError",
+    "Taken",
+    "event_from_dict",
+    "event_from_json",
+    "event_to_dict",
+    "event_to_json",
+    "from_selfplay",
+    "replay",
+]

@@ -1,0 +1,402 @@
+"""The events of a match record, and their versioned JSON form for the journal.
+
+An event is what happened at the board, in order: the match started, an opening roll, a
+roll, a play (legal, or illegal and accepted by the opponent), a cube action, a board seen
+mid-turn, a correction, a game's end. Each is an immutable value checked on construction
+for what it can say on its own (a die is 1..6, a board is possible); whether the rules
+allow it at its place in the match is checked when a match is replayed
+(:mod:`controller.record.model`).
+
+The JSON form is one object per event, ``{"v": 1, "type": "played", ...}``: the journal
+stores it, and a saved match is these objects one per line. ``v`` is
+:data:`FORMAT_VERSION`; a reader refuses a version it does not know rather than guess.
+
+>>> from controller.rules import START
+>>> event = Played(0, (3, 1), "8/5 6/5", START)
+>>> event_from_json(event_to_json(event)) == event
+True
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, fields
+from typing import Any, Final
+
+from controller.record.errors import InvalidEventError
+from controller.rules import Board, Player, Rules, WinKind, check_board
+from controller.rules.errors import RulesError
+
+__all__ = [
+    "FORMAT_VERSION",
+    "Beavered",
+    "Doubled",
+    "Dropped",
+    "Event",
+    "Flagged",
+    "GameEnded",
+    "IllegalPlayAccepted",
+    "MatchStarted",
+    "Observed",
+    "OpeningRolled",
+    "Played",
+    "PositionEdited",
+    "Rolled",
+    "Taken",
+    "event_from_dict",
+    "event_from_json",
+    "event_to_dict",
+    "event_to_json",
+]
+
+FORMAT_VERSION: Final = 1
+"""Version of the events' JSON form."""
+
+_MAX_NAME: Final = 31
+"""GNU Backgammon reads at most 31 characters of a name in a ``.mat`` file."""
+
+
+def _fail(event: object, reason: str) -> InvalidEventError:
+    return InvalidEventError(f"invalid {type(event).__name__}: {reason}")
+
+
+def _check_player(event: object, player: object, what: str = "player") -> None:
+    if type(player) is not int or player not in (0, 1):
+        raise _fail(event, f"a {what} is 0 or 1, got {player!r}")
+
+
+def _check_dice(event: object, dice: object) -> None:
+    if (
+        not isinstance(dice, tuple)
+        or len(dice) != 2
+        or not all(type(die) is int and 1 <= die <= 6 for die in dice)
+    ):
+        raise _fail(event, f"dice are two numbers from 1 to 6, got {dice!r}")
+
+
+def _check_board(event: object, board: object, what: str = "board") -> None:
+    if not isinstance(board, tuple):
+        raise _fail(event, f"the {what} is a tuple of 26 integers, got {board!r}")
+    try:
+        check_board(board)
+    except RulesError as error:
+        raise _fail(event, f"the {what}: {error}") from None
+
+
+def _check_cube_value(event: object, value: object) -> None:
+    if type(value) is not int or value < 2 or value & (value - 1):
+        raise _fail(event, f"a doubled cube is a power of two from 2, got {value!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class MatchStarted:
+    """A match (or money session) began between two named players under ``rules``.
+
+    Player 0 is the left column of a ``.mat`` file and White in an ``.sgf``.
+    """
+
+    names: tuple[str, str]
+    rules: Rules
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.names, tuple) or len(self.names) != 2:
+            raise _fail(self, f"names are two strings, got {self.names!r}")
+        for name in self.names:
+            if (
+                not isinstance(name, str)
+                or not name.strip()
+                or len(name) > _MAX_NAME
+                or not name.isprintable()
+                or ":" in name
+                or name != name.strip()
+            ):
+                raise _fail(
+                    self,
+                    f"a name is 1 to {_MAX_NAME} printable characters without ':' or "
+                    f"surrounding blanks, got {name!r}",
+                )
+        if not isinstance(self.rules, Rules):
+            raise _fail(self, f"rules are a Rules, got {self.rules!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class OpeningRolled:
+    """One opening roll: ``dice`` is (player 0's die, player 1's die); equal dice roll again."""
+
+    dice: tuple[int, int]
+
+    def __post_init__(self) -> None:
+        _check_dice(self, self.dice)
+
+
+@dataclass(frozen=True, slots=True)
+class Rolled:
+    """``player`` rolled ``dice`` (in the order read) at the start of a turn."""
+
+    player: Player
+    dice: tuple[int, int]
+
+    def __post_init__(self) -> None:
+        _check_player(self, self.player)
+        _check_dice(self, self.dice)
+
+
+@dataclass(frozen=True, slots=True)
+class Played:
+    """``player`` played ``dice`` legally: canonical GNU Backgammon ``notation``, ``board`` after.
+
+    An empty notation is a roll that could not be played.
+    """
+
+    player: Player
+    dice: tuple[int, int]
+    notation: str
+    board: Board
+
+    def __post_init__(self) -> None:
+        _check_player(self, self.player)
+        _check_dice(self, self.dice)
+        if not isinstance(self.notation, str):
+            raise _fail(self, f"the notation is a string, got {self.notation!r}")
+        _check_board(self, self.board)
+
+
+@dataclass(frozen=True, slots=True)
+class IllegalPlayAccepted:
+    """``player`` made a play no legal play reaches, and the opponent accepted it.
+
+    No notation can name it: the record keeps the boards before and after.
+    """
+
+    player: Player
+    dice: tuple[int, int]
+    before: Board
+    after: Board
+
+    def __post_init__(self) -> None:
+        _check_player(self, self.player)
+        _check_dice(self, self.dice)
+        _check_board(self, self.before, "board before")
+        _check_board(self, self.after, "board after")
+
+
+@dataclass(frozen=True, slots=True)
+class Observed:
+    """A board the sensors showed mid-turn and the referee accepted (a partial play)."""
+
+    board: Board
+
+    def __post_init__(self) -> None:
+        _check_board(self, self.board)
+
+
+@dataclass(frozen=True, slots=True)
+class Flagged:
+    """The referee flagged ``player``'s board as illegal, saying ``reason`` (a verdict)."""
+
+    player: Player
+    board: Board
+    reason: str
+
+    def __post_init__(self) -> None:
+        _check_player(self, self.player)
+        _check_board(self, self.board)
+        if not isinstance(self.reason, str):
+            raise _fail(self, f"the reason is a string, got {self.reason!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class PositionEdited:
+    """The position was corrected to ``board`` (a misplaced checker, a sensor fault)."""
+
+    board: Board
+    reason: str = ""
+
+    def __post_init__(self) -> None:
+        _check_board(self, self.board)
+        if not isinstance(self.reason, str):
+            raise _fail(self, f"the reason is a string, got {self.reason!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class Doubled:
+    """``player`` offered to double the cube to ``value``."""
+
+    player: Player
+    value: int
+
+    def __post_init__(self) -> None:
+        _check_player(self, self.player)
+        _check_cube_value(self, self.value)
+
+
+@dataclass(frozen=True, slots=True)
+class Taken:
+    """``player`` took the pending double (or, after a beaver, the redouble)."""
+
+    player: Player
+
+    def __post_init__(self) -> None:
+        _check_player(self, self.player)
+
+
+@dataclass(frozen=True, slots=True)
+class Dropped:
+    """``player`` dropped the pending double (or beaver) and so lost the game."""
+
+    player: Player
+
+    def __post_init__(self) -> None:
+        _check_player(self, self.player)
+
+
+@dataclass(frozen=True, slots=True)
+class Beavered:
+    """The doubled ``player`` took and at once redoubled to ``value`` (money play)."""
+
+    player: Player
+    value: int
+
+    def __post_init__(self) -> None:
+        _check_player(self, self.player)
+        _check_cube_value(self, self.value)
+
+
+@dataclass(frozen=True, slots=True)
+class GameEnded:
+    """A game ended: ``winner`` scored ``points`` (``kind`` on the board, or by a drop)."""
+
+    winner: Player
+    points: int
+    kind: WinKind = WinKind.SINGLE
+    dropped: bool = False
+
+    def __post_init__(self) -> None:
+        _check_player(self, self.winner, "winner")
+        if type(self.points) is not int or self.points < 1:
+            raise _fail(self, f"a game is worth at least 1 point, got {self.points!r}")
+        if not isinstance(self.kind, WinKind):
+            raise _fail(self, f"the kind of win is a WinKind, got {self.kind!r}")
+        if not isinstance(self.dropped, bool):
+            raise _fail(self, f"dropped is True or False, got {self.dropped!r}")
+        if self.dropped and self.kind is not WinKind.SINGLE:
+            raise _fail(self, "a dropped double wins a single game")
+
+
+Event = (
+    MatchStarted
+    | OpeningRolled
+    | Rolled
+    | Played
+    | IllegalPlayAccepted
+    | Observed
+    | Flagged
+    | PositionEdited
+    | Doubled
+    | Taken
+    | Dropped
+    | Beavered
+    | GameEnded
+)
+"""Any event of a match record."""
+
+_TYPES: Final[dict[str, type[Event]]] = {
+    "match_started": MatchStarted,
+    "opening_rolled": OpeningRolled,
+    "rolled": Rolled,
+    "played": Played,
+    "illegal_play_accepted": IllegalPlayAccepted,
+    "observed": Observed,
+    "flagged": Flagged,
+    "position_edited": PositionEdited,
+    "doubled": Doubled,
+    "taken": Taken,
+    "dropped": Dropped,
+    "beavered": Beavered,
+    "game_ended": GameEnded,
+}
+_NAMES: Final = {cls: name for name, cls in _TYPES.items()}
+_RULES_FIELDS: Final = tuple(field.name for field in fields(Rules))
+
+
+def event_to_dict(event: Event) -> dict[str, Any]:
+    """The JSON object of ``event``: ``v``, ``type``, then its fields as JSON values."""
+    data: dict[str, Any] = {"v": FORMAT_VERSION, "type": _NAMES[type(event)]}
+    for field in fields(event):
+        value = getattr(event, field.name)
+        if isinstance(value, Rules):
+            value = {name: getattr(value, name) for name in _RULES_FIELDS}
+        elif isinstance(value, WinKind):
+            value = value.name.lower()
+        elif isinstance(value, tuple):
+            value = list(value)
+        data[field.name] = value
+    return data
+
+
+def event_from_dict(data: object) -> Event:
+    """The event a JSON object describes.
+
+    Raises:
+        InvalidEventError: naming the object and what is wrong with it (an unknown version
+            or type, a missing or extra field, a value out of range).
+    """
+
+    def fail(reason: str) -> InvalidEventError:
+        return InvalidEventError(f"invalid event {data!r}: {reason}")
+
+    if not isinstance(data, dict):
+        raise fail("an event is a JSON object")
+    if data.get("v") != FORMAT_VERSION:
+        raise fail(f"unknown format version {data.get('v')!r}, this reader knows {FORMAT_VERSION}")
+    cls = _TYPES.get(data.get("type"))  # type: ignore[arg-type]
+    if cls is None:
+        raise fail(f"unknown type {data.get('type')!r}; known: {', '.join(_TYPES)}")
+    names = {field.name for field in fields(cls)}
+    given = set(data) - {"v", "type"}
+    if given - names:
+        raise fail(f"unexpected fields {sorted(given - names)}")
+    values: dict[str, Any] = {}
+    for field in fields(cls):
+        if field.name not in data:
+            if field.name in ("reason", "kind", "dropped"):
+                continue  # fields with a default may be left out
+            raise fail(f"missing field {field.name!r}")
+        value = data[field.name]
+        if field.name == "rules":
+            if not isinstance(value, dict) or set(value) - set(_RULES_FIELDS):
+                raise fail(f"rules are an object with fields {list(_RULES_FIELDS)}")
+            try:
+                value = Rules(**value)
+            except (RulesError, TypeError) as error:
+                raise fail(str(error)) from None
+        elif field.name == "kind":
+            if not isinstance(value, str) or value.upper() not in WinKind.__members__:
+                raise fail(f"kind is single, gammon or backgammon, got {value!r}")
+            value = WinKind[value.upper()]
+        elif isinstance(value, list):
+            value = tuple(value)
+        values[field.name] = value
+    try:
+        return cls(**values)
+    except InvalidEventError as error:
+        raise fail(str(error)) from None
+
+
+def event_to_json(event: Event) -> str:
+    """``event`` as one line of compact JSON."""
+    return json.dumps(event_to_dict(event), separators=(",", ":"), ensure_ascii=False)
+
+
+def event_from_json(text: str) -> Event:
+    """The event of one line of JSON.
+
+    Raises:
+        InvalidEventError: for text that is not JSON or not an event, naming it.
+    """
+    try:
+        data = json.loads(text)
+    except (json.JSONDecodeError, TypeError) as error:
+        raise InvalidEventError(f"invalid event {text!r}: not JSON ({error})") from None
+    return event_from_dict(data)
+

@@ -1,0 +1,161 @@
+"""What to show: one light per location, a status light and a line of text, per mode.
+
+Why here: the modes differ only in what they show (DESIGN.md, "Modes"), so the choice is
+made once, purely, and the LED back-ends and the web view just render a :class:`Display`:
+
+* ``referee`` flags illegal plays, sensor faults and irregular rolls;
+* ``learner`` also lights the legal destinations of a lifted checker (amber: where it
+  came from; green: where it may go) and flashes green the checkers of a complete play;
+* ``recorder`` is silent, as tournament rules forbid aids: only faults (the sensors, the
+  dice) are shown, never a verdict on a play.
+
+Jacquet de Versailles adds what a board alone does not say (``shared/JACQUET.md``): the
+text names on whose behalf numbers are played (``player 1 plays the 5 handed over by
+player 0: 5 to play``); when the mover may decline them (rule 11) the status light
+blinks amber slowly and the text offers Decline, since the referee never guesses that
+choice; the primauté asks for one die each; a game over names the winner and the points.
+The courier still travelling alone (rule 5) is named in the text while the board waits,
+and in learner mode its point blinks amber slowly.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from controller.referee.cells import LOCATIONS, Location, cells_from_board, location_name
+from controller.referee.turn import Phase, TurnState
+from controller.referee.verdict import Kind
+
+__all__ = ["Blink", "Colour", "Display", "Light", "Mode", "render"]
+
+
+class Mode(StrEnum):
+    """What the board is used for (DESIGN.md, "Modes")."""
+
+    REFEREE = "referee"
+    LEARNER = "learner"
+    RECORDER = "recorder"
+
+
+class Colour(StrEnum):
+    OFF = "off"
+    GREEN = "green"
+    AMBER = "amber"
+    RED = "red"
+
+
+class Blink(StrEnum):
+    STEADY = "steady"
+    SLOW = "slow"
+    FAST = "fast"
+
+
+@dataclass(frozen=True, slots=True)
+class Light:
+    """One LED's state."""
+
+    colour: Colour = Colour.OFF
+    blink: Blink = Blink.STEADY
+
+
+DARK = Light()
+
+
+@dataclass(frozen=True, slots=True)
+class Display:
+    """Everything to show at one moment.
+
+    Attributes:
+        lights: one light per location (28, indexed as the observation's cells).
+        status: the status light.
+        text: one line for the status display and the web view.
+    """
+
+    lights: tuple[Light, ...]
+    status: Light
+    text: str
+
+    def __post_init__(self) -> None:
+        if len(self.lights) != LOCATIONS:
+            raise ValueError(f"{len(self.lights)} lights: expected {LOCATIONS}")
+
+    def lit(self, colour: Colour) -> frozenset[Location]:
+        """The locations lit in ``colour``."""
+        return frozenset(index for index, light in enumerate(self.lights) if light.colour is colour)
+
+
+def render(state: TurnState, mode: Mode) -> Display:
+    """What ``state`` shows in ``mode``."""
+    lights = [DARK] * LOCATIONS
+
+    def light(locations: frozenset[Location], colour: Colour, blink: Blink) -> None:
+        for location in locations:
+            lights[location] = Light(colour, blink)
+
+    verdict = state.verdict
+    fault = Light(Colour.RED, Blink.FAST)
+    silent = mode is Mode.RECORDER
+    if verdict is not None and verdict.kind is Kind.INCONSISTENT:
+        light(verdict.locations, Colour.AMBER, Blink.FAST)
+        return _display(lights, Light(Colour.AMBER, Blink.FAST), verdict.text)
+    if state.roll_fault:
+        return _display(lights, fault, state.notice)
+    if state.phase in (Phase.MANUAL_DICE, Phase.CONFIRM_DICE):
+        return _display(lights, Light(Colour.AMBER, Blink.SLOW), state.notice)
+    if silent:
+        return _display(lights, DARK, "recording")
+    if state.phase is Phase.FLAGGED and state.flagged is not None:
+        light(state.flagged.locations, Colour.RED, Blink.FAST)
+        return _display(lights, fault, state.notice)
+    if state.phase is Phase.DONE and state.end is not None and state.end.result is not None:
+        result = state.end.result
+        points = "2 points, a double win" if result.is_double else "1 point"
+        return _display(lights, Light(Colour.GREEN), f"player {result.winner} wins: {points}")
+    if state.phase is Phase.DONE or verdict is None:
+        return _display(lights, DARK, state.notice)
+    status = DARK
+    if verdict.kind is Kind.ILLEGAL:
+        light(verdict.locations, Colour.RED, Blink.FAST)
+        status = fault
+    elif verdict.kind is Kind.COMPLETE:
+        status = Light(Colour.GREEN)
+        if mode is Mode.LEARNER and verdict.play is not None:
+            before, after = cells_from_board(state.before), cells_from_board(verdict.play.result)
+            gained = frozenset(
+                location
+                for location, (old, new) in enumerate(zip(before, after, strict=True))
+                if old is not None and new is not None and new[state.player] > old[state.player]
+            )
+            light(gained, Colour.GREEN, Blink.FAST)
+    elif mode is Mode.LEARNER:
+        courier = _courier(state)
+        if courier is not None and verdict.kind is Kind.WAITING:
+            light(frozenset({courier}), Colour.AMBER, Blink.SLOW)
+        light(verdict.pending_hits, Colour.AMBER, Blink.SLOW)
+        for checker in verdict.lifted:
+            light(checker.destinations, Colour.GREEN, Blink.STEADY)
+            light(frozenset({checker.source}), Colour.AMBER, Blink.STEADY)
+    text = verdict.text
+    courier = _courier(state)
+    if courier is not None and verdict.kind is Kind.WAITING:
+        text += f"; the courier on {location_name(courier)} travels alone (rule 5)"
+    if state.behalf:
+        text = f"{state.behalf}: {text}"
+    if state.may_decline:
+        text += "; or Decline: the hand goes back (rule 11)"
+        if status == DARK:
+            status = Light(Colour.AMBER, Blink.SLOW)
+    return _display(lights, status, text)
+
+
+def _courier(state: TurnState) -> Location | None:
+    """The location of the mover's courier travelling alone (Jacquet's rule 5), or None."""
+    if state.jacquet is None:
+        return None
+    point = state.jacquet.courier
+    return None if point is None else point - 1
+
+
+def _display(lights: list[Light], status: Light, text: str) -> Display:
+    return Display(tuple(lights), status, text)

@@ -1,0 +1,272 @@
+"""What a board's service shows the world: its status, its events and the actions it takes.
+
+The web view, the MQTT publisher and the hub all speak these values, and the service
+(``controller.service``) produces them; none of them reaches into the service's
+internals. Everything here is pure and JSON-friendly (``to_json``/``from_json``), and every
+payload carries :data:`STATUS_VERSION` so that a hub can refuse what it does not know.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Mapping
+from dataclasses import asdict, dataclass, field
+from typing import Any, Final, Literal, Protocol
+
+from controller.errors import TabulaError
+
+__all__ = [
+    "ACTIONS",
+    "STATUS_VERSION",
+    "AcceptPlay",
+    "Action",
+    "ActionError",
+    "BoardEvent",
+    "BoardService",
+    "BoardStatus",
+    "CorrectPosition",
+    "DemandPlay",
+    "EnterDice",
+    "Hint",
+    "LightState",
+    "NewGame",
+    "NewMatch",
+    "action_from_json",
+]
+
+STATUS_VERSION: Final = 1
+
+LinkState = Literal["searching", "syncing", "live", "stale", "off"]
+
+
+@dataclass(frozen=True, slots=True)
+class LightState:
+    """One LED as shown: colour ``off|green|amber|red`` and blink ``steady|slow|fast|flash``."""
+
+    colour: str = "off"
+    blink: str = "steady"
+
+
+@dataclass(frozen=True, slots=True)
+class BoardStatus:
+    """A board at one moment, as its web page and the hub draw it.
+
+    ``position`` is the accepted position (before the turn being played) in the 26-integer
+    layout; ``cells`` what the sensors see now (28 locations, ``None`` unknown, as
+    :mod:`controller.referee.cells`); ``lights`` the 28 location LEDs then the status LED.
+    """
+
+    board_id: str
+    seq: int
+    """The per-board sequence number of the last event this status reflects."""
+    variant: str = "backgammon"
+    mode: str = "referee"
+    players: tuple[str, str] = ("Player 0", "Player 1")
+    match_length: int = 0
+    score: tuple[int, int] = (0, 0)
+    game_number: int = 1
+    crawford: bool = False
+    phase: str = "opening"
+    """opening, roll, moving, flagged, confirm-dice, manual-dice, cube-offered, game-over,
+    match-over."""
+    turn: int | None = None
+    position: tuple[int, ...] = ()
+    cells: tuple[tuple[int, int] | None, ...] = ()
+    dice: tuple[int, ...] | None = None
+    dice_confidence: tuple[float, ...] | None = None
+    dice_source: str | None = None
+    cube_value: int = 1
+    cube_owner: int | None = None
+    cube_offered: bool = False
+    pips: tuple[int, int] = (0, 0)
+    verdict: str = "waiting"
+    text: str = ""
+    lights: tuple[LightState, ...] = ()
+    moves: tuple[str, ...] = ()
+    """The move list of the game, one line a turn (``X 52: 13/11 13/8``)."""
+    xgid: str = ""
+    gnubg_id: str = ""
+    links: Mapping[str, str] = field(default_factory=lambda: {"board": "off", "camera": "off"})
+    alerts: tuple[str, ...] = ()
+    """What needs a person now: an illegal play to accept or demand, dice to enter, a fault."""
+    online: bool = True
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON object with a ``version`` field."""
+        data = asdict(self)
+        data["links"] = dict(self.links)
+        return {"version": STATUS_VERSION, **data}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> BoardStatus:
+        """The status a :meth:`to_json` object describes.
+
+        Raises:
+            ActionError: for another version or a field this version does not have.
+        """
+        if data.get("version") != STATUS_VERSION:
+            raise ActionError(f"status version {data.get('version')!r}: expected {STATUS_VERSION}")
+        fields = {key: value for key, value in data.items() if key != "version"}
+        try:
+            fields["lights"] = tuple(LightState(**light) for light in fields.get("lights", ()))
+            for key in ("players", "score", "position", "moves", "alerts", "pips"):
+                if key in fields:
+                    fields[key] = tuple(fields[key])
+            if fields.get("cells") is not None:
+                fields["cells"] = tuple(None if c is None else tuple(c) for c in fields["cells"])
+            for key in ("dice", "dice_confidence"):
+                if fields.get(key) is not None:
+                    fields[key] = tuple(fields[key])
+            return cls(**fields)
+        except TypeError as error:
+            raise ActionError(f"bad status: {error}") from None
+
+
+@dataclass(frozen=True, slots=True)
+class BoardEvent:
+    """Something that happened on a board, numbered per board so nothing is lost unseen.
+
+    ``kind`` is the journal's event type (``played``, ``doubled``, ``game-ended``...) or a
+    service event (``verdict``, ``link``, ``online``); ``data`` its JSON payload.
+    """
+
+    board_id: str
+    seq: int
+    kind: str
+    data: Mapping[str, Any] = field(default_factory=dict)
+    time: float = 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "version": STATUS_VERSION,
+            "board_id": self.board_id,
+            "seq": self.seq,
+            "kind": self.kind,
+            "data": dict(self.data),
+            "time": self.time,
+        }
+
+
+class ActionError(TabulaError, ValueError):
+    """An action the board refuses now (bad dice, nothing to accept...): a 4xx, no change."""
+
+
+# Actions a referee takes from the web view (behind the token) or the buttons.
+
+
+@dataclass(frozen=True, slots=True)
+class EnterDice:
+    """The dice entered by hand when the camera cannot read them."""
+
+    dice: tuple[int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class AcceptPlay:
+    """The opponent accepts the illegal play as made (seed, Irrégularités 2)."""
+
+
+@dataclass(frozen=True, slots=True)
+class DemandPlay:
+    """The opponent demands a legal play instead."""
+
+
+@dataclass(frozen=True, slots=True)
+class CorrectPosition:
+    """The referee sets the position (26 integers) after a knocked board."""
+
+    board: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class NewGame:
+    """Abandon the game in progress and start the next one of the match."""
+
+
+@dataclass(frozen=True, slots=True)
+class NewMatch:
+    """Start a new match of ``length`` points (0: money play)."""
+
+    length: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Hint:
+    """Ask the engine for the best play (learner mode only)."""
+
+
+Action = EnterDice | AcceptPlay | DemandPlay | CorrectPosition | NewGame | NewMatch | Hint
+
+ACTIONS: Final[dict[str, type]] = {
+    "enter-dice": EnterDice,
+    "accept": AcceptPlay,
+    "demand": DemandPlay,
+    "correct-position": CorrectPosition,
+    "new-game": NewGame,
+    "new-match": NewMatch,
+    "hint": Hint,
+}
+
+
+def _is_board(value: Any) -> bool:
+    return isinstance(value, list) and len(value) == 26 and all(type(n) is int for n in value)
+
+
+def action_from_json(data: Any) -> Action:
+    """The action a request body names: ``{"action": "enter-dice", "dice": [5, 3]}``.
+
+    Only the shape is checked here; whether the board can take it now is the service's
+    call, which raises :class:`ActionError`.
+
+    Raises:
+        ActionError: naming what is wrong with the request.
+    """
+    if not isinstance(data, dict):
+        raise ActionError(f"an action is a JSON object, got {data!r}")
+    name = data.get("action")
+    if name not in ACTIONS:
+        raise ActionError(f"unknown action {name!r}; known: {', '.join(ACTIONS)}")
+    if name == "enter-dice":
+        dice = data.get("dice")
+        if (
+            not isinstance(dice, list)
+            or len(dice) != 2
+            or not all(type(d) is int and 1 <= d <= 6 for d in dice)
+        ):
+            raise ActionError(f"enter-dice needs dice: two numbers 1-6, got {dice!r}")
+        return EnterDice((dice[0], dice[1]))
+    if name == "correct-position":
+        board: Any = data.get("board")
+        if not _is_board(board):
+            raise ActionError(f"correct-position needs board: 26 integers, got {board!r}")
+        return CorrectPosition(tuple(board))
+    if name == "new-match":
+        length = data.get("length", 0)
+        if type(length) is not int or length < 0:
+            raise ActionError(f"new-match needs length: an integer >= 0, got {length!r}")
+        return NewMatch(length)
+    action: Action = ACTIONS[name]()
+    return action
+
+
+class BoardService(Protocol):
+    """What the web view and the MQTT publisher need from a running board."""
+
+    @property
+    def board_id(self) -> str: ...
+
+    def status(self) -> BoardStatus:
+        """The status now."""
+        ...
+
+    def updates(self) -> AsyncIterator[BoardStatus | BoardEvent]:
+        """Every event and every new status from now on, in order."""
+        ...
+
+    async def apply(self, action: Action) -> None:
+        """Carry out ``action`` (journalled first), or raise :class:`ActionError` and change
+        nothing."""
+        ...
+
+    def export(self, fmt: Literal["mat", "sgf"]) -> str:
+        """The match so far as a ``.mat`` or ``.sgf`` text."""
+        ...

@@ -1,0 +1,51 @@
+"""Errors of the serial link to the sensor board.
+
+Every class derives from :class:`BridgeError` (itself a
+:class:`controller.errors.TabulaError`) and from the builtin that fits, so callers catch
+either "anything the bridge refused" or the usual builtin.
+"""
+
+from __future__ import annotations
+
+from controller.errors import TabulaError
+
+__all__ = [
+    "BridgeError",
+    "FrameError",
+    "IncompatibleProtocolError",
+    "LayoutError",
+    "LinkClosedError",
+    "MessageError",
+]
+
+
+class BridgeError(TabulaError):
+    """Base class of the errors of :mod:`firmware_bridge`."""
+
+
+class FrameError(BridgeError, ValueError):
+    """A chunk of bytes between two delimiters is not a valid frame (COBS, length or CRC).
+
+    Attributes:
+        reason: ``"oversize"``, ``"cobs"``, ``"length"`` or ``"crc"``, for the counters.
+    """
+
+    def __init__(self, message: str, reason: str = "invalid") -> None:
+        super().__init__(message)
+        self.reason = reason
+
+
+class MessageError(BridgeError, ValueError):
+    """A frame with a good CRC carries a payload its type cannot have."""
+
+
+class LayoutError(BridgeError, ValueError):
+    """A board in the 26-integer layout, or a list of cells, cannot describe a position."""
+
+
+class IncompatibleProtocolError(BridgeError, ConnectionError):
+    """The board speaks a protocol major version this host does not."""
+
+
+class LinkClosedError(BridgeError, RuntimeError):
+    """The link was used after :meth:`BoardLink.close`."""

@@ -1,0 +1,273 @@
+"""The board's main loop: scan, debounce, count, and speak the protocol to the host.
+
+Why one class with a ``step`` method: the RP2040 calls it forever from ``main``; the
+simulator calls it from a thread on CPython; tests call it directly. Everything it
+touches comes through ``hal``. The protocol is ``hardware/PROTOCOL.md``.
+"""
+
+import struct
+
+from . import wire
+from .hal import Clock, LedChain, Port, SensorMatrix
+from .scanner import FAULT, Scanner
+
+# Annotations are ignored by MicroPython and evaluated by CPython 3.11: names used only
+# by the type checker stay in strings, and typing is imported for it alone.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+PROTOCOL = (1, 0)
+NAME = "tabula-fw 1.0"
+CAPABILITIES = 1 | 2 | 4 | 8  # LEDs, replay, stacks resolved, fault reports
+LOCATIONS = 28
+LED_COUNT = 29
+NO_INDEX = 0xFF
+
+ERR_SENSOR_FAULT = 1
+ERR_SENSOR_RECOVERED = 2
+ERR_REPLAY_UNAVAILABLE = 3
+ERR_BAD_FRAME = 4
+ERR_UNKNOWN_TYPE = 5
+ERR_SHORT_PAYLOAD = 6
+ERR_VERSION = 7
+
+REASON_CHANGE = 0
+REASON_REQUESTED = 1
+REASON_REPLAY_END = 2
+
+_PERIODS = (None, (1000, 500), (250, 125), (1000, 100))  # pattern -> (period, on) in ms
+
+
+class Firmware:
+    """The sensor board: give it its hardware, then call :meth:`step` in a loop.
+
+    ``pinmap`` is the parsed pinmap.toml; ``boot_id`` a random u32 chosen at power-up;
+    ``protocol`` and ``settings`` (overrides of the pinmap's [firmware] table) exist so
+    that the simulator can play other boards.
+    """
+
+    def __init__(  # noqa: PLR0917 (MicroPython-friendly positional wiring)
+        self,
+        pinmap: "dict[str, Any]",
+        slots: list[int],
+        matrix: SensorMatrix,
+        leds: LedChain,
+        port: Port,
+        clock: Clock,
+        boot_id: int,
+        protocol: tuple[int, int] = PROTOCOL,
+        settings: "dict[str, int] | None" = None,
+    ) -> None:
+        config = dict(pinmap["firmware"])
+        if settings:
+            config.update(settings)
+        self.slots = list(slots)
+        self.scan_period_ms = config["scan_period_ms"]
+        self.heartbeat_ms = config["heartbeat_ms"]
+        self.ring_size = config["ring_size"]
+        self.scanner = Scanner(self.slots, pinmap["hall"], config["stable_scans"])
+        self.matrix = matrix
+        self.leds = leds
+        self.port = port
+        self.clock = clock
+        self.boot_id = boot_id & 0xFFFFFFFF
+        self.protocol = protocol
+        self.reader = wire.Reader()
+        self.readings = [0] * self.scanner.count
+        self.faulty = [False] * self.scanner.count
+        self.cells = self.scanner.cells()
+        self.event = 0
+        self.ring = []  # type: list[tuple[int, int, list[tuple[int, int, int]]]]
+        self.seq = 0
+        self.led_frame = []  # type: list[tuple[int, ...]]
+        self.shown = None  # type: list[tuple[int, int, int]] | None
+        self.reported_bad = 0
+        start = clock.now_ms()
+        self.started = start
+        self.last_scan = start - self.scan_period_ms
+        self.last_beat = start
+        self.last_error_ms = start - 1000
+        self.last_led = start - 1000
+        self.sent = 0
+        self.hello_sent = False
+
+    # Sending.
+
+    def send(self, kind: int, payload: "bytes | bytearray") -> None:
+        """Frame and write one message."""
+        self.port.write(wire.encode(kind, self.seq, payload))
+        self.seq = (self.seq + 1) & 0xFFFF
+        self.sent += 1
+
+    def send_hello(self) -> None:
+        """HELLO: version, capabilities, boot id, current event, slots, name."""
+        name = NAME.encode()
+        payload = struct.pack(
+            "<BBHIIHHB",
+            self.protocol[0],
+            self.protocol[1],
+            CAPABILITIES,
+            self.boot_id,
+            self.event,
+            self.heartbeat_ms,
+            self.ring_size,
+            len(self.slots),
+        )
+        self.send(wire.HELLO, payload + bytes(self.slots) + bytes((len(name),)) + name)
+
+    def send_snapshot(self, reason: int) -> None:
+        """SNAPSHOT of the current cells."""
+        self.send(wire.SNAPSHOT, struct.pack("<IB", self.event, reason) + bytes(self.cells))
+
+    def send_change(self, record: "tuple[int, int, list[tuple[int, int, int]]]") -> None:
+        """CHANGE of one ring record (event, time_ms, [(location, before, after)])."""
+        event, time_ms, changes = record
+        payload = bytearray(struct.pack("<IIB", event, time_ms & 0xFFFFFFFF, len(changes)))
+        for location, before, after in changes:
+            payload += bytes((location, before, after))
+        self.send(wire.CHANGE, payload)
+
+    def send_error(
+        self, code: int, location: int = NO_INDEX, slot: int = NO_INDEX, value: int = 0
+    ) -> None:
+        """ERROR with its code, where, and a detail value."""
+        self.send(wire.ERROR, struct.pack("<BBBH", code, location, slot, value & 0xFFFF))
+
+    # The loop.
+
+    def step(self) -> None:
+        """Do whatever is due now: read the host, scan, heartbeat, LEDs."""
+        now = self.clock.now_ms()
+        if not self.hello_sent:
+            self.hello_sent = True
+            self.send_hello()
+        data = self.port.read()
+        if data:
+            self.receive(data, now)
+        if self.clock.diff(now, self.last_scan) >= self.scan_period_ms:
+            self.last_scan = now
+            self.scan(now)
+        if self.clock.diff(now, self.last_beat) >= self.heartbeat_ms:
+            self.last_beat = now
+            self.send(
+                wire.HEARTBEAT,
+                struct.pack(
+                    "<IIIB",
+                    self.event,
+                    self.boot_id,
+                    self.clock.diff(now, self.started) & 0xFFFFFFFF,
+                    min(255, self.scanner.faults()),
+                ),
+            )
+        if self.clock.diff(now, self.last_led) >= 20:
+            self.last_led = now
+            self.update_leds(now)
+
+    def run_forever(self) -> None:
+        """The board's life: step, then sleep a little so that USB keeps up."""
+        while True:
+            self.step()
+            self.clock.sleep_ms(1)
+
+    def scan(self, now: int) -> None:
+        """Read every slot; on a debounced change of any cell, record and send an event."""
+        self.matrix.scan(self.readings)
+        slot_changes = self.scanner.update(self.readings)
+        if not slot_changes:
+            return
+        for index, cls, reading in slot_changes:
+            location = self.scanner.location_of[index]
+            slot = self.scanner.slot_of[index]
+            if cls == FAULT:
+                self.faulty[index] = True
+                self.send_error(ERR_SENSOR_FAULT, location, slot, reading)
+            elif self.faulty[index]:
+                self.faulty[index] = False
+                self.send_error(ERR_SENSOR_RECOVERED, location, slot, reading)
+        cells = self.scanner.cells()
+        changes = [
+            (location, self.cells[location], cells[location])
+            for location in range(len(cells))
+            if self.cells[location] != cells[location]
+        ]
+        if not changes:
+            return
+        self.cells = cells
+        self.event = (self.event + 1) & 0xFFFFFFFF
+        record = (self.event, self.clock.diff(now, self.started), changes)
+        self.ring.append(record)
+        if len(self.ring) > self.ring_size:
+            self.ring.pop(0)
+        self.send_change(record)
+        self.send_snapshot(REASON_CHANGE)
+
+    # Receiving.
+
+    def receive(self, data: bytes, now: int) -> None:
+        """Handle every frame ``data`` completes."""
+        for kind, seq, payload in self.reader.feed(data):
+            self.handle(kind, seq, payload)
+        if (
+            self.reader.bad != self.reported_bad
+            and self.clock.diff(now, self.last_error_ms) >= 1000
+        ):
+            self.reported_bad = self.reader.bad
+            self.last_error_ms = now
+            self.send_error(ERR_BAD_FRAME, value=min(self.reader.bad, 0xFFFF))
+
+    def handle(self, kind: int, seq: int, payload: bytes) -> None:
+        """Answer one host frame."""
+        if kind == wire.HELLO_REQUEST:
+            if len(payload) < 2:
+                self.send_error(ERR_SHORT_PAYLOAD, value=kind)
+                return
+            if payload[0] != self.protocol[0]:
+                self.send_error(ERR_VERSION, value=payload[0])
+            self.send_hello()
+        elif kind == wire.SNAPSHOT_REQUEST:
+            self.send_snapshot(REASON_REQUESTED)
+        elif kind == wire.REPLAY_REQUEST:
+            if len(payload) < 4:
+                self.send_error(ERR_SHORT_PAYLOAD, value=kind)
+                return
+            self.replay(struct.unpack_from("<I", payload)[0])
+        elif kind == wire.LED_FRAME:
+            if not payload or len(payload) < 1 + 4 * payload[0]:
+                self.send_error(ERR_SHORT_PAYLOAD, value=kind)
+                return
+            count = min(payload[0], LED_COUNT)
+            self.led_frame = [tuple(payload[1 + 4 * i : 5 + 4 * i]) for i in range(count)]
+            self.update_leds(self.clock.now_ms())
+            self.send(wire.ACK, struct.pack("<BH", kind, seq))
+        else:
+            self.send_error(ERR_UNKNOWN_TYPE, value=kind)
+
+    def replay(self, since: int) -> None:
+        """Send every change after event ``since`` still in the ring, then a snapshot."""
+        if since != self.event:
+            oldest = self.ring[0][0] if self.ring else self.event + 1
+            if since > self.event or since + 1 < oldest:
+                self.send_error(ERR_REPLAY_UNAVAILABLE, value=oldest)
+            else:
+                for record in self.ring:
+                    if record[0] > since:
+                        self.send_change(record)
+        self.send_snapshot(REASON_REPLAY_END)
+
+    # LEDs.
+
+    def update_leds(self, now: int) -> None:
+        """Show the LED frame with each LED's blink pattern applied at time ``now``."""
+        pixels = []  # type: list[tuple[int, int, int]]
+        for index in range(LED_COUNT):
+            if index >= len(self.led_frame):
+                pixels.append((0, 0, 0))
+                continue
+            red, green, blue, pattern = self.led_frame[index]
+            timing = _PERIODS[pattern] if pattern < len(_PERIODS) else None
+            lit = timing is None or (self.clock.diff(now, self.started) % timing[0]) < timing[1]
+            pixels.append((red, green, blue) if lit else (0, 0, 0))
+        if pixels != self.shown:
+            self.shown = pixels
+            self.leds.show(pixels)

@@ -1,0 +1,481 @@
+"""The board simulator: the real firmware on CPython, behind a real pseudo-terminal.
+
+Why: every other part of Tabula is developed and tested against this board. The firmware
+code of ``hardware/firmware`` runs unchanged in a thread, with ``hal``'s virtual sensor
+matrix fed by a :class:`VirtualBoard` of checkers (place, lift, slide, hit, stack) and a
+serial port that is the master side of a pty; the host opens the slave side with
+pyserial exactly as it opens ``/dev/ttyACM0``. Faults can be injected on the sensors
+(noise, a stuck slot) and on the link (dropped, corrupted or injected bytes, silence,
+unplug and replug behind a stable symlink, power cycles).
+
+Example::
+
+    with BoardSimulator(link=tmp_path / "board") as sim:
+        print(sim.path)            # what the bridge opens
+        sim.board.move(23, 19)     # lift from point 24, place on point 20
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import random
+import threading
+import time
+import tty
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+from firmware_bridge.errors import LayoutError
+from firmware_bridge.layout import LOCATIONS, Cell, cells_from_board
+from hardware.firmware import app, hal
+from hardware.pinmap import load_pinmap, slots_per_location
+
+__all__ = ["FIELD", "START", "BoardSimulator", "VirtualBoard"]
+
+#: The backgammon starting position in the 26-integer layout.
+START: tuple[int, ...] = (
+    0,
+    -2,
+    0,
+    0,
+    0,
+    0,
+    5,
+    0,
+    3,
+    0,
+    0,
+    0,
+    -5,
+    5,
+    0,
+    0,
+    0,
+    -3,
+    0,
+    -5,
+    0,
+    0,
+    0,
+    0,
+    2,
+    0,
+)
+#: Field of one checker's magnet at its slot's sensor, in ADC counts.
+FIELD = 9000
+#: Each checker higher in a stack adds this fraction of the one below it.
+_STACK_DECAY = 0.6
+
+
+class VirtualBoard:
+    """Checkers on the 28 locations, and what the Hall sensors read from them.
+
+    A location's checkers fill its slots from the edge in the order placed; checkers
+    beyond the last slot stack on it. Player 0's magnets (colour A) face north up,
+    player 1's south up. Every change is pushed at once to the sensor matrix.
+
+    Args:
+        slots: slots per location.
+        mid: the sensors' quiescent reading.
+        publish: called with the new readings after every change.
+        sleep: how to wait between the steps of a gesture; settable as :attr:`sleep`
+            (a command passes an event's ``wait`` so that a signal cuts the pause short).
+    """
+
+    def __init__(
+        self,
+        slots: Sequence[int],
+        mid: int,
+        publish: Callable[[list[int]], None],
+        *,
+        sleep: Callable[[float], object] = time.sleep,
+    ) -> None:
+        self._slots = list(slots)
+        self._mid = mid
+        self._publish = publish
+        self.sleep = sleep
+        self._lock = threading.Lock()
+        self._stacks: list[list[int]] = [[] for _ in range(LOCATIONS)]
+        self.hand: list[int] = []
+
+    def readings(self) -> list[int]:
+        """What every sensor slot reads now, in slot order."""
+        out: list[int] = []
+        for stack, slots in zip(self._stacks, self._slots, strict=True):
+            fields = [0.0] * slots
+            depth = [0] * slots
+            for index, player in enumerate(stack):
+                slot = min(index, slots - 1)
+                sign = 1 if player == 0 else -1
+                fields[slot] += sign * FIELD * _STACK_DECAY ** depth[slot]
+                depth[slot] += 1
+            out += [min(65535, max(0, round(self._mid + f))) for f in fields]
+        return out
+
+    def cells(self) -> tuple[Cell, ...]:
+        """The true content of every location."""
+        return tuple((stack.count(0), stack.count(1)) for stack in self._stacks)
+
+    def _changed(self) -> None:
+        self._publish(self.readings())
+
+    def _check(self, location: int) -> None:
+        if not 0 <= location < LOCATIONS:
+            raise LayoutError(f"location {location!r}: expected 0..27")
+
+    def place(self, location: int, player: int) -> None:
+        """Put a checker of ``player`` (0 or 1) on ``location``, from the hand if it holds one."""
+        self._check(location)
+        with self._lock:
+            if player in self.hand:
+                self.hand.remove(player)
+            self._stacks[location].append(player)
+            self._changed()
+
+    def lift(self, location: int, player: int | None = None) -> int:
+        """Lift the top checker (of ``player`` if given) of ``location`` into the hand.
+
+        Raises:
+            LayoutError: if there is no such checker there.
+        """
+        self._check(location)
+        with self._lock:
+            stack = self._stacks[location]
+            candidates = [i for i, p in enumerate(stack) if player is None or p == player]
+            if not candidates:
+                raise LayoutError(f"no checker of player {player!r} on location {location}")
+            taken = stack.pop(candidates[-1])
+            self.hand.append(taken)
+            self._changed()
+            return taken
+
+    def move(self, source: int, destination: int, hold_s: float = 0.0) -> None:
+        """Lift the top checker of ``source`` and place it on ``destination``."""
+        player = self.lift(source)
+        self.sleep(hold_s)
+        self.place(destination, player)
+
+    def slide(self, source: int, destination: int, step_s: float = 0.02) -> None:
+        """Slide a checker over every point between, resting ``step_s`` on each."""
+        player = self.lift(source)
+        step = 1 if destination > source else -1
+        for location in range(source + step, destination, step):
+            if location >= 24:
+                break
+            self.sleep(step_s)
+            self.place(location, player)
+            self.sleep(step_s)
+            self.lift(location, player)
+        self.sleep(step_s)
+        self.place(destination, player)
+
+    def hit(self, source: int, destination: int, hold_s: float = 0.0) -> None:
+        """Move onto a blot, then put the blot on its owner's bar half.
+
+        Raises:
+            LayoutError: if ``destination`` does not hold exactly one opposing checker.
+        """
+        player = self._stacks[source][-1] if self._stacks[source] else None
+        target = self._stacks[destination]
+        if player is None or len(target) != 1 or target[0] == player:
+            raise LayoutError(f"no blot to hit on location {destination} from {source}")
+        self.move(source, destination, hold_s)
+        self.sleep(hold_s)
+        blot = self.lift(destination, 1 - player)
+        self.sleep(hold_s)
+        self.place(24 + blot, blot)
+
+    def stack(self, location: int, player: int, count: int) -> None:
+        """Put ``count`` checkers of ``player`` on ``location`` at once (from outside)."""
+        self._check(location)
+        with self._lock:
+            self._stacks[location] += [player] * count
+            self._changed()
+
+    def set_cells(self, cells: Sequence[Cell]) -> None:
+        """Set every location at once (no gesture), e.g. the starting position."""
+        with self._lock:
+            self._stacks = [[0] * c[0] + [1] * c[1] if c else [] for c in cells]
+            self.hand = []
+            self._changed()
+
+    def set_board(self, board: Sequence[int], hold_s: float = 0.0) -> int:
+        """Reach a 26-integer position by lifting and placing one checker at a time.
+
+        Borne-off checkers go to the trays. Returns the number of checkers moved.
+
+        Raises:
+            LayoutError: if ``board`` is not a position.
+        """
+        target = cells_from_board(board)
+        moved = 0
+        for player in (0, 1):
+            while True:
+                have = [c[player] if c else 0 for c in self.cells()]
+                want = [c[player] if c else 0 for c in target]
+                surplus = [i for i in range(LOCATIONS) if have[i] > want[i]]
+                deficit = [i for i in range(LOCATIONS) if have[i] < want[i]]
+                if not surplus and not deficit:
+                    break
+                if surplus:
+                    self.lift(surplus[0], player)
+                    self.sleep(hold_s)
+                if deficit:
+                    self.place(deficit[0], player)
+                    self.sleep(hold_s)
+                moved += 1
+        return moved
+
+
+class _PtyPort(hal.Port):
+    """The firmware's serial port: the master side of the simulator's current pty."""
+
+    def __init__(self, sim: BoardSimulator) -> None:
+        self._sim = sim
+
+    def read(self) -> bytes:
+        fd = self._sim._master
+        if fd is None:
+            return b""
+        try:
+            return os.read(fd, 4096)
+        except OSError:  # nothing waiting (EAGAIN), or no slave open (EIO)
+            return b""
+
+    def write(self, data: bytes) -> None:
+        self._sim._write(data, frame=True)
+
+
+class BoardSimulator:
+    """The sensor board on a pseudo-terminal, with its checkers and faults under control.
+
+    Args:
+        link: a path the simulator keeps as a symlink to its current pty, like the udev
+            rule's ``/dev/tabula-board``; without it, :attr:`path` is the pty itself and
+            changes on :meth:`reconnect`.
+        board: the initial position (26 integers), the starting position by default.
+        settings: overrides of pinmap.toml's ``[firmware]`` table (scan period ...).
+        protocol: the (major, minor) version the board announces.
+        seed: seeds the random faults and the boot ids.
+        period_s: how long the firmware loop sleeps between steps.
+        record: keep every frame the firmware sends in :attr:`sent` (tests).
+        pinmap: the pin map file, the reference one by default.
+    """
+
+    def __init__(
+        self,
+        *,
+        link: str | os.PathLike[str] | None = None,
+        board: Sequence[int] = START,
+        settings: dict[str, int] | None = None,
+        protocol: tuple[int, int] = app.PROTOCOL,
+        seed: int | None = None,
+        period_s: float = 0.001,
+        record: bool = False,
+        pinmap: Path | None = None,
+    ) -> None:
+        self._pins = load_pinmap(pinmap)
+        self._slots = slots_per_location(self._pins)
+        self._settings = settings
+        self._protocol = protocol
+        self._rng = random.Random(seed)
+        self._period_s = period_s
+        self._link = Path(link) if link is not None else None
+        self._lock = threading.RLock()
+        self._master: int | None = None
+        self._slave: int | None = None
+        self._slave_name = ""
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._drop = 0
+        self._corrupt = 0
+        self._pending: list[bytes] = []
+        self.muted = False
+        self.record = record
+        self.sent: list[bytes] = []
+        self.bytes_dropped = 0
+        self.matrix = hal.VirtualSensorMatrix(
+            sum(self._slots), self._pins["hall"]["mid"], self._rng
+        )
+        self.leds = hal.VirtualLedChain(app.LED_COUNT)
+        self.board = VirtualBoard(self._slots, self._pins["hall"]["mid"], self.matrix.set_readings)
+        self.board.set_cells(cells_from_board(board))
+        self.firmware = self._boot()
+
+    # Life cycle.
+
+    def _boot(self) -> Any:
+        return app.Firmware(
+            self._pins,
+            self._slots,
+            self.matrix,
+            self.leds,
+            _PtyPort(self),
+            hal.Clock(),
+            boot_id=self._rng.getrandbits(32),
+            protocol=self._protocol,
+            settings=self._settings,
+        )
+
+    @property
+    def path(self) -> str:
+        """The device path to open: the stable link if any, else the current pty."""
+        return str(self._link) if self._link is not None else self._slave_name
+
+    def start(self) -> BoardSimulator:
+        """Open the pty and start the firmware thread."""
+        if self._thread is None:
+            self._open_pty()
+            self._thread = threading.Thread(target=self._run, name="board-simulator", daemon=True)
+            self._thread.start()
+        return self
+
+    def close(self) -> None:
+        """Stop the firmware and close the pty; idempotent."""
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join()
+            self._thread = None
+        self._close_pty()
+
+    def __enter__(self) -> BoardSimulator:
+        return self.start()
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            with self._lock:
+                for data in self._pending:
+                    self._write(data, frame=False)
+                self._pending.clear()
+                self.firmware.step()
+            time.sleep(self._period_s)
+
+    def _open_pty(self) -> None:
+        with self._lock:
+            master, slave = os.openpty()
+            # Raw before anyone opens it: no echo of the board's bytes back to the board.
+            tty.setraw(slave)
+            os.set_blocking(master, False)
+            self._master, self._slave = master, slave
+            self._slave_name = os.ttyname(slave)
+            if self._link is not None:
+                temporary = self._link.with_name(self._link.name + ".new")
+                with contextlib.suppress(FileNotFoundError):
+                    temporary.unlink()
+                temporary.symlink_to(self._slave_name)
+                temporary.replace(self._link)
+
+    def _close_pty(self) -> None:
+        with self._lock:
+            if self._link is not None:
+                with contextlib.suppress(FileNotFoundError):
+                    self._link.unlink()
+            for fd in (self._master, self._slave):
+                if fd is not None:
+                    os.close(fd)
+            self._master = self._slave = None
+
+    # The link and its faults.
+
+    def _write(self, data: bytes, *, frame: bool) -> None:
+        if frame and self.record:
+            self.sent.append(data)
+        if self.muted or self._master is None:
+            self.bytes_dropped += len(data)
+            return
+        if self._drop:
+            cut = min(self._drop, len(data))
+            self._drop -= cut
+            self.bytes_dropped += cut
+            data = data[cut:]
+        if self._corrupt and data:
+            buffer = bytearray(data)
+            for index in range(min(self._corrupt, len(buffer))):
+                buffer[index] ^= 1 << self._rng.randrange(8)
+            self._corrupt -= min(self._corrupt, len(buffer))
+            data = bytes(buffer)
+        try:
+            written = os.write(self._master, data)
+        except OSError:  # the pty is full: nobody reads, as with an unread USB port
+            written = 0
+        self.bytes_dropped += len(data) - written
+
+    def drop(self, count: int) -> None:
+        """Lose the next ``count`` bytes the board sends."""
+        with self._lock:
+            self._drop += count
+
+    def corrupt(self, count: int) -> None:
+        """Flip one random bit in each of the next ``count`` bytes the board sends."""
+        with self._lock:
+            self._corrupt += count
+
+    def inject(self, data: bytes) -> None:
+        """Send raw ``data`` to the host between two of the board's frames."""
+        with self._lock:
+            self._pending.append(bytes(data))
+
+    def mute(self, muted: bool = True) -> None:
+        """Make the board stop talking (a hung board) or talk again."""
+        with self._lock:
+            self.muted = muted
+
+    def disconnect(self) -> None:
+        """Unplug: the pty disappears (and the link with it); the board keeps sensing."""
+        self._close_pty()
+
+    def reconnect(self, *, power_cycle: bool = False) -> None:
+        """Plug back in on a new pty; with ``power_cycle`` the firmware restarts too."""
+        with self._lock:
+            self._close_pty()
+            if power_cycle:
+                self.firmware = self._boot()
+            self._open_pty()
+
+    # Sensor faults.
+
+    def _slot(self, location: int, slot: int) -> int:
+        if not 0 <= slot < self._slots[location]:
+            raise LayoutError(
+                f"slot {slot!r} of location {location}: expected 0..{self._slots[location] - 1}"
+            )
+        return sum(self._slots[:location]) + slot
+
+    def noise(self, location: int, slot: int, amplitude: int) -> None:
+        """Add uniform noise of +-``amplitude`` ADC counts to one slot's readings."""
+        with self._lock:
+            self.matrix.noise[self._slot(location, slot)] = amplitude
+
+    def stick(self, location: int, slot: int, value: int) -> None:
+        """Make one slot read ``value`` whatever lies on it (0 or 65535: a broken sensor)."""
+        with self._lock:
+            self.matrix.stuck[self._slot(location, slot)] = value
+
+    def clear_faults(self) -> None:
+        """Remove every sensor fault."""
+        with self._lock:
+            self.matrix.noise.clear()
+            self.matrix.stuck.clear()
+
+    def play(
+        self, steps: Iterable[tuple[Sequence[int], float]], *, hold_scale: float = 1.0
+    ) -> None:
+        """Reach each (board, hold_ms) in turn one checker at a time, holding it hold_ms."""
+        for board, hold_ms in steps:
+            self.board.set_board(board)
+            time.sleep(hold_ms / 1000 * hold_scale)
+
+    def truth(self) -> tuple[Cell, ...]:
+        """The cells the board physically holds (checkers in the hand are in none)."""
+        return self.board.cells()

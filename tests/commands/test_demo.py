@@ -1,0 +1,47 @@
+"""``tabula demo``: a simulated match printed move by move."""
+
+from __future__ import annotations
+
+import random
+
+from controller.rules.board import CHECKERS
+from controller.rules.cube import Rules
+from controller.selfplay import GameWon, Played, SimulatedPlayer, play_match
+from tests.commands.test_plays import tabula
+
+
+def test_demo_plays_a_whole_match_and_names_the_winner() -> None:
+    run = tabula("demo", "--seed", "7", "--length", "3")
+    assert run.returncode == 0, run.stderr
+    assert "wins the match" in run.stdout.splitlines()[-1]
+    assert run.stdout.count("Game ") >= 2
+
+
+def test_simulated_matches_are_legal_and_reach_the_length() -> None:
+    for seed in range(5):
+        rng = random.Random(seed)
+        players = (SimulatedPlayer(random.Random(seed + 100)), SimulatedPlayer(rng))
+        events = list(play_match(Rules(match_length=5), rng, players))
+        final = events[-1]
+        assert isinstance(final, GameWon) and final.match.is_over
+        assert max(final.match.score) >= 5
+        for event in events:
+            if isinstance(event, Played):
+                board = event.board
+                assert sum(n for n in board if n > 0) <= CHECKERS
+                assert -sum(n for n in board if n < 0) <= CHECKERS
+
+
+def test_demo_plays_jacquet_to_the_end() -> None:
+    run = tabula("demo", "--variant", "jacquet-versailles", "--seed", "4")
+    assert run.returncode == 0, run.stderr
+    last = run.stdout.splitlines()[-1]
+    assert "wins a double win: 2 point(s)" in last or "wins a single win: 1 point(s)" in last
+    assert "courier travelling" in run.stdout
+
+
+def test_demo_plays_nackgammon_from_its_own_start() -> None:
+    run = tabula("demo", "--variant", "nackgammon", "--seed", "4", "--length", "1")
+    assert run.returncode == 0, run.stderr
+    first_move = next(line for line in run.stdout.splitlines() if "pips" in line)
+    assert "X 194" in first_move or "O 194" in first_move  # the side not yet moved

@@ -1,0 +1,128 @@
+"""``tabula plays``: single positions and the batch mode, through the real console script."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from tests.rules.positions import golden_cases
+
+START_XGID = "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:3:0:10"
+
+
+def tabula(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "controller.cli", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+def test_plays_from_a_position_id_prints_notation_and_xgid() -> None:
+    run = tabula("plays", "4HPwATDgc/ABMA", "52")
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.splitlines()
+    assert len(lines) == 8  # the opening 5-2 has 8 distinct plays (GNU Backgammon agrees)
+    assert "13/11 13/8\tXGID=-b----E-D--AeC---c-e----B-:0:0:-1:00:0:0:0:0:10" in lines
+
+
+def test_plays_from_an_xgid_keeps_the_match_fields() -> None:
+    run = tabula("plays", START_XGID, "52")
+    assert run.returncode == 0, run.stderr
+    assert "13/11 13/8\tXGID=-b----E-D--AeC---c-e----B-:0:0:-1:00:0:0:3:0:10" in run.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("4HPwATDgc/ABMA", "72"), "dice must be two numbers from 1 to 6, got [7, 2]"),
+        (("4HPwATDgc/ABMA", "5"), "dice are two digits from 1 to 6 such as 52, got '5'"),
+        (("4HPwATDgc", "52"), "expected 14 characters, got 9"),
+        (("XGID=abc:0", "52"), "invalid XGID"),
+    ],
+)
+def test_bad_input_is_one_clear_line_not_a_traceback(args: tuple[str, str], message: str) -> None:
+    run = tabula("plays", *args)
+    assert run.returncode != 0
+    assert message in run.stderr
+    assert "Traceback" not in run.stderr
+
+
+def test_batch_answers_golden_cases_in_the_golden_layout() -> None:
+    cases = golden_cases()[:300]
+    requests = "".join(
+        json.dumps({"id": c["id"], "variant": "backgammon", "board": c["board"],
+                    "player": c["player"], "dice": c["dice"]}) + "\n"
+        for c in cases
+    )  # fmt: skip
+    run = tabula("plays", "--batch", stdin=requests)
+    assert run.returncode == 0, run.stderr
+    answers = [json.loads(line) for line in run.stdout.splitlines()]
+    assert [a["id"] for a in answers] == [c["id"] for c in cases]
+    for case, reply in zip(cases, answers, strict=True):
+        assert sorted(reply["results"]) == sorted(case["results"]), case["id"]
+        assert len(reply["plays"]) == len(reply["results"])
+        if case["no_move"]:
+            assert reply["plays"] == [""] and reply["results"] == [case["board"]]
+
+
+def test_batch_reports_each_bad_line_and_goes_on() -> None:
+    good = {"id": "ok", "variant": "backgammon", "board": golden_cases()[0]["board"],
+            "player": 1, "dice": [3, 3]}  # fmt: skip
+    lines = [
+        "not json",
+        json.dumps({**good, "id": 1, "dice": [7, 1]}),
+        json.dumps({**good, "id": 2, "variant": "chess"}),
+        json.dumps({**good, "id": 3, "board": [0] * 25}),
+        json.dumps({**good, "id": 4, "player": 2}),
+        json.dumps({"id": 5}),
+        json.dumps(good),
+    ]
+    run = tabula("plays", "--batch", stdin="\n".join(lines) + "\n")
+    assert run.returncode == 1
+    answers = [json.loads(line) for line in run.stdout.splitlines()]
+    assert [a["id"] for a in answers] == [None, 1, 2, 3, 4, 5, "ok"]
+    errors = [a.get("error", "") for a in answers]
+    assert "bad JSON" in errors[0]
+    assert "two numbers from 1 to 6" in errors[1]
+    assert "unknown variant 'chess'" in errors[2]
+    assert "26 integers" in errors[3]
+    assert "player must be 0 or 1, got 2" in errors[4]
+    assert "missing 'board'" in errors[5]
+    assert len(answers[6]["results"]) == golden_cases()[0]["n"]
+
+
+def test_a_position_with_a_double_pending_has_no_plays_yet() -> None:
+    run = tabula("plays", "XGID=-b----E-C---eE---c-e----B-:1:0:1:D:0:0:0:0:10", "52")
+    assert run.returncode == 2
+    assert "has a double pending: take or drop it first" in run.stderr
+
+
+def test_batch_plays_jacquet_and_nackgammon_with_handed_over_numbers() -> None:
+    jacquet_start = [0] * 26
+    jacquet_start[24], jacquet_start[12] = 15, -15
+    nackgammon = [0, -2, -2, 0, 0, 0, 4, 0, 3, 0, 0, 0, -4, 4, 0, 0, 0, -3, 0, -4, 0, 0, 0, 2, 2, 0]
+    lines = [
+        {"id": "j", "variant": "jacquet-versailles", "board": jacquet_start, "player": 0,
+         "dice": [6, 6]},
+        {"id": "l", "variant": "jacquet-versailles-ludii", "board": jacquet_start, "player": 1,
+         "dice": [5, 3]},
+        {"id": "n", "variant": "nackgammon", "board": nackgammon, "player": 0, "dice": [6, 5]},
+    ]  # fmt: skip
+    run = tabula("plays", "--batch", stdin="".join(json.dumps(line) + "\n" for line in lines))
+    assert run.returncode == 0, run.stderr
+    jacquet, ludii, nack = (json.loads(line) for line in run.stdout.splitlines())
+    # 6-6 at the start: the courier reaches pos 7, player 1's start point blocks the rest,
+    # and the five sixes left pass to the opponent (rule 10).
+    assert jacquet["plays"] == ["24/18"] and jacquet["handed_over"] == [6, 6, 6, 6, 6]
+    assert jacquet["results"][0][18] == 1 and jacquet["results"][0][24] == 14
+    # Player 1 starts on point 12 and moves 12 -> 1: 5-3 takes the courier to point 4.
+    assert ludii["plays"] == ["24/16"] and ludii["handed_over"] == []
+    assert ludii["results"][0][4] == -1
+    assert "handed_over" not in nack
+    assert "24/13" in nack["plays"] and len(nack["plays"]) == 7

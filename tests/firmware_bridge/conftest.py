@@ -1,0 +1,90 @@
+"""A simulated board on a real pty, and a bridge tuned for fast tests."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from firmware_bridge import BoardLink, LinkState, Observation
+from hardware.simulator import START, BoardSimulator
+
+#: Firmware settings for tests: 10 heartbeats a second, 2 scans of 2 ms to debounce.
+FAST = {"heartbeat_ms": 100, "stable_scans": 2, "scan_period_ms": 2}
+SETTLE_S = 0.06
+
+
+@pytest.fixture
+def sim(tmp_path: Path) -> Iterator[BoardSimulator]:
+    with BoardSimulator(link=tmp_path / "board", settings=FAST, seed=1, record=True) as board:
+        yield board
+
+
+def fast_link(path: str, **options: Any) -> BoardLink:
+    """A link with short timeouts and backoff, so reconnect tests take milliseconds."""
+    defaults: dict[str, Any] = {
+        "settle_s": SETTLE_S,
+        "hello_retry_s": 0.1,
+        "handshake_timeout_s": 0.6,
+        "silence_timeout_s": 0.5,
+        "stale_after_s": 0.25,
+        "backoff_initial_s": 0.01,
+        "backoff_max_s": 0.04,
+        "rng": random.Random(0),
+    }
+    defaults.update(options)
+    return BoardLink(path, **defaults)
+
+
+class Watcher:
+    """Collects a link's updates in the background; waits for a given board."""
+
+    def __init__(self, link: BoardLink) -> None:
+        self.link = link
+        self.states: list[LinkState] = []
+        self.observations: list[Observation] = []
+        self._new = asyncio.Event()
+        self._task = asyncio.create_task(self._follow())
+
+    async def _follow(self) -> None:
+        async for update in self.link.updates():
+            if isinstance(update, Observation):
+                self.observations.append(update)
+            else:
+                self.states.append(update)
+            self._new.set()
+
+    async def board(self, board: tuple[int, ...], timeout: float = 3.0) -> Observation:
+        """Wait for the latest observation to show ``board``."""
+        async with asyncio.timeout(timeout):
+            while not (self.observations and self.observations[-1].board == board):
+                self._new.clear()
+                await self._new.wait()
+        return self.observations[-1]
+
+    async def state(self, state: LinkState, timeout: float = 3.0) -> None:
+        """Wait until ``state`` has been reached at least once more than now."""
+        async with asyncio.timeout(timeout):
+            while state not in self.states:
+                self._new.clear()
+                await self._new.wait()
+
+    def stop(self) -> None:
+        self._task.cancel()
+
+
+@contextlib.asynccontextmanager
+async def watched(path: str, **options: Any) -> AsyncIterator[tuple[BoardLink, Watcher]]:
+    """A fast link, live and showing the starting position, with its watcher."""
+    async with fast_link(path, **options) as link:
+        watcher = Watcher(link)
+        try:
+            await watcher.board(START)
+            yield link, watcher
+        finally:
+            watcher.stop()

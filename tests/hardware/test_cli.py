@@ -1,0 +1,90 @@
+"""``tabula sim-board`` and ``tabula board`` as a builder runs them, in subprocesses."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+START = [0, -2, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, -5, 5, 0, 0, 0, -3, 0, -5, 0, 0, 0, 0, 2, 0]
+AFTER = [0, -2, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, -5, 5, 0, 0, 0, -3, 0, -5, 1, 0, 0, 1, 0, 0]
+
+
+def _tabula(*args: str) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "controller.cli", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def test_a_scripted_board_is_watched_until_sigterm(tmp_path: Path) -> None:
+    script = tmp_path / "game.jsonl"
+    script.write_text(
+        json.dumps({"board": START, "hold_ms": 600})
+        + "\n"
+        + json.dumps({"board": AFTER, "hold_ms": 10})
+        + "\n"
+    )
+    link = tmp_path / "board"
+    sim = _tabula("sim-board", "--script", str(script), "--link", str(link), "--step-ms", "20")
+    try:
+        assert sim.stdout is not None
+        assert sim.stdout.readline().strip() == str(link)
+        watcher = _tabula("board", "--device", str(link), "--settle-ms", "100")
+        assert watcher.stdout is not None
+        records = []
+        for line in watcher.stdout:
+            records.append(json.loads(line))
+            if records[-1].get("board") == AFTER:
+                break
+        watcher.send_signal(signal.SIGTERM)
+        rest, errors = watcher.communicate(timeout=10)
+        assert watcher.returncode == 0, errors
+        assert records[:3] == [
+            {"type": "link", "state": state} for state in ("searching", "syncing", "live")
+        ]
+        observations = [r for r in records if r["type"] == "observation"]
+        assert observations[-1] == {"type": "observation", "board": AFTER, "inconsistent": False}
+        counters = json.loads(rest.splitlines()[-1])
+        assert counters["type"] == "counters" and counters["frames_ok"] > 0
+    finally:
+        sim.send_signal(signal.SIGINT)
+        sim.communicate(timeout=10)
+    assert sim.returncode == 0
+
+
+def test_a_bad_script_is_refused_before_anything_runs(tmp_path: Path) -> None:
+    script = tmp_path / "bad.jsonl"
+    script.write_text(json.dumps({"board": START, "hold_ms": 1}) + "\n" + '{"board": [1, 2]}\n')
+    sim = _tabula("sim-board", "--script", str(script))
+    out, errors = sim.communicate(timeout=10)
+    assert sim.returncode == 2 and out == ""
+    assert errors.strip() == (
+        f"tabula sim-board: script {str(script)!r} line 2: board [1, 2]: expected 26 integers"
+    )
+
+
+def test_the_board_command_refuses_an_incompatible_board(tmp_path: Path) -> None:
+    link = tmp_path / "board"
+    sim = _tabula("sim-board", "--link", str(link), "--protocol", "2.0")
+    try:
+        assert sim.stdout is not None and sim.stdout.readline().strip() == str(link)
+        watcher = _tabula("board", "--device", str(link))
+        out, errors = watcher.communicate(timeout=20)
+        assert watcher.returncode == 2
+        assert errors.strip() == (
+            "tabula board: board 'tabula-fw 1.0' speaks protocol 2.0; this host speaks 1.0: "
+            "update the firmware or the host so that the major versions match"
+        )
+        assert json.loads(out.splitlines()[-1]) == {"type": "link", "state": "syncing"}
+    finally:
+        sim.send_signal(signal.SIGTERM)
+        sim.communicate(timeout=10)
+    bad = _tabula("sim-board", "--protocol", "one")
+    assert bad.communicate(timeout=10)[1].strip() == (
+        "tabula sim-board: --protocol 'one': expected MAJOR.MINOR, each 0..255"
+    )

@@ -1,0 +1,128 @@
+"""Simulated matches for the records' tests: self-play, and self-play with irregularities.
+
+``selfplay_events`` records :func:`controller.selfplay.play_match` as it is. The referee
+will also record illegal plays accepted by the opponent, boards seen mid-turn and position
+corrections: ``irregular_events`` plays matches with the same simulated players and slips
+those in at random, always through :class:`~controller.record.Replayer` so that every
+match it returns replays.
+"""
+
+from __future__ import annotations
+
+import random
+
+from controller.record import (
+    Beavered,
+    Doubled,
+    Dropped,
+    Event,
+    GameEnded,
+    IllegalPlayAccepted,
+    MatchStarted,
+    Observed,
+    OpeningRolled,
+    Phase,
+    Played,
+    PositionEdited,
+    Replayer,
+    Rolled,
+    Taken,
+    from_selfplay,
+)
+from controller.rules import Board, Player, Rules, legal_plays, legal_results, outcome
+from controller.selfplay import SimulatedPlayer, play_match
+
+NAMES = ("Alice", "Bob")
+
+
+def players(seed: int) -> tuple[SimulatedPlayer, SimulatedPlayer]:
+    return (
+        SimulatedPlayer(random.Random(seed * 7 + 1), aggression=0.7),
+        SimulatedPlayer(random.Random(seed * 7 + 2), aggression=0.7),
+    )
+
+
+def selfplay_events(seed: int, length: int) -> list[Event]:
+    """The record events of one simulated ``length``-point match."""
+    rules = Rules(match_length=length)
+    rng = random.Random(seed)
+    return list(from_selfplay(play_match(rules, rng, players(seed)), rules, NAMES))
+
+
+def nudge(board: Board, player: Player, rng: random.Random) -> Board | None:
+    """``board`` with one of ``player``'s checkers moved one point on, or ``None``."""
+    step = -1 if player == 0 else 1
+    sign = 1 if player == 0 else -1
+    sources = [i for i in range(1, 25) if board[i] * sign > 0 and 1 <= i + step <= 24]
+    rng.shuffle(sources)
+    for source in sources:
+        target = source + step
+        if board[target] * sign >= 0:
+            cells = list(board)
+            cells[source] -= sign
+            cells[target] += sign
+            return tuple(cells)
+    return None
+
+
+def irregular_events(
+    seed: int, rules: Rules, *, illegal: float = 0.08, edits: float = 0.04, games: int = 50
+) -> list[Event]:
+    """A simulated match with illegal plays accepted, partial boards and position edits."""
+    rng = random.Random(seed)
+    sims = players(seed)
+    start = MatchStarted(NAMES, rules)
+    replayer = Replayer(start)
+    events: list[Event] = [start]
+
+    def add(event: Event) -> None:
+        replayer.apply(len(events), event)
+        events.append(event)
+
+    played_games = 0
+    while played_games < games:
+        state = replayer.snapshot
+        phase = state.phase
+        if phase is Phase.MATCH_OVER:
+            break
+        if phase is Phase.OPENING:
+            add(OpeningRolled((rng.randint(1, 6), rng.randint(1, 6))))
+        elif phase is Phase.GAME_OVER:
+            assert state.pending is not None
+            result = state.pending
+            add(GameEnded(result.winner, result.points, result.kind, result.dropped))
+            played_games += 1
+        elif phase is Phase.DOUBLED:
+            assert state.cube is not None
+            taker = state.cube.to_act
+            if state.cube.can_beaver(taker) and rng.random() < 0.5:
+                add(Beavered(taker, state.cube.value * 4))
+                continue
+            add(Taken(taker) if sims[taker].takes(state.board, taker) else Dropped(taker))
+        elif phase is Phase.BEAVERED:
+            assert state.cube is not None
+            doubler = state.cube.turn
+            add(Taken(doubler) if rng.random() < 0.7 else Dropped(doubler))
+        elif phase is Phase.TO_ROLL:
+            assert state.cube is not None
+            player = state.cube.turn
+            if state.cube.can_double(player) and sims[player].wants_to_double(state.board, player):
+                add(Doubled(player, state.cube.value * 2))
+                continue
+            if rng.random() < edits:
+                edited = nudge(state.board, rng.randrange(2), rng)
+                if edited is not None and outcome(edited) is None:
+                    add(PositionEdited(edited, "checker misplaced"))
+            add(Rolled(player, (rng.randint(1, 6), rng.randint(1, 6))))
+        elif phase is Phase.TO_PLAY:
+            assert state.cube is not None and state.dice is not None
+            player, dice, board = state.cube.turn, state.dice, state.board
+            play = sims[player].choose_play(legal_plays(board, player, dice), player)
+            if play.moves and rng.random() < 0.3:
+                add(Observed(play.result))
+            after = nudge(play.result, player, rng) if rng.random() < illegal else None
+            if after is not None and after not in legal_results(board, player, dice):
+                add(IllegalPlayAccepted(player, dice, board, after))
+            else:
+                add(Played(player, dice, play.notation, play.result))
+    return events

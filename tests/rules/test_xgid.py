@@ -1,0 +1,517 @@
+"""XGID: known values, errors, round trips, and GNU Backgammon's XGID reader."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from controller.rules.board import START
+from controller.rules.cube import CubePhase, CubeState, Outcome, Rules, WinKind
+from controller.rules.errors import IllegalActionError, InvalidNotationError, InvalidRulesError
+from controller.rules.match import MatchState, roll_opening
+from controller.rules.match_id import parse_match_id
+from controller.rules.position_id import position_id
+from controller.rules.xgid import CubeOffer, Xgid, gnubg_id, parse_gnubg_id, parse_xgid, xgid
+from tests.rules._codec_support import boards, load_gnubg, random_board
+
+OPENING = "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:3:0:10"
+
+
+def test_opening_position_money_jacoby_beavers() -> None:
+    position = parse_xgid(OPENING)
+    assert position == Xgid(board=START, dice=(5, 2), jacoby=True, beavers=True)
+    assert xgid(position) == OPENING
+
+
+def test_prefix_and_blanks_are_optional() -> None:
+    assert parse_xgid("  " + OPENING[5:] + "\n") == parse_xgid(OPENING)
+
+
+def test_the_position_maps_onto_the_board_layout_character_for_character() -> None:
+    # Top player's checker on the bar (index 0), bottom player's two on the bar (25).
+    text = "XGID=aa----E-C---eD---c-e----AB:1:-1:-1:00:0:0:0:0:10"
+    position = parse_xgid(text)
+    assert position.board[0] == -1 and position.board[1] == -1 and position.board[25] == 2
+    assert position.board[24] == 1
+    assert (position.cube_value, position.cube_owner, position.turn) == (2, 1, 1)
+    assert position.dice is None and position.offer is None
+    assert xgid(position) == text
+
+
+def test_match_play_scores_crawford_and_the_pending_double() -> None:
+    text = "XGID=-b----E-C---eE---c-e----B-:2:1:1:D:3:6:0:7:10"
+    position = parse_xgid(text)
+    assert position.offer is CubeOffer.DOUBLE and position.turn == 0
+    assert (position.cube_value, position.cube_owner) == (4, 0)
+    assert position.score == (3, 6) and position.match_length == 7 and not position.crawford
+    assert xgid(position) == text
+    crawford = parse_xgid("XGID=-b----E-C---eE---c-e----B-:0:0:-1:00:6:2:1:7:10")
+    assert crawford.crawford and crawford.turn == 1
+
+
+def test_dice_keep_the_order_written() -> None:
+    assert parse_xgid("XGID=-b----E-C---eE---c-e----B-:0:0:1:25:0:0:0:0:10").dice == (2, 5)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("x", "expected 10 fields, got 1"),
+        ("XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:3:0", "expected 10 fields, got 9"),
+        (
+            "XGID=-b----E-C---eE---c-e----B:0:0:1:52:0:0:3:0:10",
+            "the position has 26 characters, got 25",
+        ),
+        (
+            "XGID=-b----E-C---eE---c-e----Bz:0:0:1:52:0:0:3:0:10",
+            "'z' at 25 is not '-', 'A'..'O' or 'a'..'o'",
+        ),
+        (
+            "XGID=Ab----E-C---eE---c-e----A-:0:0:1:52:0:0:3:0:10",
+            "the first character is the top player's bar: lower case or '-'",
+        ),
+        (
+            "XGID=-b----E-C---eE---c-e----Ba:0:0:1:52:0:0:3:0:10",
+            "the last character is the bottom player's bar: upper case or '-'",
+        ),
+        (
+            "XGID=-b----E-C---eE---c-e---BB-:0:0:1:52:0:0:3:0:10",
+            "player 0 has 17 checkers on the board, more than 15",
+        ),
+        (
+            "XGID=-b----E-C---eE---c-e----B-:x:0:1:52:0:0:3:0:10",
+            "the cube (log2 of its value) is an integer, got 'x'",
+        ),
+        (
+            "XGID=-b----E-C---eE---c-e----B-:+1:0:1:52:0:0:3:0:10",
+            "the cube (log2 of its value) is an integer, got '+1'",
+        ),
+        (
+            "XGID=-b----E-C---eE---c-e----B-:16:0:1:52:0:0:3:0:10",
+            "the cube (log2 of its value) is 0 to 15, got 16",
+        ),
+        (
+            "XGID=-b----E-C---eE---c-e----B-:0:2:1:52:0:0:3:0:10",
+            "the cube position is -1 to 1, got 2",
+        ),
+        (
+            "XGID=-b----E-C---eE---c-e----B-:0:0:0:52:0:0:3:0:10",
+            "the turn is 1 (bottom player) or -1 (top player), got 0",
+        ),
+        (
+            "XGID=-b----E-C---eE---c-e----B-:0:0:1:72:0:0:3:0:10",
+            "the dice are two digits from 1 to 6 (or 00), got '72'",
+        ),
+        (
+            "XGID=-b----E-C---eE---c-e----B-:0:0:1:5:0:0:3:0:10",
+            "the dice field is two digits, 00, D, B or R, got '5'",
+        ),
+        (
+            "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:-1:0:3:0:10",
+            "the bottom player's score is at least 0, got -1",
+        ),
+        ("XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:4:0:10", "the rules field is 0 to 3, got 4"),
+        (
+            "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:3:5:10",
+            "in a match the rules field is 0 or 1 (Crawford game), got 3",
+        ),
+        (
+            "XGID=-b----E-C---eE---c-e----B-:0:1:1:52:0:0:0:0:10",
+            "a cube at 1 is centred, not owned by player 0",
+        ),
+        (
+            "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:5:2:0:5:10",
+            "a score of (5, 2) ends a 5-point match",
+        ),
+        (
+            "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:3:2:1:5:10",
+            "the Crawford game needs a player at 4 points, the score is (3, 2)",
+        ),
+        (
+            "XGID=-b----E-C---eE---c-e----B-:0:0:1:D:4:2:1:5:10",
+            "doubling is not allowed in the Crawford game",
+        ),
+        (
+            "XGID=-b----E-C---eE---c-e----B-:1:-1:1:D:0:0:0:0:10",
+            "player 0 cannot double a cube owned by player 1",
+        ),
+        (
+            "XGID=-b----E-C---eE---c-e----B-:0:0:1:B:0:0:1:0:10",
+            "beaver needs money play with beavers",
+        ),
+        (
+            "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:3:0:16",
+            "the max cube (log2) is 0 to 15, got 16",
+        ),
+    ],
+)
+def test_bad_xgids_say_what_is_wrong(text: str, message: str) -> None:
+    with pytest.raises(InvalidNotationError) as error:
+        parse_xgid(text)
+    assert str(error.value) == f"invalid XGID {text!r}: {message}"
+
+
+def test_huge_numbers_are_refused_before_they_are_read() -> None:
+    text = f"XGID=-b----E-C---eE---c-e----B-:0:0:1:52:{'9' * 5000}:0:3:0:10"
+    with pytest.raises(
+        InvalidNotationError, match="the bottom player's score has more than 9 digits"
+    ):
+        parse_xgid(text)
+
+
+def test_fields_are_validated_on_construction() -> None:
+    with pytest.raises(
+        InvalidNotationError, match="invalid XGID fields: the cube value is a power of two, got 6"
+    ):
+        Xgid(cube_value=6)
+    with pytest.raises(
+        InvalidNotationError, match="dice cannot be rolled while a cube action is pending"
+    ):
+        Xgid(dice=(1, 2), offer=CubeOffer.DOUBLE)
+    with pytest.raises(InvalidNotationError, match="money play has no Crawford game"):
+        Xgid(crawford=True)
+    with pytest.raises(
+        InvalidNotationError, match="the Jacoby rule and beavers belong to money play"
+    ):
+        Xgid(match_length=5, jacoby=True)
+    with pytest.raises(InvalidNotationError, match="invalid XGID fields: a board is 26 integers"):
+        Xgid(board=(0,) * 3)
+
+
+@st.composite
+def xgids(draw: st.DrawFn) -> Xgid:
+    """Any XGID we can write."""
+    length = draw(st.sampled_from((0, 0, 1, 3, 5, 7, 11, 25)))
+    if length:
+        score = (draw(st.integers(0, length - 1)), draw(st.integers(0, length - 1)))
+        crawford = length - 1 in score and length > 1 and draw(st.booleans())
+        jacoby = beavers = False
+    else:
+        score = (draw(st.integers(0, 99)), draw(st.integers(0, 99)))
+        crawford = False
+        jacoby, beavers = draw(st.booleans()), draw(st.booleans())
+    turn = draw(st.sampled_from((0, 1)))
+    cube_value = 1 if crawford else 1 << draw(st.integers(0, 15))
+    owner = None if cube_value == 1 else draw(st.sampled_from((None, 0, 1)))
+    offers: list[CubeOffer | None] = [None]
+    if not crawford and owner in (None, turn):
+        offers.append(CubeOffer.DOUBLE)
+    if beavers and owner == 1 - turn:
+        offers.append(CubeOffer.BEAVER)
+    if beavers and owner == turn:
+        offers.append(CubeOffer.RACCOON)
+    offer = draw(st.sampled_from(offers))
+    dice = None if offer else draw(st.none() | st.tuples(st.integers(1, 6), st.integers(1, 6)))
+    return Xgid(
+        board=draw(boards()),
+        cube_value=cube_value,
+        cube_owner=owner,
+        turn=turn,
+        dice=dice,
+        offer=offer,
+        score=score,
+        crawford=crawford,
+        jacoby=jacoby,
+        beavers=beavers,
+        match_length=length,
+        max_cube=1 << draw(st.integers(0, 15)),
+    )
+
+
+@given(xgids())
+def test_round_trip(position: Xgid) -> None:
+    text = xgid(position)
+    assert parse_xgid(text) == position
+    assert xgid(parse_xgid(text)) == text
+
+
+@given(st.text(max_size=80))
+def test_any_text_parses_or_raises_invalid_notation(text: str) -> None:
+    try:
+        parse_xgid(text)
+    except InvalidNotationError as error:
+        assert repr(text) in str(error)
+
+
+@given(
+    st.lists(
+        st.text(alphabet="-ABCOPabcop0123456789DBR:", max_size=27),
+        min_size=10,
+        max_size=10,
+    )
+)
+def test_any_ten_fields_parse_or_raise_invalid_notation(fields: list[str]) -> None:
+    text = "XGID=" + ":".join(fields)
+    try:
+        position = parse_xgid(text)
+    except InvalidNotationError as error:
+        assert repr(text) in str(error)
+    else:
+        assert parse_xgid(xgid(position)) == position
+
+
+def test_gnubg_id_refuses_a_pending_beaver() -> None:
+    position = Xgid(cube_value=2, cube_owner=1, turn=0, offer=CubeOffer.BEAVER, beavers=True)
+    with pytest.raises(
+        InvalidNotationError, match="GNU Backgammon IDs cannot hold a pending beaver"
+    ):
+        gnubg_id(position)
+
+
+def test_gnubg_id_writes_a_pending_double_as_gnubg_holds_one_in_play() -> None:
+    text = gnubg_id(Xgid(offer=CubeOffer.DOUBLE, turn=0))
+    key = parse_match_id(text.split(":")[1])
+    # gnubg's player 1 (our player 0) doubled; its player 0 must answer.
+    assert (key.doubled, key.player_on_roll, key.turn, key.dice) == (True, 1, 0, None)
+
+
+def test_parse_gnubg_id_known_values() -> None:
+    assert parse_gnubg_id("4HPwATDgc/ABMA:cIkKAAAAAAAA") == Xgid(dice=(5, 2), jacoby=True)
+    assert parse_gnubg_id("4HPwATDgc/ABMA") == Xgid()
+    # The starting position's checker on the bar belongs to the player on roll: gnubg's
+    # player 1 in cIkK..., our player 0.
+    assert parse_gnubg_id(" 4HPwATDgc/ABUA:cIkKAAAAAAAA\n").board == (*START[:24], 1, 1)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (
+            "4HPwATDgc/ABMA:cIkKAAAAAAA",
+            "invalid match ID 'cIkKAAAAAAA': expected 12 characters, got 11",
+        ),
+        (
+            "4HPwATDgc/AB:cIkKAAAAAAAA",
+            "invalid position ID '4HPwATDgc/AB': expected 14 characters, got 12",
+        ),
+        # cIkK... with resignation bits 14-15 = 01 (bit 14 is bit 5 of byte 1: 0x89 | 0x20).
+        ("4HPwATDgc/ABMA:cKkKAAAAAAAA", "a pending resignation has no XGID"),
+        # MAEA... (player 0 on roll, not rolled) with the doubled bit set and the turn left.
+        ("4HPwATDgc/ABMA:MBEAAAAAAAAA", "with a double pending the turn is the doubled player's"),
+    ],
+)
+def test_parse_gnubg_id_says_what_is_wrong(text: str, message: str) -> None:
+    with pytest.raises(InvalidNotationError) as error:
+        parse_gnubg_id(text)
+    assert message in str(error.value)
+
+
+@st.composite
+def gnubg_xgids(draw: st.DrawFn) -> Xgid:
+    """XGIDs holding only what a GNU Backgammon ID holds too."""
+    position = draw(xgids())
+    offer = position.offer if position.offer is CubeOffer.DOUBLE else None
+    score = position.score if position.match_length else (0, 0)
+    return Xgid(
+        board=position.board,
+        cube_value=position.cube_value,
+        cube_owner=position.cube_owner,
+        turn=position.turn,
+        dice=None if position.dice is None else (max(position.dice), min(position.dice)),
+        offer=offer,
+        score=score,
+        crawford=position.crawford,
+        jacoby=position.jacoby,
+        match_length=position.match_length,
+    )
+
+
+@given(gnubg_xgids())
+def test_gnubg_id_round_trip(position: Xgid) -> None:
+    assert parse_gnubg_id(gnubg_id(position)) == position
+
+
+@given(st.text(max_size=40))
+def test_any_text_parses_as_a_gnubg_id_or_raises_invalid_notation(text: str) -> None:
+    try:
+        parse_gnubg_id(text)
+    except InvalidNotationError as error:
+        assert repr(text) in str(error)
+
+
+# Differential: GNU Backgammon's own XGID reader.
+
+DIFFERENTIAL_XGIDS = 10000
+
+
+def _random_xgid(rng: random.Random) -> Xgid:
+    length = rng.choice((0, 0, 1, 3, 5, 7, 11, 25))
+    turn = rng.randint(0, 1)
+    if length:
+        score = (rng.randint(0, length - 1), rng.randint(0, length - 1))
+        if length > 1 and rng.random() < 0.3:
+            score = (length - 1, score[1]) if rng.random() < 0.5 else (score[0], length - 1)
+        crawford = length > 1 and length - 1 in score and rng.random() < 0.5
+        jacoby = beavers = False
+    else:
+        score = (rng.randint(0, 30), rng.randint(0, 30))
+        crawford = False
+        jacoby, beavers = rng.random() < 0.5, rng.random() < 0.5
+    cube_value = 1 if crawford else 1 << rng.randint(0, 12)
+    return Xgid(
+        board=random_board(rng),
+        cube_value=cube_value,
+        cube_owner=None if cube_value == 1 else rng.choice((None, 0, 1)),
+        turn=turn,
+        dice=None if rng.random() < 0.3 else (rng.randint(1, 6), rng.randint(1, 6)),
+        score=score,
+        crawford=crawford,
+        jacoby=jacoby,
+        beavers=beavers,
+        match_length=length,
+    )
+
+
+def _as_gnubg_holds(position: Xgid) -> Xgid:
+    """``position`` without what a GNU Backgammon ID loses: money scores, beavers, dice order."""
+    return replace(
+        position,
+        score=position.score if position.match_length else (0, 0),
+        beavers=False,
+        dice=None if position.dice is None else (max(position.dice), min(position.dice)),
+        max_cube=1024,
+    )
+
+
+# One checker a side: a state that no random position repeats.
+RESET = xgid(Xgid(board=(0, -1, *(0,) * 22, 1, 0)))
+
+
+def _gnubg_reads(gnubg: object, text: str) -> str:
+    gnubg.set_gnubg_id(text)  # type: ignore[attr-defined]
+    return str(gnubg.gnubg_id())  # type: ignore[attr-defined]
+
+
+def test_gnubg_reads_our_xgids_as_we_do() -> None:
+    """gnubg imports each XGID we write; its Position ID and Match ID are ours, and read
+    back they give the XGID again (but for what a GNU Backgammon ID cannot hold)."""
+    gnubg = load_gnubg()
+    gnubg.command("set player 0 human")
+    gnubg.command("set player 1 human")
+    rng = random.Random(5)
+    mismatches = []
+    for _ in range(DIFFERENTIAL_XGIDS):
+        position = _random_xgid(rng)
+        text = xgid(position)
+        # Reset to a different state first, so a refused import cannot look like success.
+        _gnubg_reads(gnubg, RESET)
+        theirs = _gnubg_reads(gnubg, text)
+        if theirs != gnubg_id(position) or xgid(parse_gnubg_id(theirs)) != xgid(
+            _as_gnubg_holds(position)
+        ):
+            mismatches.append(f"{text}: ours {gnubg_id(position)}, gnubg {theirs}")
+    assert not mismatches, f"{len(mismatches)} mismatches, first: {mismatches[:3]}"
+
+
+def test_gnubg_steps_back_from_a_pending_double() -> None:
+    """With D, gnubg keeps the position from the doubler's side and drops the offer."""
+    gnubg = load_gnubg()
+    position = Xgid(board=START, cube_value=2, cube_owner=1, turn=1, offer=CubeOffer.DOUBLE)
+    theirs = _gnubg_reads(gnubg, xgid(position))
+    assert theirs.split(":")[0] == position_id(START, 1)
+    without_offer = Xgid(board=START, cube_value=2, cube_owner=1, turn=1)
+    assert theirs == gnubg_id(without_offer)
+
+
+# Game states in and out of an XGID.
+
+
+def _random_game_states(rng: random.Random, rules: Rules) -> list[tuple[MatchState, CubeState]]:
+    """A money session or match played with random cube actions, every state on the way."""
+    match = MatchState(rules)
+    states = []
+    while len(states) < 300:
+        if match.is_over or match.game_number > 12:
+            match = MatchState(rules)
+        cube = match.start_game(roll_opening(rng, rules))
+        while True:
+            states.append((match, cube))
+            player = cube.to_act
+            if cube.phase is CubePhase.ROLLED:
+                if rng.random() < 0.15:
+                    result = cube.result(Outcome(player, rng.choice(list(WinKind))))
+                    break
+                cube = cube.end_turn(player)
+            elif cube.phase is CubePhase.TO_ROLL:
+                cube = (
+                    cube.double(player)
+                    if cube.can_double(player) and rng.random() < 0.3
+                    else cube.roll(player)
+                )
+            else:
+                choice = rng.random()
+                if cube.can_beaver(player) and choice < 0.3:
+                    cube = cube.beaver(player)
+                elif choice < 0.8:
+                    cube = cube.take(player)
+                else:
+                    result = cube.drop(player)
+                    break
+        match = match.after_game(result.points, result.winner)
+    return states
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [
+        Rules(),
+        Rules(jacoby=True, beavers=True, automatic_doubles=True),
+        Rules(match_length=7),
+        Rules(match_length=3),
+    ],
+)
+def test_game_states_survive_an_xgid(rules: Rules) -> None:
+    rng = random.Random(rules.match_length * 10 + rules.beavers)
+    states = _random_game_states(rng, rules)
+    phases = {cube.phase for _, cube in states}
+    assert (
+        phases == set(CubePhase)
+        if rules.beavers
+        else phases == set(CubePhase) - {CubePhase.BEAVERED}
+    )
+    if rules.match_length:
+        assert any(match.crawford for match, _ in states)
+        assert any(match.post_crawford for match, _ in states)
+    for match, cube in states:
+        dice = (rng.randint(1, 6), rng.randint(1, 6)) if cube.phase is CubePhase.ROLLED else None
+        position = parse_xgid(xgid(Xgid.from_game(START, match, cube, dice)))
+        assert position.cube_state(rules) == cube
+        assert position.dice == dice
+        back = position.match_state(rules)
+        assert (back.score, back.crawford, back.post_crawford) == (
+            match.score,
+            match.crawford,
+            match.post_crawford,
+        )
+
+
+def test_from_game_refuses_dice_that_disagree_with_the_turn() -> None:
+    match = MatchState()
+    with pytest.raises(
+        InvalidNotationError,
+        match="dice go with a rolled turn and only with one, got None with the cube rolled",
+    ):
+        Xgid.from_game(START, match, CubeState(phase=CubePhase.ROLLED))
+    with pytest.raises(InvalidNotationError, match="got \\(3, 1\\) with the cube to roll"):
+        Xgid.from_game(START, match, CubeState(), (3, 1))
+    with pytest.raises(InvalidNotationError, match="the cube follows"):
+        Xgid.from_game(START, match, CubeState(Rules(match_length=3)))
+
+
+def test_rules_given_must_agree_with_the_xgid() -> None:
+    position = parse_xgid(OPENING)
+    assert position.rules() == Rules(jacoby=True, beavers=True)
+    with_doubles = Rules(jacoby=True, beavers=True, automatic_doubles=True)
+    assert position.cube_state(with_doubles).rules == with_doubles
+    with pytest.raises(InvalidRulesError, match="the XGID states jacoby=True, the rules False"):
+        position.match_state(Rules(beavers=True))
+
+
+def test_a_raccoon_has_no_cube_state() -> None:
+    position = parse_xgid("XGID=-b----E-C---eE---c-e----B-:2:1:1:R:0:0:2:0:10")
+    with pytest.raises(IllegalActionError, match="raccoons are not offered by these rules"):
+        position.cube_state()

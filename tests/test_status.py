@@ -1,0 +1,81 @@
+"""The status, events and actions the web view and MQTT exchange with a board's service."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from controller.rules.board import START
+from controller.status import (
+    STATUS_VERSION,
+    AcceptPlay,
+    ActionError,
+    BoardEvent,
+    BoardStatus,
+    CorrectPosition,
+    EnterDice,
+    LightState,
+    NewMatch,
+    action_from_json,
+)
+
+
+def test_status_round_trips_through_json_with_a_version() -> None:
+    status = BoardStatus(
+        board_id="hall-3",
+        seq=42,
+        position=START,
+        cells=((0, 2), None) + ((0, 0),) * 26,
+        dice=(5, 3),
+        dice_confidence=(0.99, 0.97),
+        lights=(LightState("green", "slow"),) * 29,
+        moves=("X 52: 13/11 13/8",),
+        links={"board": "live", "camera": "searching"},
+    )
+    data = json.loads(json.dumps(status.to_json()))
+    assert data["version"] == STATUS_VERSION
+    assert BoardStatus.from_json(data) == status
+
+
+def test_a_status_of_another_version_is_refused() -> None:
+    with pytest.raises(ActionError, match="status version 2: expected 1"):
+        BoardStatus.from_json({"version": 2, "board_id": "b", "seq": 0})
+
+
+def test_events_carry_board_id_and_sequence() -> None:
+    event = BoardEvent("hall-3", 7, "played", {"notation": "13/11 13/8"}, 1.5)
+    assert event.to_json() == {
+        "version": 1, "board_id": "hall-3", "seq": 7, "kind": "played",
+        "data": {"notation": "13/11 13/8"}, "time": 1.5,
+    }  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("body", "action"),
+    [
+        ({"action": "enter-dice", "dice": [5, 3]}, EnterDice((5, 3))),
+        ({"action": "accept"}, AcceptPlay()),
+        ({"action": "correct-position", "board": list(START)}, CorrectPosition(START)),
+        ({"action": "new-match", "length": 7}, NewMatch(7)),
+    ],
+)
+def test_actions_parse(body: dict, action: object) -> None:
+    assert action_from_json(body) == action
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ([], "an action is a JSON object"),
+        ({"action": "resign"}, "unknown action 'resign'"),
+        ({"action": "enter-dice", "dice": [7, 1]}, "two numbers 1-6, got [7, 1]"),
+        ({"action": "enter-dice"}, "two numbers 1-6, got None"),
+        ({"action": "correct-position", "board": [0] * 25}, "26 integers"),
+        ({"action": "new-match", "length": -1}, "an integer >= 0, got -1"),
+    ],
+)
+def test_bad_actions_say_what_is_wrong(body: object, message: str) -> None:
+    with pytest.raises(ActionError, match=None) as error:
+        action_from_json(body)
+    assert message in str(error.value)
