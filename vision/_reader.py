@@ -52,7 +52,8 @@ class DiceReader:
         expected_dice: how many dice a roll has (2 in a game); fewer is a ``reroll``.
             None accepts any number (``tabula dice``).
         min_confidence: below it a die is ``unreadable``.
-        max_aspect: a die whose outline is longer than this ratio is leaning (cocked).
+        max_aspect: a die whose outline is longer than this ratio is leaning (cocked);
+            default 1.17 on the board view, no check without calibration.
     """
 
     def __init__(
@@ -61,12 +62,15 @@ class DiceReader:
         *,
         expected_dice: int | None = None,
         min_confidence: float = 0.8,
-        max_aspect: float = 1.17,
+        max_aspect: float | None = None,
     ) -> None:
         self.calibration = calibration
         self.expected_dice = expected_dice
         self.min_confidence = min_confidence
-        self.max_aspect = max_aspect
+        # Only the board view is seen square: in a raw frame, perspective and the side
+        # faces stretch flat dice as much as leaning ones (measured on the real photos).
+        self.max_aspect = max_aspect if max_aspect is not None else (
+            1.17 if calibration is not None else None)
         self._background: Image | None = None
         self._checkers: list[tuple[float, float, float]] = []
 
@@ -115,7 +119,7 @@ class DiceReader:
 
     def _die(self, c: Candidate, width: int) -> Die:
         flags = []
-        if c.aspect > self.max_aspect:
+        if self.max_aspect is not None and c.aspect > self.max_aspect:
             flags.append("cocked")
         if self.calibration is not None and c.box[0] < width / 2:
             flags.append("off-half")

@@ -77,6 +77,8 @@ class CameraSource(_Closing):
     def __init__(self, index: int = 0, *, width: int | None = None, height: int | None = None,
                  capture: Callable[[int], Any] = cv2.VideoCapture) -> None:
         self.index = index
+        # OpenCV logs its own warnings for a missing device; the error below says it.
+        cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_ERROR)
         self._capture = capture(index)
         if not self._capture.isOpened():
             self._capture.release()
