@@ -25,6 +25,8 @@ COMMANDS: dict[str, str] = {
     "check-config": "controller.commands.check_config",
     "hint": "controller.commands.hint",
     "review": "controller.commands.review",
+    "dice": "controller.commands.dice",
+    "calibrate": "controller.commands.calibrate",
 }
 
 
