@@ -24,6 +24,8 @@ COMMANDS: dict[str, str] = {
     "export": "controller.commands.export",
     "check-config": "controller.commands.check_config",
     "hint": "controller.commands.hint",
+    "dice": "controller.commands.dice",
+    "calibrate": "controller.commands.calibrate",
 }
 
 
