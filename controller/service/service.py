@@ -28,6 +28,8 @@ from typing import Any, Literal, Protocol
 from controller import record
 from controller.devices import LedBackend, blink_forever
 from controller.record.journal import Journal
+from controller.record.matfile import write_mat
+from controller.record.sgf import write_sgf
 from controller.referee import Cells, Mode
 from controller.rules import Rules, pip_counts
 from controller.scene import Scene
@@ -183,8 +185,8 @@ class Service:
         """The match so far as a ``.mat`` or ``.sgf`` text."""
         match = self.journal.record()
         if fmt == "mat":
-            return record.write_mat(match)
-        return record.write_sgf(match)
+            return write_mat(match)
+        return write_sgf(match)
 
     # Inputs from the edges.
 
