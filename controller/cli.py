@@ -26,6 +26,7 @@ COMMANDS: dict[str, str] = {
     "hint": "controller.commands.hint",
     "dice": "controller.commands.dice",
     "calibrate": "controller.commands.calibrate",
+    "run": "controller.commands.run",
 }
 
 

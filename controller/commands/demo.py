@@ -26,18 +26,30 @@ HELP = "run the board service on simulated hardware with simulated players"
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=None, help="replay the same games")
-    parser.add_argument("--games", type=int, default=None,
-                        help="stop after this many games (default: one whole match)")  # fmt: skip
+    parser.add_argument(
+        "--games",
+        type=int,
+        default=None,
+        help="stop after this many games (default: one whole match)",
+    )
     parser.add_argument("--length", type=int, default=3, help="match length in points")
-    parser.add_argument("--out", type=Path, default=None,
-                        help="directory of the journals and match files (default: a temporary one)")  # fmt: skip
-    parser.add_argument("--headless", action="store_true",
-                        help="print one line a game, not every move and LED")  # fmt: skip
+    parser.add_argument(
+        "--out",
+        type=Path,
+        default=None,
+        help="directory of the journals and match files (default: a temporary one)",
+    )
+    parser.add_argument(
+        "--headless", action="store_true", help="print one line a game, not every move and LED"
+    )
     parser.add_argument("--mode", choices=("referee", "learner", "recorder"), default="learner")
     parser.add_argument("--illegal", type=float, default=0.08, help="share of illegal plays")
     parser.add_argument("--cocked", type=float, default=0.08, help="share of cocked rolls")
-    parser.add_argument("--ack", action="store_true",
-                        help="print 'ack SEQ' after each journalled event (crash tests)")  # fmt: skip
+    parser.add_argument(
+        "--ack",
+        action="store_true",
+        help="print 'ack SEQ' after each journalled event (crash tests)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -72,11 +84,20 @@ def run(args: argparse.Namespace) -> int:
                 number += 1
                 continue
         on_event = _ack if args.ack else None
-        result = asyncio.run(run_simulated(
-            journal, games=wanted - played, seed=seed + number, rules=rules,
-            mode=Mode(args.mode), echo=echo, show_leds=not args.headless, on_event=on_event,
-            illegal_rate=args.illegal, cocked_rate=args.cocked,
-        ))  # fmt: skip
+        result = asyncio.run(
+            run_simulated(
+                journal,
+                games=wanted - played,
+                seed=seed + number,
+                rules=rules,
+                mode=Mode(args.mode),
+                echo=echo,
+                show_leds=not args.headless,
+                on_event=on_event,
+                illegal_rate=args.illegal,
+                cocked_rate=args.cocked,
+            )
+        )
         if args.headless:
             print(result.resumed, flush=True)
         counts = result.counts
@@ -90,10 +111,13 @@ def run(args: argparse.Namespace) -> int:
             except MatFileError as error:
                 files = f".sgf (no .mat: {error})"
             score = record.state.match.score
-        print(f"match {number}: {counts.games} game(s), score {score[0]}-{score[1]}, "
-              f"{counts.turns} turns, {counts.illegal} illegal plays ({counts.accepted} "
-              f"accepted, {counts.demanded} demanded), {counts.cocked} cocked rolls, "
-              f"{counts.doubles} doubles, {counts.hits} hits; wrote {files}", flush=True)  # fmt: skip
+        print(
+            f"match {number}: {counts.games} game(s), score {score[0]}-{score[1]}, "
+            f"{counts.turns} turns, {counts.illegal} illegal plays ({counts.accepted} "
+            f"accepted, {counts.demanded} demanded), {counts.cocked} cocked rolls, "
+            f"{counts.doubles} doubles, {counts.hits} hits; wrote {files}",
+            flush=True,
+        )
         number += 1
     return 0
 

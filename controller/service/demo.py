@@ -26,7 +26,14 @@ from controller.service.flow import Key
 from controller.service.service import Service, open_journal, scene_text
 from controller.service.simulation import DriverCounts, RollPool, TableCamera, TableDriver
 
-__all__ = ["DEMO_PINMAP", "DemoResult", "FAST_FIRMWARE", "SimulatedBoard", "run_simulated", "roll_pool"]
+__all__ = [
+    "DEMO_PINMAP",
+    "FAST_FIRMWARE",
+    "DemoResult",
+    "SimulatedBoard",
+    "roll_pool",
+    "run_simulated",
+]
 
 #: Firmware settings of the simulated board: 2 scans of 2 ms to debounce, 10 heartbeats/s.
 FAST_FIRMWARE = {"heartbeat_ms": 100, "stable_scans": 2, "scan_period_ms": 2}
@@ -102,27 +109,41 @@ class SimulatedBoard:
         stack = self._stack
         self.pool = await asyncio.to_thread(roll_pool, self.seed % 4)
         self.journal = stack.enter_context(open_journal(self.journal_path))
-        self.service = Service(self.board_id, self.journal, names=self.names, rules=self.rules,
-                               mode=self.mode, flipped=self.flipped)  # fmt: skip
-        self.sim = stack.enter_context(
-            BoardSimulator(settings=FAST_FIRMWARE, seed=self.seed, period_s=0.001,
-                           pinmap=DEMO_PINMAP)
+        self.service = Service(
+            self.board_id,
+            self.journal,
+            names=self.names,
+            rules=self.rules,
+            mode=self.mode,
+            flipped=self.flipped,
         )
-        self.link = await stack.enter_async_context(BoardLink(self.sim.path, settle_s=self.settle_s))
+        self.sim = stack.enter_context(
+            BoardSimulator(
+                settings=FAST_FIRMWARE, seed=self.seed, period_s=0.001, pinmap=DEMO_PINMAP
+            )
+        )
+        self.link = await stack.enter_async_context(
+            BoardLink(self.sim.path, settle_s=self.settle_s)
+        )
         self.factory = MockFactory()
         gpio = parse_config(_GPIO, check_files=False).gpio
         service = self.service
         self.devices = stack.enter_context(
-            PiDevices.open(gpio, send_leds=self.link.send_leds, pin_factory=self.factory,
-                           on_press=lambda press: service.press(Key(press.button.value)))
-        )  # fmt: skip
+            PiDevices.open(
+                gpio,
+                send_leds=self.link.send_leds,
+                pin_factory=self.factory,
+                on_press=lambda press: service.press(Key(press.button.value)),
+            )
+        )
         service.leds = self.devices.leds
         self.buttons = gpio.pins.buttons()
         self.camera = TableCamera(self.pool.empty, period_s=self.camera_period_s)
         reader = DiceReader(Calibration.identity(), expected_dice=2)
         reader.set_background(self.pool.empty)
-        self.watcher = RollWatcher(lambda: self.camera, reader,
-                                   settle=SettleDetector(frames=1), votes=1)  # fmt: skip
+        self.watcher = RollWatcher(
+            lambda: self.camera, reader, settle=SettleDetector(frames=1), votes=1
+        )
         stack.callback(self.camera.close)
         self._task = asyncio.create_task(
             service.run(board=self.link, camera=self.watcher), name="service"
@@ -134,8 +155,16 @@ class SimulatedBoard:
         from controller.service.simulation import button_presser
 
         press = button_presser(self.buttons, self.factory)
-        return TableDriver(self.service, self.sim.board, self.camera, self.pool, press, rng,
-                           flipped=self.flipped, **options)  # fmt: skip
+        return TableDriver(
+            self.service,
+            self.sim.board,
+            self.camera,
+            self.pool,
+            press=press,
+            rng=rng,
+            flipped=self.flipped,
+            **options,
+        )
 
     async def __aexit__(self, *exc: object) -> None:
         task, self._task = self._task, None
@@ -172,8 +201,14 @@ async def run_simulated(
             watcher.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await watcher
-        return DemoResult(journal, driver.expected, driver.counts, service.resumed,
-                          service.counters, service.counters.led_updates)  # fmt: skip
+        return DemoResult(
+            journal,
+            driver.expected,
+            driver.counts,
+            service.resumed,
+            service.counters,
+            service.counters.led_updates,
+        )
 
 
 async def _watch(

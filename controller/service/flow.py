@@ -288,7 +288,9 @@ class Flow:
         opening = (self.opening or OpeningRoll(rules=self.rules)).roll(*dice)
         events: list[record.Event] = [record.OpeningRolled(dice)]
         if not opening.is_decided:
-            return replace(self, opening=opening, notice=f"opening roll {dice}: tie, roll again"), events
+            return replace(
+                self, opening=opening, notice=f"opening roll {dice}: tie, roll again"
+            ), events
         cube = self.match.start_game(opening)
         assert opening.play_dice is not None
         turn = TurnState.start(START, cube.turn, dice=opening.play_dice)
@@ -409,7 +411,9 @@ class Flow:
         self, result: GameResult, events: list[record.Event]
     ) -> tuple[Flow, list[record.Event]]:
         match = self.match.after_game(result.points, result.winner)
-        text = f"player {result.winner} wins {result.points}; score {match.score[0]}-{match.score[1]}"
+        text = (
+            f"player {result.winner} wins {result.points}; score {match.score[0]}-{match.score[1]}"
+        )
         if match.is_over:
             text += ": match over"
         flow = replace(

@@ -20,7 +20,7 @@ import functools
 import logging
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
+from collections.abc import AsyncIterator, Callable, Coroutine, Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal, Protocol
@@ -200,8 +200,13 @@ class Service:
 
     # The loop.
 
-    async def run(self, *, board: Any = None, camera: RollSource | None = None,
-                  extra: Iterable[tuple[str, Awaitable[None]]] = ()) -> None:  # fmt: skip
+    async def run(
+        self,
+        *,
+        board: Any = None,
+        camera: RollSource | None = None,
+        extra: Iterable[tuple[str, Coroutine[Any, Any, None]]] = (),
+    ) -> None:
         """Run until cancelled (or until an ``extra`` task returns and cancels the rest).
 
         Args:
@@ -269,8 +274,9 @@ class Service:
             self.counters.journalled += 1
             kind = type(event).__name__
             self.counters.kinds[kind] = self.counters.kinds.get(kind, 0) + 1
-            self._publish(BoardEvent(self._board_id, seq, kind, record.event_to_dict(event),
-                                     self._clock()))  # fmt: skip
+            self._publish(
+                BoardEvent(self._board_id, seq, kind, record.event_to_dict(event), self._clock())
+            )
         self.flow = flow
         if isinstance(item, Observed):
             self._cells = item.cells
@@ -301,12 +307,14 @@ class Service:
         lights = tuple(_light(lamp) for lamp in (*display.scene.lamps, display.scene.status))
         verdict = turn.verdict.kind.value if turn is not None and turn.verdict else "waiting"
         alerts = tuple(
-            text for text, on in (
+            text
+            for text, on in (
                 ("illegal play: accept or demand a legal play", flow.phase == "flagged"),
                 ("enter the dice", flow.phase == "manual-dice"),
                 ("confirm the dice", flow.phase == "confirm-dice"),
-            ) if on
-        )  # fmt: skip
+            )
+            if on
+        )
         return BoardStatus(
             board_id=self._board_id,
             seq=self._seq,
@@ -378,4 +386,3 @@ def _lamp_text(lamp: Any) -> str:
     colour = lamp.colour.name.lower()
     pattern = lamp.pattern.name.lower()
     return colour if pattern == "steady" else f"{colour}/{pattern}"
-

@@ -29,7 +29,6 @@ from controller.rules import (
     Board,
     CubeState,
     MatchState,
-    OpeningRoll,
     Player,
     legal_plays,
     outcome,
@@ -57,11 +56,17 @@ class TableCamera:
         self._seen = 0
         self._reads_since = 0
         self._closed = False
+        self._hand: Any = None
         self._condition = threading.Condition()
 
     def show(self, image: Any) -> None:
-        """Put ``image`` in front of the camera (a roll, or the empty board)."""
+        """Put ``image`` in front of the camera (a roll, or the empty board).
+
+        A hand passes first (one darker frame): the watcher sees movement even when the
+        change itself is as small as two dice.
+        """
         with self._condition:
+            self._hand = image // 2
             self._frame = image
             self._version += 1
             self._reads_since = 0
@@ -69,12 +74,16 @@ class TableCamera:
 
     def read(self) -> Any:
         with self._condition:
-            self._condition.wait_for(lambda: self._version != self._seen or self._closed,
-                                     timeout=self._period_s)  # fmt: skip
+            self._condition.wait_for(
+                lambda: self._version != self._seen or self._closed, timeout=self._period_s
+            )
             self._seen = self._version
             self._reads_since += 1
             self._condition.notify_all()
-            return None if self._closed else self._frame
+            if self._closed:
+                return None
+            hand, self._hand = self._hand, None
+            return hand if hand is not None else self._frame
 
     def reads_since_show(self) -> int:
         """Frames read since the last :meth:`show`."""
@@ -120,8 +129,11 @@ class RollPool:
         while len(self.flat) < flat or len(self.cocked) < cocked:
             attempt += 1
             want_cocked = len(self.cocked) < cocked and (attempt % 3 == 0 or len(self.flat) >= flat)
-            roll = render_roll(random.Random(seed * 7919 + attempt), board_seed=seed,
-                               cocked=1 if want_cocked else 0)  # fmt: skip
+            roll = render_roll(
+                random.Random(seed * 7919 + attempt),
+                board_seed=seed,
+                cocked=1 if want_cocked else 0,
+            )
             mask = (cv2.absdiff(roll.image, roll.background).max(axis=2) > 12).astype(np.uint8)
             mask = cv2.dilate(mask, np.ones((5, 5), np.uint8))
             image = np.where(mask[..., None] > 0, roll.image, self.empty)
@@ -183,9 +195,9 @@ class TableDriver:
         board: Any,
         camera: TableCamera,
         pool: RollPool,
+        *,
         press: Callable[[str], Any],
         rng: random.Random,
-        *,
         illegal_rate: float = 0.08,
         cocked_rate: float = 0.08,
         flipped: bool = False,
@@ -198,8 +210,10 @@ class TableDriver:
         self.pool = pool
         self._press = press
         self.rng = rng
-        self.players = (SimulatedPlayer(random.Random(rng.random())),
-                        SimulatedPlayer(random.Random(rng.random())))  # fmt: skip
+        self.players = (
+            SimulatedPlayer(random.Random(rng.random())),
+            SimulatedPlayer(random.Random(rng.random())),
+        )
         self.illegal_rate = illegal_rate
         self.cocked_rate = cocked_rate
         self.flipped = flipped
@@ -228,7 +242,7 @@ class TableDriver:
     async def press(self, name: str) -> None:
         await asyncio.to_thread(self._press, name)
 
-    async def show(self, image: Any, frames: int = 3) -> None:
+    async def show(self, image: Any, frames: int = 4) -> None:
         """Show ``image`` to the camera and wait until the watcher has taken it in."""
         self.camera.show(image)
         deadline = time.monotonic() + self.timeout_s
@@ -291,10 +305,11 @@ class TableDriver:
                 await self._opening()
             elif status.phase == "cube-offered":
                 await self._answer(status)
-            elif status.phase == "roll":
+            elif status.phase == "roll" and status.turn is not None:
                 await self._cube_and_roll(status.turn)
-            elif status.phase == "moving":
-                await self._play(status.turn, status.dice, tuple(status.position))
+            elif status.phase == "moving" and status.turn is not None and status.dice:
+                dice = (status.dice[0], status.dice[1])
+                await self._play(status.turn, dice, tuple(status.position))
             else:
                 raise RuntimeError(f"the simulated players cannot go on from {status!r}")
 
@@ -359,8 +374,11 @@ class TableDriver:
         self.counts.turns += 1
         plays = legal_plays(before, player, dice)
         play = self.players[player].choose_play(plays, player)
-        illegal = self._illegal(before, player, dice, play.result) if self.rng.random() < (
-            self.illegal_rate) else None  # fmt: skip
+        illegal = (
+            self._illegal(before, player, dice, play.result)
+            if self.rng.random() < (self.illegal_rate)
+            else None
+        )
         for move in play.moves:
             await self._move(player, move.source, move.destination)
         result = play.result
@@ -462,7 +480,9 @@ def _ended(result: Any) -> record.GameEnded:
     return record.GameEnded(result.winner, result.points, result.kind, result.dropped)
 
 
-def button_presser(pins: Mapping[str, int], factory: Any, *, gap_s: float = 0.06) -> Callable[[str], None]:
+def button_presser(
+    pins: Mapping[str, int], factory: Any, *, gap_s: float = 0.06
+) -> Callable[[str], None]:
     """Press a button by name on gpiozero's MockFactory (past the buttons' debounce)."""
     last: dict[str, float] = {}
 
