@@ -94,12 +94,11 @@ def run(args: argparse.Namespace) -> int:
                 echo=echo,
                 show_leds=not args.headless,
                 on_event=on_event,
+                announce=_echo,
                 illegal_rate=args.illegal,
                 cocked_rate=args.cocked,
             )
         )
-        if args.headless:
-            print(result.resumed, flush=True)
         counts = result.counts
         played += counts.games
         with open_journal(journal) as done:

@@ -88,6 +88,8 @@ async def _serve(config: Config) -> None:
             name = press.button.value
             if name in keys:
                 service.press(Key(name))
+            elif name == "mode":
+                service.next_mode()
             else:
                 _log.info("button %s: not used by the service", name)
 

@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 import functools
 import random
+import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -50,8 +51,9 @@ leds = "shift-register"
 
 @functools.cache
 def roll_pool(seed: int = 0) -> RollPool:
-    """The rendered rolls of ``seed`` (rendered and checked once per process)."""
-    return RollPool(seed)
+    """The rendered rolls of ``seed``: rendered and checked once, then kept in the temporary
+    directory (``tabula-rolls-SEED-v1.npz``) for the next runs."""
+    return RollPool.cached(seed, Path(tempfile.gettempdir()))
 
 
 @dataclass(slots=True)
@@ -81,7 +83,7 @@ class SimulatedBoard:
         rules: Rules | None = None,
         mode: Mode = Mode.REFEREE,
         settle_s: float = 0.02,
-        camera_period_s: float = 0.01,
+        camera_period_s: float = 0.03,
         flipped: bool = False,
         names: tuple[str, str] = ("White", "Black"),
         board_id: str = "demo",
@@ -126,7 +128,7 @@ class SimulatedBoard:
             BoardLink(self.sim.path, settle_s=self.settle_s)
         )
         self.factory = MockFactory()
-        gpio = parse_config(_GPIO, check_files=False).gpio
+        self.gpio = gpio = parse_config(_GPIO, check_files=False).gpio
         service = self.service
         self.devices = stack.enter_context(
             PiDevices.open(
@@ -186,13 +188,14 @@ async def run_simulated(
     echo: Callable[[str], None] | None = None,
     show_leds: bool = False,
     on_event: Callable[[int, str], None] | None = None,
+    announce: Callable[[str], None] | None = None,
     **options: Any,
 ) -> DemoResult:
     """Play ``games`` games (or to the match's end) on a simulated board into ``journal``."""
     async with SimulatedBoard(journal, seed=seed, rules=rules, mode=mode) as table:
         service = table.service
-        if echo is not None:
-            echo(service.resumed)
+        if announce is not None:
+            announce(service.resumed)
         driver = table.driver(random.Random(seed), echo=echo, **options)
         watcher = asyncio.create_task(_watch(service, echo if show_leds else None, on_event))
         try:

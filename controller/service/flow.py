@@ -64,6 +64,7 @@ __all__ = [
     "Key",
     "KeyPressed",
     "Observed",
+    "PositionSet",
     "canonical_notation",
 ]
 
@@ -120,6 +121,13 @@ class DiceEntered:
 
 
 @dataclass(frozen=True, slots=True)
+class PositionSet:
+    """The referee corrects the position (a knocked board), before the mover rolls."""
+
+    board: Board
+
+
+@dataclass(frozen=True, slots=True)
 class Observed:
     """A settled observation, already in logical locations (orientation applied)."""
 
@@ -133,6 +141,7 @@ Input = (
     | CameraLifted
     | KeyPressed
     | DiceEntered
+    | PositionSet
     | Observed
 )
 
@@ -262,6 +271,8 @@ class Flow:
         turn = self.turn
         if isinstance(event, KeyPressed):
             return self._key(event.key, turn, cube)
+        if isinstance(event, PositionSet):
+            return self._correct(event.board, turn)
         if isinstance(event, DiceEntered):
             return self._turn(turn.on(ManualDice(event.dice)))
         if isinstance(event, CameraLifted):
@@ -298,6 +309,19 @@ class Flow:
             turn = turn.on(Seen(self.cells))
         flow = replace(self, opening=None, cube=cube, turn=turn, partial=None)
         return replace(flow, notice=turn.notice), events
+
+    def _correct(self, board: Board, turn: TurnState) -> tuple[Flow, list[record.Event]]:
+        if turn.phase not in (Phase.ROLL, Phase.MANUAL_DICE):
+            raise RefusedError("the position is corrected before the roll, not during a play")
+        edited = record.PositionEdited(check_board(board), "corrected by the referee")
+        following = TurnState.start(edited.board, turn.player, notice="position corrected")
+        if self.cells is not None:
+            following = following.on(Seen(self.cells))
+        return replace(self, turn=following, partial=None, notice=following.notice), [edited]
+
+    def with_mode(self, mode: Mode) -> Flow:
+        """The same flow shown in another mode (the Mode button)."""
+        return replace(self, mode=mode, notice=f"{mode.value} mode")
 
     def _answer(self, event: Input, cube: CubeState) -> tuple[Flow, list[record.Event]]:
         """A double (or beaver) is pending: only Take, Drop and (a beaver) Double count."""

@@ -16,6 +16,7 @@ Tasks of :meth:`Service.run` (one ``TaskGroup``, each named): ``referee`` (the q
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import logging
 import sqlite3
@@ -31,7 +32,7 @@ from controller.record.journal import Journal
 from controller.record.matfile import write_mat
 from controller.record.sgf import write_sgf
 from controller.referee import Cells, Mode
-from controller.rules import Rules, pip_counts
+from controller.rules import Rules, RulesError, gnubg_id, pip_counts, xgid
 from controller.scene import Scene
 from controller.service.errors import RefusedError
 from controller.service.flow import (
@@ -45,6 +46,7 @@ from controller.service.flow import (
     Key,
     KeyPressed,
     Observed,
+    PositionSet,
 )
 from controller.service.orientation import logical_cells, physical_scene
 from controller.status import (
@@ -53,6 +55,7 @@ from controller.status import (
     ActionError,
     BoardEvent,
     BoardStatus,
+    CorrectPosition,
     DemandPlay,
     EnterDice,
     LightState,
@@ -80,9 +83,17 @@ class RollSource(Protocol):
     def step(self) -> Any: ...
 
 
+@dataclass(frozen=True, slots=True)
+class _Refresh:
+    """Show the flow again (it changed outside the match: the mode)."""
+
+
+_REFRESH = _Refresh()
+
+
 @dataclass(slots=True)
 class _Queued:
-    item: Input
+    item: Input | _Refresh
     done: asyncio.Future[None] | None = None
 
 
@@ -145,6 +156,9 @@ class Service:
         for event in owed:
             journal.append(event)
         self._seq = len(journal.events())
+        self._moves: list[str] = []
+        for event in journal.events():
+            self._note(event)
         self._status = self._make_status()
 
     # BoardService.
@@ -175,6 +189,8 @@ class Service:
             item = KeyPressed(Key.ACCEPT)
         elif isinstance(action, DemandPlay):
             item = KeyPressed(Key.DEMAND)
+        elif isinstance(action, CorrectPosition):
+            item = PositionSet(action.board)
         else:
             raise ActionError(f"{type(action).__name__}: not taken by this board's service")
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
@@ -193,6 +209,12 @@ class Service:
     def press(self, key: Key) -> None:
         """A button was pressed (called in the loop: gpiozero's callbacks arrive there)."""
         self._queue.put_nowait(_Queued(KeyPressed(key)))
+
+    def next_mode(self) -> None:
+        """The Mode button: referee, learner, recorder, in turn (shown at once, not recorded)."""
+        modes = list(Mode)
+        self.flow = self.flow.with_mode(modes[(modes.index(self.flow.mode) + 1) % len(modes)])
+        self._queue.put_nowait(_Queued(_REFRESH))
 
     def feed(self, item: Input) -> None:
         """Queue any input (the board and camera tasks, tests)."""
@@ -261,7 +283,10 @@ class Service:
             if queued.done is not None and not queued.done.done():
                 queued.done.set_result(None)
 
-    async def _handle(self, item: Input) -> None:
+    async def _handle(self, item: Input | _Refresh) -> None:
+        if isinstance(item, _Refresh):
+            await self._show()
+            return
         self.counters.inputs += 1
         flow, events = self.flow.on(item)
         for event in events:
@@ -271,6 +296,7 @@ class Service:
                 _log.error("journal refused %r: %s", event, error)
                 raise RefusedError(f"the record refuses it: {error}") from None
             self._seq = seq
+            self._note(event)
             self.counters.journalled += 1
             kind = type(event).__name__
             self.counters.kinds[kind] = self.counters.kinds.get(kind, 0) + 1
@@ -281,6 +307,16 @@ class Service:
         if isinstance(item, Observed):
             self._cells = item.cells
         await self._show()
+
+    def _note(self, event: record.Event) -> None:
+        """Keep the current game's move list (one line a turn or cube action)."""
+        if isinstance(event, record.OpeningRolled | record.MatchStarted):
+            if not self._moves or self._moves[-1].startswith("game over"):
+                self._moves = []
+            return
+        line = _move_line(event)
+        if line is not None:
+            self._moves.append(line)
 
     async def _show(self) -> None:
         display = self.flow.display()
@@ -303,6 +339,12 @@ class Service:
         flow = self.flow
         display = flow.display()
         turn, cube = flow.turn, flow.cube
+        position_text = gnubg_text = ""
+        snapshot = self.journal.state
+        if snapshot is not None:
+            with contextlib.suppress(RulesError):
+                code = snapshot.position()
+                position_text, gnubg_text = xgid(code), gnubg_id(code)
         position = turn.before if turn is not None else ()
         lights = tuple(_light(lamp) for lamp in (*display.scene.lamps, display.scene.status))
         verdict = turn.verdict.kind.value if turn is not None and turn.verdict else "waiting"
@@ -339,7 +381,27 @@ class Service:
             lights=lights,
             links=dict(self._links),
             alerts=alerts,
+            moves=tuple(self._moves),
+            xgid=position_text,
+            gnubg_id=gnubg_text,
         )
+
+
+def _move_line(event: record.Event) -> str | None:
+    """One line of the move list for ``event`` (``1 52: 13/8 13/11``), or None."""
+    if isinstance(event, record.Played):
+        return f"{event.player} {event.dice[0]}{event.dice[1]}: {event.notation or '(no move)'}"
+    if isinstance(event, record.IllegalPlayAccepted):
+        return f"{event.player} {event.dice[0]}{event.dice[1]}: illegal play accepted"
+    if isinstance(event, record.Doubled | record.Beavered):
+        return f"{event.player} doubles to {event.value}"
+    if isinstance(event, record.Taken | record.Dropped):
+        return f"{event.player} {type(event).__name__.lower()}"
+    if isinstance(event, record.PositionEdited):
+        return "position corrected"
+    if isinstance(event, record.GameEnded):
+        return f"game over: {event.winner} wins {event.points}"
+    return None
 
 
 def _light(lamp: Any) -> LightState:

@@ -20,6 +20,7 @@ import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from controller import record
@@ -149,6 +150,45 @@ class RollPool:
             dice = (truth[0].value, truth[1].value)
             if (seen[0].value, seen[1].value) == dice:
                 self.flat.append(PoolRoll(image, dice, False))
+
+    def save(self, path: Path) -> None:
+        """Keep the pool in a ``.npz`` file (rendering it takes seconds, loading it not)."""
+        import numpy as np
+
+        rolls = self.flat + self.cocked
+        path.parent.mkdir(parents=True, exist_ok=True)
+        partial = path.with_name(path.name + ".part.npz")
+        np.savez(
+            partial,
+            empty=self.empty,
+            images=np.stack([roll.image for roll in rolls]),
+            dice=np.array([roll.dice for roll in rolls]),
+            cocked=np.array([roll.cocked for roll in rolls]),
+        )
+        partial.replace(path)
+
+    @classmethod
+    def cached(cls, seed: int, cache: Path) -> RollPool:
+        """The pool of ``seed`` from ``cache`` (a directory), rendered and saved if missing."""
+        import numpy as np
+
+        path = cache / f"tabula-rolls-{seed}-v1.npz"
+        if path.exists():
+            with np.load(path) as data:
+                pool = cls.__new__(cls)
+                pool.empty = data["empty"]
+                rolls = [
+                    PoolRoll(image, (int(dice[0]), int(dice[1])), bool(cocked))
+                    for image, dice, cocked in zip(
+                        data["images"], data["dice"], data["cocked"], strict=True
+                    )
+                ]
+                pool.flat = [roll for roll in rolls if not roll.cocked]
+                pool.cocked = [roll for roll in rolls if roll.cocked]
+                return pool
+        pool = cls(seed)
+        pool.save(path)
+        return pool
 
     def pick(self, rng: random.Random, *, cocked: bool = False) -> PoolRoll:
         return rng.choice(self.cocked if cocked else self.flat)
@@ -316,7 +356,8 @@ class TableDriver:
     async def _opening(self) -> None:
         entry = self.pool.pick(self.rng)
         seq = self.service.status().seq
-        self.expected.append(record.OpeningRolled(entry.dice))
+        near, far = entry.dice  # the near die is the near player's
+        self.expected.append(record.OpeningRolled((far, near) if self.flipped else (near, far)))
         await self.show(entry.image)
         status = await self.until("the opening roll", lambda s: s.seq > seq)
         if status.phase == "opening":
@@ -386,7 +427,7 @@ class TableDriver:
             source, destination, result = illegal
             await self._move(player, source, destination)
         await self._settled(result)
-        await self._finish(player)
+        await self._finish(player, lift=self.service.status().dice_source != "given")
         if illegal is not None:
             self.counts.illegal += 1
             await self.until("the flag", lambda s: s.phase == "flagged")
@@ -413,9 +454,13 @@ class TableDriver:
         self._say(f"player {player} {dice[0]}{dice[1]}: {notation or '(no move)'}")
         await self._after_play(player, result)
 
-    async def _finish(self, player: Player) -> None:
-        """End the turn: pick up the dice (the camera sees it) or press Done."""
-        if self.rng.random() < 0.5:
+    async def _finish(self, player: Player, *, lift: bool = True) -> None:
+        """End the turn: pick up the dice (the camera sees it) or press Done.
+
+        Dice given with the turn (the opening roll, a resumed turn) may not be in front of
+        the camera: Done then.
+        """
+        if self.rng.random() < 0.5 and lift:
             await self.show(self.camera.empty)
         else:
             await self.press("done")
