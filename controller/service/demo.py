@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from controller.config import parse_config
+from controller.record.journal import Journal
 from controller.referee import Mode
 from controller.rules import Rules
 from controller.service.flow import Key
@@ -67,6 +68,33 @@ class DemoResult:
     service_counts: Any = None
     led_changes: int = 0
     latencies: list[float] = field(default_factory=list)
+
+    def problems(self) -> list[str]:
+        """How the journal differs from what the players did (empty: it is all there).
+
+        The journal must hold exactly the players' rolls, plays, illegal plays accepted,
+        cube actions and results (besides the boards seen mid-turn), and one flag for each
+        illegal play, none for a legal one.
+        """
+        from controller import record
+
+        with Journal(self.journal, readonly=True) as journal:
+            events = journal.events()
+        kept = [e for e in events[1:] if not isinstance(e, record.Observed | record.Flagged)]
+        flagged = sum(isinstance(e, record.Flagged) for e in events)
+        found = []
+        if kept != self.expected:
+            index = next(
+                (i for i, (a, b) in enumerate(zip(kept, self.expected, strict=False)) if a != b),
+                min(len(kept), len(self.expected)),
+            )
+            found.append(
+                f"event {index} differs: journal {kept[index : index + 1]!r}, "
+                f"players {self.expected[index : index + 1]!r}"
+            )
+        if flagged != self.counts.illegal:
+            found.append(f"{flagged} plays flagged, {self.counts.illegal} illegal plays made")
+        return found
 
 
 class SimulatedBoard:

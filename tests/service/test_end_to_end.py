@@ -43,6 +43,7 @@ def test_the_journal_is_what_the_simulated_players_did(tmp_path: Path, seed: int
         )
     )
     counts = result.counts
+    assert result.problems() == []
     recorded, flagged = _recorded(path)
     assert recorded == result.expected
     assert counts.games == GAMES // 2
