@@ -52,7 +52,7 @@ async def _run(games: int, boards: int) -> None:
     total = {
         name: sum(getattr(result.counts, name) for result in results)
         for name in ("games", "turns", "illegal", "accepted", "demanded", "cocked", "doubles",
-                     "drops", "hits", "bar_entries", "bear_offs")
+                     "drops", "hits", "bar_entries", "bear_offs", "misread")
     }  # fmt: skip
     print(
         f"{total['games']} games on {boards} simulated boards in {seconds:.0f} s "
@@ -60,7 +60,8 @@ async def _run(games: int, boards: int) -> None:
         f"{total['hits']} hits, {total['bar_entries']} bar entries, {total['bear_offs']} "
         f"bear-offs, {total['doubles']} doubles ({total['drops']} dropped), "
         f"{total['illegal']} illegal plays ({total['accepted']} accepted, {total['demanded']} "
-        f"demanded), {total['cocked']} cocked rolls rerolled"
+        f"demanded), {total['cocked']} cocked rolls rerolled, {total['misread']} flat rolls "
+        f"called irregular by the camera (rolled again)"
     )
     print(f"journals equal to the players' games: {'all' if not problems else problems[:5]}")
 

@@ -46,8 +46,10 @@ def speed(repeat: int = 40) -> None:
         full = _time(lambda f=frame, r=plain: r.read(f), repeat)
         learnt = _time(lambda f=frame, r=with_board: r.read(f), repeat)
         check = _time(lambda f=frame, s=settle: s.update(f), repeat * 5)
-        print(f"{size[0]}x{size[1]}: full read {full:.2f} ms (estimated background), "
-              f"{learnt:.2f} ms (learnt empty board); settle check {check:.3f} ms")
+        print(
+            f"{size[0]}x{size[1]}: full read {full:.2f} ms (estimated background), "
+            f"{learnt:.2f} ms (learnt empty board); settle check {check:.3f} ms"
+        )
     board = DiceReader(Calibration.identity(), expected_dice=2)
     board.set_background(roll.background)
     calibrated = _time(lambda: board.read(roll.image), repeat)

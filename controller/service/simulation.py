@@ -63,11 +63,13 @@ class TableCamera:
     def show(self, image: Any) -> None:
         """Put ``image`` in front of the camera (a roll, or the empty board).
 
-        A hand passes first (one darker frame): the watcher sees movement even when the
-        change itself is as small as two dice.
+        A hand passes first (one frame with a dark band along the left edge, clear of the
+        dice): the watcher sees movement even when the change itself is as small as two dice.
         """
+        hand = image.copy()
+        hand[:, : hand.shape[1] // 8] //= 3
         with self._condition:
-            self._hand = image // 2
+            self._hand = hand
             self._frame = image
             self._version += 1
             self._reads_since = 0
@@ -204,6 +206,8 @@ class DriverCounts:
     accepted: int = 0
     demanded: int = 0
     cocked: int = 0
+    misread: int = 0
+    """Flat rolls the camera called irregular (rolled again, as the referee asks)."""
     doubles: int = 0
     drops: int = 0
     hits: int = 0
@@ -359,7 +363,14 @@ class TableDriver:
         near, far = entry.dice  # the near die is the near player's
         self.expected.append(record.OpeningRolled((far, near) if self.flipped else (near, far)))
         await self.show(entry.image)
-        status = await self.until("the opening roll", lambda s: s.seq > seq)
+        status = await self.until(
+            "the opening roll", lambda s: s.seq > seq or s.text.startswith("opening roll again")
+        )
+        if status.seq == seq:  # the camera called a flat roll irregular: roll again
+            self.expected.pop()
+            self.counts.misread += 1
+            await self.show(self.camera.empty)
+            return
         if status.phase == "opening":
             await self.show(self.camera.empty)  # a tie: pick the dice up, roll again
             return
@@ -407,8 +418,15 @@ class TableDriver:
                 continue
             break
         dice = (max(entry.dice), min(entry.dice))
+        status = await self.until(
+            "the dice",
+            lambda s: (s.phase == "moving" and s.dice == dice) or s.text.startswith("roll again"),
+        )
+        if status.phase != "moving":  # the camera called a flat roll irregular: roll again
+            self.counts.misread += 1
+            await self.show(self.camera.empty)
+            return
         self.expected.append(record.Rolled(player, dice))
-        await self.until("the dice", lambda s: s.phase == "moving" and s.dice == dice)
 
     async def _play(self, player: Player, dice: tuple[int, int], before: Board) -> None:
         """One turn's checkers, from the position before the turn."""
