@@ -16,7 +16,7 @@ import random
 import sys
 import tempfile
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from controller.record import MatchRecord
@@ -84,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
                 number += 1
                 continue
         on_event = _ack if args.ack else None
-        result = asyncio.run(
+        result = _run_async(
             run_simulated(
                 journal,
                 games=wanted - played,
@@ -119,6 +119,16 @@ def run(args: argparse.Namespace) -> int:
         )
         number += 1
     return 0
+
+
+def _run_async(coroutine: Any) -> Any:
+    """Run ``coroutine``; an error of one of its tasks is raised as itself, not in a group."""
+    from controller.service.service import first_error
+
+    try:
+        return asyncio.run(coroutine)
+    except BaseExceptionGroup as group:
+        raise first_error(group) from None
 
 
 def existing_games(journal: Path) -> list[object]:

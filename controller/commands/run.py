@@ -40,11 +40,22 @@ def run(args: argparse.Namespace) -> int:
     """Run until SIGTERM or SIGINT; bad configuration exits 2 with every problem named."""
     from controller.config import load_config
 
+    from controller.service import ServiceError
+
     config = load_config(args.config)
+    if config.game.variant != "backgammon":
+        raise ServiceError(
+            f"game.variant {config.game.variant!r}: the service referees backgammon only so far"
+        )
     logging.basicConfig(
         level=config.log_level.upper(), format="%(levelname)s %(name)s: %(message)s"
     )
-    asyncio.run(_serve(config))
+    from controller.service.service import first_error
+
+    try:
+        asyncio.run(_serve(config))
+    except BaseExceptionGroup as group:
+        raise first_error(group) from None
     return 0
 
 

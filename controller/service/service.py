@@ -61,11 +61,22 @@ from controller.status import (
     LightState,
 )
 
-__all__ = ["RollSource", "Service", "open_journal", "scene_text"]
+__all__ = ["RollSource", "Service", "first_error", "open_journal", "scene_text"]
 
 _log = logging.getLogger(__name__)
 
 _COLOURS = {"OFF": "off", "GREEN": "green", "RED": "red", "AMBER": "amber"}
+
+
+def first_error(error: BaseException) -> BaseException:
+    """The first error inside (nested) exception groups: what a task of the loop raised.
+
+    Why: a task failing ends the ``TaskGroup`` with an ``ExceptionGroup``; the command line
+    shows the error itself (a :class:`~controller.errors.TabulaError` gets a clear message).
+    """
+    while isinstance(error, BaseExceptionGroup) and error.exceptions:
+        error = error.exceptions[0]
+    return error
 
 
 def open_journal(path: Path) -> Journal:

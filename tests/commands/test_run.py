@@ -97,3 +97,16 @@ def test_run_journals_notifies_systemd_and_resumes_after_sigterm(tmp_path: Path)
             _, stderr = again.communicate(timeout=20)
         assert again.returncode == 0, stderr
     sock.close()
+
+
+def test_run_refuses_a_variant_it_does_not_referee(tmp_path: Path) -> None:
+    config = _config(tmp_path, "/dev/null")
+    config.write_text(config.read_text().replace("match_length = 3", 'variant = "jacquet-versailles"'))
+    run = subprocess.run(
+        [sys.executable, "-m", "controller.cli", "run", "--config", str(config)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert run.returncode == 2
+    assert "game.variant 'jacquet-versailles': the service referees backgammon only so far" in run.stderr
