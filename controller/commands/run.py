@@ -39,7 +39,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Run until SIGTERM or SIGINT; bad configuration exits 2 with every problem named."""
     from controller.config import load_config
-
     from controller.service import ServiceError
 
     config = load_config(args.config)

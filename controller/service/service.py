@@ -111,6 +111,8 @@ class _Queued:
 @dataclass(slots=True)
 class _Counters:
     inputs: int = 0
+    rolls: int = 0
+    """Camera readings of a roll handled (read, irregular or unreadable)."""
     refused: int = 0
     journalled: int = 0
     led_updates: int = 0
@@ -318,6 +320,8 @@ class Service:
         if isinstance(item, Observed):
             self._cells = item.cells
         await self._show()
+        if isinstance(item, CameraRoll | CameraRollFault | CameraUnreadable):
+            self.counters.rolls += 1  # once its status is out (the simulated players wait on it)
 
     def _note(self, event: record.Event) -> None:
         """Keep the current game's move list (one line a turn or cube action)."""

@@ -360,21 +360,23 @@ class TableDriver:
     async def _opening(self) -> None:
         entry = self.pool.pick(self.rng)
         seq = self.service.status().seq
-        near, far = entry.dice  # the near die is the near player's
-        self.expected.append(record.OpeningRolled((far, near) if self.flipped else (near, far)))
-        await self.show(entry.image)
-        status = await self.until(
-            "the opening roll", lambda s: s.seq > seq or s.text.startswith("opening roll again")
-        )
+        status = await self._throw(entry.image)
         if status.seq == seq:  # the camera called a flat roll irregular: roll again
-            self.expected.pop()
             self.counts.misread += 1
             await self.show(self.camera.empty)
             return
+        near, far = entry.dice  # the near die is the near player's
+        self.expected.append(record.OpeningRolled((far, near) if self.flipped else (near, far)))
         if status.phase == "opening":
             await self.show(self.camera.empty)  # a tie: pick the dice up, roll again
             return
         self._say(f"opening roll {entry.dice[0]}-{entry.dice[1]}: player {status.turn} starts")
+
+    async def _throw(self, image: Any) -> Any:
+        """Roll the dice of ``image`` and return the status once the service has read them."""
+        rolls = self.service.counters.rolls
+        await self.show(image)
+        return await self.until("the roll read", lambda _: self.service.counters.rolls > rolls)
 
     async def _answer(self, status: Any) -> None:
         cube = self.cube
@@ -410,22 +412,19 @@ class TableDriver:
         while True:
             cocked = self.rng.random() < self.cocked_rate
             entry = self.pool.pick(self.rng, cocked=cocked)
-            await self.show(entry.image)
+            status = await self._throw(entry.image)
             if cocked:
                 self.counts.cocked += 1
-                await self.until("the reroll", lambda s: s.text.startswith("roll again"))
+                assert status.text.startswith("roll again"), status.text
                 await self.show(self.camera.empty)
                 continue
             break
         dice = (max(entry.dice), min(entry.dice))
-        status = await self.until(
-            "the dice",
-            lambda s: (s.phase == "moving" and s.dice == dice) or s.text.startswith("roll again"),
-        )
         if status.phase != "moving":  # the camera called a flat roll irregular: roll again
             self.counts.misread += 1
             await self.show(self.camera.empty)
             return
+        assert status.dice == dice, (status.dice, dice)
         self.expected.append(record.Rolled(player, dice))
 
     async def _play(self, player: Player, dice: tuple[int, int], before: Board) -> None:
