@@ -8,6 +8,7 @@ the LED latency target of issue 6 (20 ms p99 from a board change to the pins).
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 import statistics
@@ -16,8 +17,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
 
-from controller.referee import Judge, cells_from_board, location_of
-from controller.rules import Board, legal_results
+from controller.referee import Judge, cells_from_board
+from controller.rules import BACKGAMMON, JACQUET, JACQUET_LUDII, Board, Variant, legal_results
+from controller.selfplay import JacquetPlayed, play_jacquet_game
 
 GOLDEN = Path(__file__).parent.parent / "tests" / "data" / "backgammon-golden" / "cases.jsonl"
 CASES = 1000
@@ -56,19 +58,19 @@ def _illegal(rng: random.Random, result: Board, player: int, results: frozenset[
     return result
 
 
-def main() -> None:
-    rng = random.Random(6)
-    lines = GOLDEN.open().read().splitlines()
-    cases = [json.loads(line) for line in rng.sample(lines, CASES)]
+_Case = tuple[Board, int, tuple[int, int], Variant, "tuple[int, ...] | None", frozenset[Board]]
+"""A roll to referee: board, player, dice, variant, numbers handed over, legal results."""
+
+
+def _measure(rng: random.Random, cases: list[_Case]) -> None:
     build: list[float] = []
     legal: list[float] = []
     in_hand: list[float] = []
     illegal: list[float] = []
-    for case in cases:
-        board, player, dice = tuple(case["board"]), case["player"], tuple(case["dice"])
-        took, referee = _timed(Judge, board, player, dice)
+    for board, player, dice, variant, numbers, results in cases:
+        judge = functools.partial(Judge, variant=variant, numbers=numbers)
+        took, referee = _timed(judge, board, player, dice)
         build.append(took)
-        results = legal_results(board, player, dice)
         result = rng.choice(sorted(results))
         cells = cells_from_board(result)
         legal.append(_timed(referee.verdict, cells)[0])
@@ -76,21 +78,55 @@ def main() -> None:
         sources = [
             point
             for point in range(1, 26)
-            if (cell := lifted[location_of(player, point)]) is not None and cell[player] > 0
+            if (cell := lifted[referee.locate(player, point)]) is not None and cell[player] > 0
         ]
         if sources:
-            location = location_of(player, rng.choice(sources))
+            location = referee.locate(player, rng.choice(sources))
             count = lifted[location]
             assert count is not None
             lifted[location] = (count[0] - (player == 0), count[1] - (player == 1))
             in_hand.append(_timed(referee.verdict, tuple(lifted))[0])
         wrong = cells_from_board(_illegal(rng, result, player, results))
         illegal.append(_timed(referee.verdict, wrong)[0])
-    print(f"{CASES} golden cases (rolls), one of each observation per roll")
     _report("Judge (per roll)", build)
     _report("verdict, legal board", legal)
     _report("verdict, in hand", in_hand)
     _report("verdict, illegal", illegal)
+
+
+def _jacquet_cases(variant: Variant, games: int) -> list[_Case]:
+    """Every play of ``games`` random games of Jacquet, as the referee gets them."""
+    cases: list[_Case] = []
+    for seed in range(games):
+        for item in play_jacquet_game(random.Random(seed), variant):
+            if not isinstance(item, JacquetPlayed):
+                continue
+            turn = item.turn
+            numbers = turn.numbers
+            # The throw the numbers came from: a single number handed over had a partner.
+            partner = numbers[-1] if len(numbers) > 1 else (1 if numbers[0] != 1 else 2)
+            dice = (numbers[0], partner)
+            part = None if variant.moves_of(dice) == numbers else numbers
+            results = frozenset(play.result for play in turn.plays())
+            cases.append((turn.board, turn.player, dice, variant, part, results))
+    return cases
+
+
+def main() -> None:
+    rng = random.Random(6)
+    lines = GOLDEN.open().read().splitlines()
+    cases: list[_Case] = []
+    for line in rng.sample(lines, CASES):
+        case = json.loads(line)
+        board, player, dice = tuple(case["board"]), case["player"], tuple(case["dice"])
+        results = legal_results(board, player, dice)
+        cases.append((board, player, (dice[0], dice[1]), BACKGAMMON, None, results))
+    print(f"{CASES} golden cases (rolls), one of each observation per roll")
+    _measure(rng, cases)
+    for variant in (JACQUET, JACQUET_LUDII):
+        jacquet = _jacquet_cases(variant, 5)
+        print(f"{variant.name}: {len(jacquet)} plays of 5 random games")
+        _measure(rng, jacquet)
 
 
 if __name__ == "__main__":

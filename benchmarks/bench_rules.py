@@ -11,6 +11,7 @@ from __future__ import annotations
 import itertools
 import json
 import os
+import random
 import statistics
 import time
 from collections.abc import Callable
@@ -18,11 +19,37 @@ from pathlib import Path
 from typing import Any
 
 from controller.rules.board import flip
-from controller.rules.plays import legal_results
+from controller.rules.plays import legal_results, plays_of_numbers
 from controller.rules.tree import PlayTree
+from controller.selfplay import JacquetPlayed, play_jacquet_game
 
 GOLDEN = Path(__file__).parent.parent / "tests" / "data" / "backgammon-golden" / "cases.jsonl"
 ROUNDS = 5
+
+
+def _jacquet_trees() -> None:
+    """PlayTree of every play of a few random Jacquet games (both rulesets)."""
+    import random
+
+    from controller.rules.variants import JACQUET, JACQUET_LUDII
+    from controller.selfplay import JacquetPlayed, play_jacquet_game
+
+    for variant in (JACQUET, JACQUET_LUDII):
+        turns = [
+            item.turn
+            for seed in range(10)
+            for item in play_jacquet_game(random.Random(seed), variant)
+            if isinstance(item, JacquetPlayed)
+        ]
+        times = []
+        for turn in turns:
+            start = time.perf_counter()
+            PlayTree.of_numbers(turn.board, turn.player, turn.numbers, variant)
+            times.append(time.perf_counter() - start)
+        print(
+            f"  PlayTree {variant.name} ({len(turns):,} plays of 10 random games): "
+            f"median {statistics.median(times) * 1e3:.2f} ms, worst {max(times) * 1e3:.1f} ms"
+        )
 
 
 def _per_case(cases: list[dict[str, Any]], function: Callable[[dict[str, Any]], object]) -> float:
@@ -68,6 +95,19 @@ def main() -> None:
         f"  PlayTree (referee, once per roll): median {statistics.median(tree_times) * 1e3:.2f} ms,"
         f" worst {max(tree_times) * 1e3:.1f} ms"
     )
+    _jacquet_trees()
+
+    jacquet_turns = [
+        event.turn
+        for seed in range(20)
+        for event in play_jacquet_game(random.Random(seed))
+        if isinstance(event, JacquetPlayed)
+    ]
+    start = time.perf_counter()
+    for turn in jacquet_turns:
+        plays_of_numbers(turn.board, turn.player, turn.numbers, turn.variant)
+    jacquet = len(jacquet_turns) / (time.perf_counter() - start)
+    print(f"  Jacquet (general path): {jacquet:,.0f} turns/s over {len(jacquet_turns):,} turns")
 
     try:
         import gnubg

@@ -27,6 +27,7 @@ COMMANDS: dict[str, str] = {
     "dice": "controller.commands.dice",
     "calibrate": "controller.commands.calibrate",
     "run": "controller.commands.run",
+    "review": "controller.commands.review",
 }
 
 

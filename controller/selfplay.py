@@ -11,12 +11,12 @@ import random
 from collections.abc import Generator, Iterator
 from dataclasses import dataclass
 
-from controller.rules.board import START, Board, Player, pip_counts
+from controller.rules.board import Board, Player, pip_counts
 from controller.rules.cube import CubeState, GameResult, Rules, outcome
 from controller.rules.jacquet import JacquetTurn
 from controller.rules.match import MatchState, roll_opening
 from controller.rules.plays import Play, legal_plays
-from controller.rules.variants import JACQUET, Variant
+from controller.rules.variants import BACKGAMMON, JACQUET, Variant
 
 __all__ = [
     "Doubled",
@@ -118,9 +118,13 @@ def _pips_for(board: Board, player: Player) -> tuple[int, int]:
 
 
 def play_match(
-    rules: Rules, rng: random.Random, players: tuple[SimulatedPlayer, SimulatedPlayer]
+    rules: Rules,
+    rng: random.Random,
+    players: tuple[SimulatedPlayer, SimulatedPlayer],
+    *,
+    variant: Variant = BACKGAMMON,
 ) -> Iterator[MatchEvent]:
-    """Every event of a match (or of ``games`` money games: stop iterating when done)."""
+    """Every event of a match of backgammon or nackgammon (money play: stop when done)."""
     match = MatchState(rules=rules)
     while not match.is_over:
         opening = roll_opening(rng, rules)
@@ -128,7 +132,9 @@ def play_match(
         first = cube.turn
         assert opening.play_dice is not None
         yield GameStarted(match.game_number, match.score, first, opening.play_dice, cube.value)
-        result = yield from _play_game(cube, first, opening.play_dice, rng, players)
+        result = yield from _play_game(
+            cube, first, opening.play_dice, rng, players, variant=variant
+        )
         match = match.after_game(result.points, result.winner)
         yield GameWon(result, match)
 
@@ -139,11 +145,13 @@ def _play_game(
     dice: tuple[int, int],
     rng: random.Random,
     players: tuple[SimulatedPlayer, SimulatedPlayer],
+    *,
+    variant: Variant,
 ) -> Generator[MatchEvent, None, GameResult]:
     """The turns of one game from the opening roll; returns its result."""
-    board = START
+    board = variant.start
     while True:
-        play = players[player].choose_play(legal_plays(board, player, dice), player)
+        play = players[player].choose_play(legal_plays(board, player, dice, variant), player)
         board = play.result
         yield Played(player, dice, play, board)
         ended = outcome(board)

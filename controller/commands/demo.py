@@ -6,6 +6,9 @@ LEDs are gpiozero devices on its MockFactory; two simulated players play whole m
 (hits, bar entries, bear-offs, cube actions, some illegal plays and cocked dice). The
 game and the LED states are printed as they go; the journal and the match files
 (``.sgf``, and ``.mat`` when the match has no illegal play) are written to ``--out``.
+
+The service referees backgammon; ``--variant`` nackgammon or Jacquet de Versailles plays
+the rules engine's simulated match instead (:mod:`controller.commands._rules_demo`).
 """
 
 from __future__ import annotations
@@ -25,6 +28,20 @@ HELP = "run the board service on simulated hardware with simulated players"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    from controller.rules.variants import VARIANTS
+
+    parser.add_argument(
+        "--variant",
+        choices=list(VARIANTS),
+        default="backgammon",
+        help="the game; the service referees backgammon, the others are played on the "
+        "rules engine alone",
+    )
+    parser.add_argument("--jacoby", action="store_true", help="money play: the Jacoby rule")
+    parser.add_argument("--beavers", action="store_true", help="money play: beavers allowed")
+    parser.add_argument(
+        "--automatic-doubles", action="store_true", help="equal opening dice double the cube"
+    )
     parser.add_argument("--seed", type=int, default=None, help="replay the same games")
     parser.add_argument(
         "--games",
@@ -59,19 +76,33 @@ def run(args: argparse.Namespace) -> int:
     from controller.service.demo import run_simulated
     from controller.service.service import open_journal
 
+    if args.variant != "backgammon":
+        from controller.commands import _rules_demo
+
+        return _rules_demo.run(args)
     if args.games is not None and args.games < 1:
         print(f"tabula demo: --games {args.games}: expected at least 1", file=sys.stderr)
         return 2
-    if args.length < 1:
-        print(f"tabula demo: --length {args.length}: expected at least 1", file=sys.stderr)
+    if args.length < 0 or (args.length == 0 and args.games is None):
+        print(
+            f"tabula demo: --length {args.length}: a match of at least 1 point, or 0 (money "
+            "play) with --games",
+            file=sys.stderr,
+        )
         return 2
     seed = args.seed if args.seed is not None else random.randrange(10**6)
     out = args.out or Path(tempfile.mkdtemp(prefix="tabula-demo-"))
     out.mkdir(parents=True, exist_ok=True)
-    rules = Rules(match_length=args.length)
+    rules = Rules(
+        match_length=args.length,
+        jacoby=args.jacoby,
+        beavers=args.beavers,
+        automatic_doubles=args.automatic_doubles,
+    )
     wanted = args.games if args.games is not None else 10**9
     echo = None if args.headless else _echo
-    print(f"Tabula demo (seed {seed}): {args.length}-point matches, files in {out}", flush=True)
+    what = f"{args.length}-point matches" if args.length else "money play"
+    print(f"Tabula demo (seed {seed}): {what}, files in {out}", flush=True)
     played = 0
     number = 1
     while played < wanted:

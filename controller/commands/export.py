@@ -31,10 +31,15 @@ HELP = "export a recorded match as .mat or .sgf, or print its position's XGID an
 FORMATS = ("mat", "sgf")
 
 
-def add_arguments(parser: argparse.ArgumentParser) -> None:
+def add_source_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--journal PATH`` or ``--match FILE``: where a command reads a recorded match."""
     source = parser.add_mutually_exclusive_group(required=True)
     source.add_argument("--journal", type=Path, help="the SQLite journal of the match")
     source.add_argument("--match", type=Path, help="a saved match: its events as JSON lines")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    add_source_arguments(parser)
     parser.add_argument("--format", choices=FORMATS, help="mat (Jellyfish) or sgf (GNU Backgammon)")
     parser.add_argument("--out", type=Path, help="the file to write (default: standard output)")
     parser.add_argument(
@@ -67,6 +72,34 @@ def load_match(path: Path) -> MatchRecord:
         raise InvalidEventError(f"{path}: {error}") from None
 
 
+def read_source(args: argparse.Namespace) -> MatchRecord:
+    """The match of ``--journal`` (opened read-only) or ``--match``.
+
+    Raises:
+        RecordError: for a journal or a file that cannot be read or replayed.
+    """
+    if args.journal is not None:
+        with Journal(args.journal, readonly=True) as journal:
+            return journal.record()
+    return load_match(args.match)
+
+
+def write_output(text: str, out: Path | None) -> bool:
+    """Write ``text`` to ``out``, or to standard output without one; whether a file was written.
+
+    Raises:
+        RecordError: naming the file that cannot be written.
+    """
+    if out is None:
+        sys.stdout.write(text)
+        return False
+    try:
+        out.write_text(text, encoding="utf-8")
+    except OSError as error:
+        raise RecordError(f"cannot write {str(out)!r}: {error}") from None
+    return True
+
+
 def print_position(record: MatchRecord, out: TextIO) -> None:
     """The XGID and the GNU Backgammon ``PositionID:MatchID`` of the position now."""
     position = record.state.position()
@@ -80,21 +113,11 @@ def print_position(record: MatchRecord, out: TextIO) -> None:
 def run(args: argparse.Namespace) -> int:
     if args.position == bool(args.format):
         raise SystemExit("tabula export: give --format mat|sgf, or --position")
-    if args.journal is not None:
-        with Journal(args.journal, readonly=True) as journal:
-            record = journal.record()
-    else:
-        record = load_match(args.match)
+    record = read_source(args)
     if args.position:
         print_position(record, sys.stdout)
         return 0
     text = write_mat(record) if args.format == "mat" else write_sgf(record)
-    if args.out is None:
-        sys.stdout.write(text)
-        return 0
-    try:
-        args.out.write_text(text, encoding="utf-8")
-    except OSError as error:
-        raise RecordError(f"cannot write {str(args.out)!r}: {error}") from None
-    print(f"wrote {args.out} ({len(record.games)} games, {record.state.describe()})")
+    if write_output(text, args.out):
+        print(f"wrote {args.out} ({len(record.games)} games, {record.state.describe()})")
     return 0

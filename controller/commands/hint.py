@@ -20,8 +20,8 @@ if TYPE_CHECKING:
 HELP = "the engine's best play of a roll and the next best ones (POSITION DICE, or --batch)"
 
 
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    plays.add_arguments(parser)  # POSITION DICE and --batch, read as `tabula plays` reads them
+def add_engine_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--ply``, ``--engine``, ``--gnubg`` and ``--budget``: the engine a command asks."""
     parser.add_argument("--ply", type=int, default=0, help="search depth, 0 to 7 (default 0)")
     parser.add_argument(
         "--engine",
@@ -29,10 +29,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="GNU Backgammon's Python bindings or its gnubg program (default: what is installed)",
     )
     parser.add_argument("--gnubg", metavar="PATH", help="the gnubg program (for --engine cli)")
-    parser.add_argument("--top", type=int, default=5, help="plays to print (default 5)")
     parser.add_argument(
         "--budget", type=float, default=30.0, help="seconds an answer may take (default 30)"
     )
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    plays.add_arguments(parser)  # POSITION DICE and --batch, read as `tabula plays` reads them
+    add_engine_arguments(parser)
+    parser.add_argument("--top", type=int, default=5, help="plays to print (default 5)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -43,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
         raise SystemExit("tabula hint: give POSITION and DICE, or --batch")
     if not 0 <= args.ply <= 7:
         raise SystemExit(f"tabula hint: --ply is 0 to 7, got {args.ply}")
-    engine = _engine(args)
+    engine = open_engine(args)
     with asyncio.Runner() as runner:  # one loop: the engine's child process belongs to it
         try:
             if args.batch:
@@ -55,21 +60,28 @@ def run(args: argparse.Namespace) -> int:
             runner.run(engine.close())
 
 
-def _engine(args: argparse.Namespace) -> Engine:
-    """The engine asked for, else the one installed; none is an error here."""
+def open_engine(args: argparse.Namespace, missing: str | None = None) -> Engine:
+    """The engine of :func:`add_engine_arguments`, else the one installed.
+
+    Raises:
+        EngineUnavailableError: with ``missing`` (default: the engine's own message)
+            when no engine is installed.
+    """
     from controller.engine import EngineUnavailableError, available_engine, make_engine
 
     if args.engine:
         return make_engine(args.engine, ply=args.ply, budget=args.budget, program=args.gnubg)
     choice = available_engine(ply=args.ply, budget=args.budget, program=args.gnubg)
     if choice.engine is None:
-        raise EngineUnavailableError(choice.message)
+        raise EngineUnavailableError(missing or choice.message)
     return choice.engine
 
 
 async def print_hint(engine: Engine, position: str, dice_text: str, top: int, out: TextIO) -> int:
     """Print the ``top`` best plays: rank, notation, equity, and the loss against the best."""
-    state = plays.parse_position(position)
+    from controller.rules.xgid import parse_position
+
+    state = parse_position(position)
     hint = await engine.hint(state, plays.parse_dice(dice_text))
     width = max(len(ranked.play.notation) for ranked in hint.plays[:top]) or 1
     for rank, ranked in enumerate(hint.plays[: max(top, 1)], 1):
@@ -89,11 +101,14 @@ async def answer(engine: Engine, request: Any) -> dict[str, Any]:
         EngineUnavailableError: when no engine runs at all (no line could be answered).
     """
     from controller.engine import EngineError, EngineUnavailableError
+    from controller.rules.variants import Scoring, variant_named
     from controller.rules.xgid import Xgid
 
     listed = plays.answer(request)
     if "error" in listed:
         return listed
+    if variant_named(request.get("variant", "backgammon")).scoring is not Scoring.BACKGAMMON:
+        return {"id": listed["id"], "error": "GNU Backgammon gives hints for backgammon only"}
     try:
         position = Xgid(board=tuple(request["board"]), turn=request["player"])
         hint = await engine.hint(position, tuple(request["dice"]))

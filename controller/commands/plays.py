@@ -15,12 +15,13 @@ from typing import Any, TextIO
 
 from controller.rules.board import check_board
 from controller.rules.errors import IllegalActionError, InvalidDiceError, RulesError
-from controller.rules.plays import check_dice, legal_plays
+from controller.rules.jacquet import jacquet_result
+from controller.rules.plays import Play, check_dice, legal_plays
+from controller.rules.variants import Scoring, Unplayable, Variant, variant_named
 from controller.rules.xgid import parse_position, xgid
 
 HELP = "list the legal plays of a roll (POSITION DICE, or JSON lines with --batch)"
 
-VARIANTS = ("backgammon",)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -74,9 +75,7 @@ def answer(request: Any) -> dict[str, Any]:
     try:
         if not isinstance(request, dict):
             raise ValueError(f"a request is a JSON object, got {request!r}")
-        variant = request.get("variant", "backgammon")
-        if variant not in VARIANTS:
-            raise ValueError(f"unknown variant {variant!r}; known: {', '.join(VARIANTS)}")
+        variant = variant_named(request.get("variant", "backgammon"))
         for key in ("board", "player", "dice"):
             if key not in request:
                 raise ValueError(f"missing {key!r}")
@@ -84,14 +83,29 @@ def answer(request: Any) -> dict[str, Any]:
         if player not in (0, 1) or isinstance(player, bool):
             raise ValueError(f"player must be 0 or 1, got {player!r}")
         board = check_board(request["board"])
-        plays = legal_plays(board, player, request["dice"])
+        plays = legal_plays(board, player, request["dice"], variant)
     except (RulesError, ValueError) as error:
         return {"id": identifier, "error": str(error)}
-    return {
+    response: dict[str, Any] = {
         "id": identifier,
         "results": [list(play.result) for play in plays],
         "plays": [play.notation for play in plays],
     }
+    if variant.scoring is Scoring.JACQUET:
+        response["handed_over"] = list(handed_over(plays, variant))
+    return response
+
+
+def handed_over(plays: tuple[Play, ...], variant: Variant) -> tuple[int, ...]:
+    """The numbers a Jacquet roll hands to the opponent (rule 10); none in Ludii's rules.
+
+    The obligation to play both dice or the higher makes them the same for every play,
+    except a play that ends the game, which hands nothing over (rule 12).
+    """
+    if variant.unplayable is not Unplayable.HANDED_OVER:
+        return ()
+    ongoing = (play.unused for play in plays if jacquet_result(play.result) is None)
+    return next(ongoing, ())
 
 
 def run_batch(lines: TextIO, out: TextIO, respond: Callable[[Any], dict[str, Any]] = answer) -> int:

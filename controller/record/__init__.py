@@ -6,7 +6,9 @@
 * :mod:`~controller.record.journal` — the SQLite journal every event is written to before
   it is acted upon.
 * :mod:`~controller.record.matfile`, :mod:`~controller.record.sgf` — Jellyfish ``.mat`` and
-  GNU Backgammon ``.sgf``.
+  GNU Backgammon ``.sgf`` (with the engine's analysis, if given).
+* :mod:`~controller.record.decisions` — the decisions an engine reviews, and its verdicts
+  put back on the events they judge.
 """
 
 from controller.record.errors import (

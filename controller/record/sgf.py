@@ -28,15 +28,20 @@ from __future__ import annotations
 import re
 from typing import Final
 
+from controller.engine.review import Review
 from controller.record._moves import GameBuilder, play_steps
+from controller.record._sgf_analysis import Notes as _Notes
+from controller.record._sgf_analysis import letter as _letter
 from controller.record.errors import InvalidEventError, SgfError
 from controller.record.events import (
     Beavered,
     Doubled,
     Dropped,
     Event,
+    Flagged,
     IllegalPlayAccepted,
     MatchStarted,
+    Observed,
     OpeningRolled,
     Played,
     PositionEdited,
@@ -54,15 +59,6 @@ _APPLICATION: Final = "Tabula:0.1"
 
 def _escape(text: str) -> str:
     return text.replace("\\", "\\\\").replace("]", "\\]")
-
-
-def _letter(point: int, player: Player) -> str:
-    """The letter of a point in ``player``'s numbering (25 bar, 0 off)."""
-    if point == 25:
-        return "y"
-    if point == 0:
-        return "z"
-    return chr(ord("a") + (point if player == 0 else 25 - point) - 1)
 
 
 def _point(letter: str, player: Player) -> int:
@@ -122,8 +118,8 @@ def _root(record: MatchRecord, game: GameRecord) -> str:
     return root
 
 
-def _game_nodes(game: GameRecord) -> list[str]:
-    """The nodes of one game after its root."""
+def _game_nodes(game: GameRecord, notes: _Notes | None = None) -> list[str]:
+    """The nodes of one game after its root, with the analysis in ``notes`` if any."""
     nodes: list[str] = []
     board = START
     turn = game.first_player
@@ -133,6 +129,8 @@ def _game_nodes(game: GameRecord) -> list[str]:
         if isinstance(action, Rolled):
             pending_roll = action
             continue
+        if isinstance(action, Observed | Flagged):
+            continue  # boards seen mid-turn and flags are not kept: the roll is still pending
         if isinstance(action, Played):
             steps = play_steps(board, action.player, action.dice, action.board)
             letters = "".join(
@@ -140,7 +138,10 @@ def _game_nodes(game: GameRecord) -> list[str]:
                 for s in steps
             )
             dice = f"{max(action.dice)}{min(action.dice)}"
-            nodes.append(f";{_COLOURS[action.player]}[{dice}{letters}]")
+            node = f";{_COLOURS[action.player]}[{dice}{letters}]"
+            if notes is not None:
+                node += notes.play(action, pending_roll)
+            nodes.append(node)
             board, turn = action.board, 1 - action.player
         elif isinstance(action, IllegalPlayAccepted):
             player = action.player
@@ -154,11 +155,12 @@ def _game_nodes(game: GameRecord) -> list[str]:
             nodes.append(_setup(action.board, turn, action.reason or "position edited"))
             board = action.board
         elif isinstance(action, Doubled | Beavered):
-            nodes.append(f";{_COLOURS[action.player]}[double]")
-        elif isinstance(action, Taken):
-            nodes.append(f";{_COLOURS[action.player]}[take]")
-        elif isinstance(action, Dropped):
-            nodes.append(f";{_COLOURS[action.player]}[drop]")
+            note = notes.cube(action) if notes is not None else ""
+            nodes.append(f";{_COLOURS[action.player]}[double]{note}")
+        elif isinstance(action, Taken | Dropped):
+            note = notes.cube(action) if notes is not None else ""
+            word = "take" if isinstance(action, Taken) else "drop"
+            nodes.append(f";{_COLOURS[action.player]}[{word}]{note}")
         pending_roll = None
     if pending_roll is not None:  # rolled, not played yet: the game stops mid-turn
         dice = f"{max(pending_roll.dice)}{min(pending_roll.dice)}"
@@ -166,13 +168,23 @@ def _game_nodes(game: GameRecord) -> list[str]:
     return nodes
 
 
-def write_sgf(record: MatchRecord) -> str:
-    """The ``.sgf`` text of a match or money session (the games started so far)."""
+def write_sgf(record: MatchRecord, analysis: Review | None = None) -> str:
+    """The ``.sgf`` text of a match or money session (the games started so far).
+
+    With ``analysis`` (the engine's review of this match, as
+    :func:`~controller.record.decisions.decisions_of` lists its decisions, or some of
+    them), each judged play and cube decision carries GNU Backgammon's analysis
+    properties, so that GNU Backgammon shows it (see :mod:`~controller.record._sgf_analysis`).
+
+    Raises:
+        RecordError: if ``analysis`` is not a review of this match.
+    """
+    notes = None if analysis is None else _Notes(record, analysis)
     trees = []
     for game in record.games:
         if game.first_player is None:
             continue  # only tied opening rolls so far: nothing to write
-        nodes = _game_nodes(game)
+        nodes = _game_nodes(game, notes)
         trees.append(_root(record, game) + "\n" + "\n".join(nodes) + ")\n")
     return "".join(trees)
 

@@ -7,6 +7,11 @@ dice readings and button presses, and renders what it returns.
 * :mod:`~controller.referee.judge` — the verdict on one observation (:class:`Judge`).
 * :mod:`~controller.referee.turn` — the turn's state machine (:class:`TurnState`).
 * :mod:`~controller.referee.display` — what the LEDs and the web view show, per mode.
+
+Backgammon by default; Jacquet de Versailles (both rulesets) through the ``variant`` of
+:class:`Judge`, :func:`location_of` and :func:`point_of`, and
+:meth:`TurnState.from_jacquet` for its turn flow (numbers handed over, the Decline
+button of rule 11, the primauté, a game ending mid-turn).
 """
 
 from controller.referee.cells import (
@@ -42,6 +47,7 @@ from controller.referee.turn import (
     ManualDice,
     Phase,
     Press,
+    Primaute,
     Rolled,
     RollFault,
     RollUnreadable,
@@ -74,6 +80,7 @@ __all__ = [
     "Mode",
     "Phase",
     "Press",
+    "Primaute",
     "RefereeError",
     "RollFault",
     "RollUnreadable",

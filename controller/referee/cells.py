@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from typing import Final, TypeAlias
 
 from controller.referee.errors import InvalidObservationError
-from controller.rules import CHECKERS, Board, Player, check_board
+from controller.rules import BACKGAMMON, CHECKERS, Board, Player, Variant, check_board
 
 __all__ = [
     "BARS",
@@ -52,27 +52,38 @@ _BAR_POINT: Final = 25
 _OFF_POINT: Final = 0
 
 
-def location_of(player: Player, point: int) -> Location:
+def location_of(player: Player, point: int, variant: Variant = BACKGAMMON) -> Location:
     """The location of ``point`` in ``player``'s numbering (25 the bar, 0 off the board).
+
+    The numbering follows ``player``'s track under ``variant``: in Jacquet de Versailles
+    player 1 runs layout points 12 to 1, then 24 to 13 (``JACQUET.md``).
 
     >>> location_of(0, 24), location_of(1, 24), location_of(1, 25), location_of(0, 0)
     (23, 0, 25, 26)
+    >>> from controller.rules import JACQUET
+    >>> location_of(1, 24, JACQUET), location_of(1, 13, JACQUET), location_of(1, 12, JACQUET)
+    (11, 0, 23)
     """
     if point == _BAR_POINT:
         return BARS[player]
     if point == _OFF_POINT:
         return TRAYS[player]
-    return point - 1 if player == 0 else 24 - point
+    return variant.tracks[player][point] - 1
 
 
-def point_of(player: Player, location: Location) -> int | None:
+def point_of(player: Player, location: Location, variant: Variant = BACKGAMMON) -> int | None:
     """The point of ``location`` in ``player``'s numbering, or None for the other's bar or tray.
+
+    The inverse of :func:`location_of`.
 
     >>> point_of(0, 23), point_of(1, 0), point_of(1, 27), point_of(1, 24)
     (24, 24, 0, None)
+    >>> from controller.rules import JACQUET
+    >>> point_of(1, 11, JACQUET), point_of(1, 12, JACQUET), point_of(0, 23, JACQUET)
+    (24, 1, 24)
     """
     if location < 24:
-        return location + 1 if player == 0 else 24 - location
+        return variant.tracks[player].index(location + 1, 1, 25)
     if location == BARS[player]:
         return _BAR_POINT
     if location == TRAYS[player]:

@@ -9,6 +9,14 @@ both back-ends (the Pi's shift registers, the sensor board's chain) and the web 
   came from; green: where it may go) and flashes green the checkers of a complete play;
 * ``recorder`` is silent, as tournament rules forbid aids: only faults (the sensors, the
   dice) are shown, never a verdict on a play.
+
+Jacquet de Versailles adds what a board alone does not say (``shared/JACQUET.md``): the
+text names on whose behalf numbers are played (``player 1 plays the 5 handed over by
+player 0: 5 to play``); when the mover may decline them (rule 11) the status light
+blinks amber slowly and the text offers Decline, since the referee never guesses that
+choice; the primauté asks for one die each; a game over names the winner and the points.
+The courier still travelling alone (rule 5) is named in the text while the board waits,
+and in learner mode its point blinks amber slowly.
 """
 
 from __future__ import annotations
@@ -16,7 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from controller.referee.cells import LOCATIONS, Location, cells_from_board
+from controller.referee.cells import LOCATIONS, Location, cells_from_board, location_name
 from controller.referee.turn import Phase, TurnState
 from controller.referee.verdict import Kind
 from controller.scene import Colour, Lamp, Pattern, Scene
@@ -69,6 +77,7 @@ def render(state: TurnState, mode: Mode) -> Display:
     def light(locations: frozenset[Location], colour: Colour, blink: Pattern) -> None:
         for location in locations:
             lights[location] = Lamp(colour, blink)
+
     verdict = state.verdict
     fault = Lamp(Colour.RED, Pattern.FAST)
     silent = mode is Mode.RECORDER
@@ -84,6 +93,10 @@ def render(state: TurnState, mode: Mode) -> Display:
     if state.phase is Phase.FLAGGED and state.flagged is not None:
         light(state.flagged.locations, Colour.RED, Pattern.FAST)
         return _display(lights, fault, state.notice)
+    if state.phase is Phase.DONE and state.end is not None and state.end.result is not None:
+        result = state.end.result
+        points = "2 points, a double win" if result.is_double else "1 point"
+        return _display(lights, Lamp(Colour.GREEN), f"player {result.winner} wins: {points}")
     if state.phase is Phase.DONE or verdict is None:
         return _display(lights, DARK, state.notice)
     status = DARK
@@ -101,11 +114,32 @@ def render(state: TurnState, mode: Mode) -> Display:
             )
             light(gained, Colour.GREEN, Pattern.FAST)
     elif mode is Mode.LEARNER:
+        courier = _courier(state)
+        if courier is not None and verdict.kind is Kind.WAITING:
+            light(frozenset({courier}), Colour.AMBER, Pattern.SLOW)
         light(verdict.pending_hits, Colour.AMBER, Pattern.SLOW)
         for checker in verdict.lifted:
             light(checker.destinations, Colour.GREEN, Pattern.STEADY)
             light(frozenset({checker.source}), Colour.AMBER, Pattern.STEADY)
-    return _display(lights, status, verdict.text)
+    text = verdict.text
+    courier = _courier(state)
+    if courier is not None and verdict.kind is Kind.WAITING:
+        text += f"; the courier on {location_name(courier)} travels alone (rule 5)"
+    if state.behalf:
+        text = f"{state.behalf}: {text}"
+    if state.may_decline:
+        text += "; or Decline: the hand goes back (rule 11)"
+        if status == DARK:
+            status = Lamp(Colour.AMBER, Pattern.SLOW)
+    return _display(lights, status, text)
+
+
+def _courier(state: TurnState) -> Location | None:
+    """The location of the mover's courier travelling alone (Jacquet's rule 5), or None."""
+    if state.jacquet is None:
+        return None
+    point = state.jacquet.courier
+    return None if point is None else point - 1
 
 
 def _display(lights: list[Lamp], status: Lamp, text: str) -> Display:

@@ -19,11 +19,12 @@ which replays the observed change against the rules one die at a time.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from controller.referee._diagnosis import View, diagnose
+from controller.referee._diagnosis import Diagnosis, View, diagnose, variant_diagnosis
 from controller.referee.cells import (
     BARS,
     TRAYS,
@@ -34,8 +35,19 @@ from controller.referee.cells import (
     location_name,
     location_of,
 )
-from controller.referee.verdict import Fault, Kind, Lifted, Verdict
-from controller.rules import CHECKERS, Board, Play, Player, PlayTree, check_dice, legal_results
+from controller.referee.verdict import Kind, Lifted, Verdict
+from controller.rules import (
+    BACKGAMMON,
+    CHECKERS,
+    Board,
+    InvalidDiceError,
+    Play,
+    Player,
+    PlayTree,
+    Variant,
+    check_dice,
+    legal_results,
+)
 
 __all__ = ["Diagnosis", "Judge", "Tree", "View", "describe_dice", "explaining_dice", "judge"]
 
@@ -57,20 +69,6 @@ class Tree(Protocol):
     def dice_left(self, board: Board) -> frozenset[tuple[int, ...]]: ...
 
 
-class Diagnosis(Protocol):
-    """How a variant names the rule an illegal board breaks (backgammon's: :mod:`._diagnosis`)."""
-
-    def __call__(
-        self,
-        before: View,
-        after: View,
-        dice: tuple[int, int],
-        *,
-        max_used: int,
-        plays: Sequence[Play],
-    ) -> tuple[Fault, str]: ...
-
-
 def describe_dice(dice: Sequence[int]) -> str:
     """Dice as players say them, highest first: ``6-5``.
 
@@ -80,14 +78,16 @@ def describe_dice(dice: Sequence[int]) -> str:
     return "-".join(str(die) for die in sorted(dice, reverse=True))
 
 
-def explaining_dice(board: Board, player: Player, result: Board) -> tuple[tuple[int, int], ...]:
+def explaining_dice(
+    board: Board, player: Player, result: Board, variant: Variant = BACKGAMMON
+) -> tuple[tuple[int, int], ...]:
     """Every roll (highest die first) for which ``result`` is a legal play from ``board``.
 
     Used when the camera and the checkers disagree: the dice read 5-3, the checkers moved
     6-2; this names 6-2 so the referee can ask.
     """
     result = tuple(result)
-    return tuple(roll for roll in _ROLLS if result in legal_results(board, player, roll))
+    return tuple(roll for roll in _ROLLS if result in legal_results(board, player, roll, variant))
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,16 +104,21 @@ class Judge:
     Args:
         board: the position before the turn (26 integers).
         player: the player to move.
-        dice: the roll.
-        tree: how to build the tree of partial plays; a variant with other rules passes
-            its own (the default is backgammon's :class:`PlayTree`).
-        locate: the location of a point in a player's numbering (the default is
-            backgammon's; a variant whose players run another track passes its own).
-        diagnosis: how to name the rule an illegal board breaks (backgammon's by default).
+        dice: the roll (for numbers handed over in Jacquet, the throw they came from).
+        variant: the game (backgammon by default); it sets the tree, the locations and
+            the diagnosis unless these are given.
+        numbers: the numbers to play when not the whole roll: the numbers handed over
+            (Jacquet's rule 10), highest first.
+        tree: how to build the tree of partial plays (by default :class:`PlayTree` of
+            ``variant``).
+        locate: the location of a point in a player's numbering (by default along the
+            player's track in ``variant``).
+        diagnosis: how to name the rule an illegal board breaks (``variant``'s by default).
 
     Raises:
         InvalidPositionError: if ``board`` is not a possible board.
-        InvalidDiceError: if ``dice`` is not two numbers from 1 to 6.
+        InvalidDiceError: if ``dice`` is not two numbers from 1 to 6, or ``numbers`` are
+            not numbers from 1 to 6 that the roll gives.
     """
 
     __slots__ = (
@@ -126,8 +131,10 @@ class Judge:
         "diagnosis",
         "dice",
         "locate",
+        "numbers",
         "player",
         "tree",
+        "variant",
     )
 
     def __init__(
@@ -136,18 +143,31 @@ class Judge:
         player: Player,
         dice: Sequence[int],
         *,
-        tree: Callable[[Board, Player, tuple[int, int]], Tree] = PlayTree,
-        locate: Callable[[Player, int], Location] = location_of,
-        diagnosis: Diagnosis = diagnose,
+        variant: Variant = BACKGAMMON,
+        numbers: Sequence[int] | None = None,
+        tree: Callable[[Board, Player, tuple[int, int]], Tree] | None = None,
+        locate: Callable[[Player, int], Location] | None = None,
+        diagnosis: Diagnosis | None = None,
     ) -> None:
         self.dice = check_dice(dice)
-        self.diagnosis = diagnosis
+        self.variant = variant
+        self.numbers = self._numbers(numbers)
+        given = numbers is not None
         self.player = player
-        self.locate = locate
-        self.tree = tree(board, player, self.dice)
+        if diagnosis is None:
+            plain = variant.is_backgammon_movement and not given
+            diagnosis = diagnose if plain else variant_diagnosis(variant, self.numbers)
+        self.diagnosis = diagnosis
+        self.locate = locate or functools.partial(location_of, variant=variant)
+        if tree is not None:
+            self.tree = tree(board, player, self.dice)
+        elif given:
+            self.tree = PlayTree.of_numbers(board, player, self.numbers, variant)
+        else:
+            self.tree = PlayTree(board, player, self.dice, variant=variant)
         self.before = tuple(board)
         self._before_view = self._view(cells_from_board(self.before))
-        total = 4 if self.dice[0] == self.dice[1] else 2
+        total = len(self.numbers)
         self._nodes: list[_Node] = []
         self._exact: dict[View, _Node] = {}
         self._by_mover: dict[tuple[int, ...], list[_Node]] = {}
@@ -159,6 +179,21 @@ class Judge:
             self._by_mover.setdefault(node.view[0], []).append(node)
         self._nodes.sort(key=lambda node: node.used)
         self._max_used = max((len(play.moves) for play in self.tree.plays), default=0)
+
+    def _numbers(self, numbers: Sequence[int] | None) -> tuple[int, ...]:
+        """The numbers to play, highest first, checked against the roll they came from."""
+        whole = self.variant.moves_of(self.dice)
+        if numbers is None:
+            return whole
+        ordered = tuple(sorted(numbers, reverse=True))
+        rest = list(whole)
+        for number in ordered:
+            if number not in rest:
+                raise InvalidDiceError(
+                    f"numbers {list(ordered)!r} are not part of the roll {describe_dice(self.dice)}"
+                )
+            rest.remove(number)
+        return ordered
 
     @property
     def before_view(self) -> View:
@@ -333,7 +368,9 @@ class Judge:
             return Verdict(Kind.COMPLETE, text, play=play, board=node.board)
         left = self._left(node.board)
         kind = Kind.WAITING if node.board == self.before else Kind.PARTIAL
-        return Verdict(kind, _to_play(left, self.dice), dice_left=left, board=node.board)
+        whole = self.numbers == self.variant.moves_of(self.dice)
+        text = _to_play(left, self.dice if whole else None, len(self.numbers))
+        return Verdict(kind, text, dice_left=left, board=node.board)
 
     def _lifted(
         self, view: View, node: _Node, stale: list[int], opponent_missing: int
@@ -443,13 +480,22 @@ class Judge:
         return tuple(board)
 
 
-def _to_play(left: tuple[int, ...], dice: tuple[int, int]) -> str:
-    """What is left to play, as players say it: ``6-5``, ``5``, ``3-3``, ``two more 3s``."""
-    if len(left) == (4 if dice[0] == dice[1] else 2):
-        return f"{describe_dice(dice)} to play"
+def _to_play(left: tuple[int, ...], roll: tuple[int, int] | None, total: int) -> str:
+    """What is left to play, as players say it: ``6-5``, ``5``, ``3-3``, ``two more 3s``.
+
+    ``roll`` is given when the ``total`` numbers to play are a whole roll, None when they
+    were handed over.
+    """
+    if roll is not None and len(left) == total > 1:
+        return f"{describe_dice(roll)} to play"
+    if not left:
+        return "nothing left to play"
     if len(left) == 1:
         return f"{left[0]} to play"
-    return f"{('', '', 'two', 'three')[len(left)]} more {left[0]}s to play"
+    return f"{_COUNTS[len(left)]} more {left[0]}s to play"
+
+
+_COUNTS = ("", "", "two", "three", "four", "five")
 
 
 def _in_hand_text(lifted: tuple[Lifted, ...], player: Player) -> str:

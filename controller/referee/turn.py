@@ -16,6 +16,20 @@ The seed's rules (``regles-du-backgammon.txt``, "Irrégularités"):
 
 Tabula adds the Done button as a way to finish, the Accept and Demand buttons for the
 opponent's choice, manual dice when the camera cannot read them, and Undo.
+
+Jacquet de Versailles (``shared/JACQUET.md``). A state started with
+:meth:`TurnState.from_jacquet` carries the rules' turn model
+(:class:`~controller.rules.JacquetTurn`): one state is one player playing one set of
+numbers. After the thrower's play, numbers they could not play are handed over (rule 10):
+the next state is the opponent playing them with their own checkers, with the thrower's
+dice given, before their own throw; :attr:`TurnState.behalf` says on whose behalf they are
+played. When the opponent may decline them (rule 11) the Decline button ends the state and
+hands them back. The first turn is thrown for (rule 2, phase ``PRIMAUTE``, event
+:class:`Primaute`): a doublet is played by both players, then thrown again. The game ends
+the moment the fifteenth checker is off (rule 12), even mid-turn: the turn ends at once
+and :attr:`TurnEnd.result` gives the winner and the points. Numbers given (handed over,
+handed back, a primauté doublet) do not wait for a roll: the service moves on to
+:meth:`TurnState.next_turn` as soon as the turn is over.
 """
 
 from __future__ import annotations
@@ -28,13 +42,17 @@ from controller.referee.cells import Cells, cells_from_board, check_cells
 from controller.referee.judge import Judge, describe_dice, explaining_dice
 from controller.referee.verdict import Fault, Kind, Verdict
 from controller.rules import (
+    BACKGAMMON,
     Board,
     IllegalActionError,
+    JacquetResult,
+    JacquetTurn,
     Play,
     Player,
     check_board,
     check_dice,
     flip,
+    jacquet_result,
 )
 
 __all__ = [
@@ -46,6 +64,7 @@ __all__ = [
     "ManualDice",
     "Phase",
     "Press",
+    "Primaute",
     "RollEvent",
     "RollFault",
     "RollUnreadable",
@@ -71,6 +90,8 @@ class Phase(StrEnum):
     """The mover finished with an illegal play: the opponent accepts it or demands a legal one."""
     DONE = "done"
     """The turn is over (:attr:`TurnState.end`)."""
+    PRIMAUTE = "primaute"
+    """Jacquet's first turn is thrown for: one die each (rule 2)."""
 
 
 class DiceSource(StrEnum):
@@ -90,6 +111,8 @@ class Button(StrEnum):
     ACCEPT = "accept"
     DEMAND = "demand"
     UNDO = "undo"
+    DECLINE = "decline"
+    """Jacquet's rule 11: decline numbers handed over that would break a point."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,6 +144,16 @@ class RollUnreadable:
 @dataclass(frozen=True, slots=True)
 class ManualDice:
     """Dice entered with the buttons or the web view."""
+
+    dice: tuple[int, int]
+
+    def __post_init__(self) -> None:
+        check_dice(self.dice)
+
+
+@dataclass(frozen=True, slots=True)
+class Primaute:
+    """Jacquet's primauté (rule 2): player 0's die and player 1's die."""
 
     dice: tuple[int, int]
 
@@ -162,7 +195,17 @@ class Press:
 RollEvent = Rolled | RollFault | RollUnreadable
 """What the camera says of a roll."""
 
-Event = Rolled | RollFault | RollUnreadable | ManualDice | Seen | DiceLifted | Doubled | Press
+Event = (
+    Rolled
+    | RollFault
+    | RollUnreadable
+    | ManualDice
+    | Seen
+    | DiceLifted
+    | Doubled
+    | Press
+    | Primaute
+)
 """Everything a turn listens to."""
 
 
@@ -179,6 +222,8 @@ class TurnEnd:
             unreadable roll), when it counts: the next turn starts from it.
         void_roll: the opponent rolled too early: that roll is void and must be made again.
         doubled: the opponent doubled, which ended the turn.
+        declined: Jacquet: the mover declined the numbers handed over (rule 11).
+        jacquet: Jacquet: the rules' turn model after this turn (who plays what next).
     """
 
     board: Board
@@ -188,6 +233,13 @@ class TurnEnd:
     next_roll: RollEvent | None = None
     void_roll: bool = False
     doubled: bool = False
+    declined: bool = False
+    jacquet: JacquetTurn | None = None
+
+    @property
+    def result(self) -> JacquetResult | None:
+        """Jacquet: the game's result if this turn ended it (rule 12), else None."""
+        return jacquet_result(self.board) if self.jacquet is not None else None
 
 
 JudgeFactory = Callable[[Board, Player, tuple[int, int]], Judge]
@@ -213,6 +265,10 @@ class TurnState:
         end: how the turn ended (``DONE``).
         previous: the state Undo returns to.
         waive_void_roll: waive the void-roll rule when the play is forced or contact is over.
+        judge_factory: builds the judge of a roll (backgammon's :class:`Judge` by default);
+            a Jacquet state builds its own from ``jacquet``'s variant and numbers.
+        jacquet: Jacquet: the rules' turn model of this turn, before the throw when the
+            mover throws (None in backgammon).
     """
 
     before: Board
@@ -233,6 +289,86 @@ class TurnState:
     waive_void_roll: bool = True
     judge_factory: JudgeFactory = field(default=Judge, repr=False, compare=False)
     judge: Judge | None = field(default=None, repr=False, compare=False)
+    jacquet: JacquetTurn | None = None
+
+    @classmethod
+    def from_jacquet(
+        cls,
+        turn: JacquetTurn,
+        *,
+        dice: Sequence[int] | None = None,
+        notice: str = "",
+        waive_void_roll: bool = True,
+    ) -> TurnState:
+        """The state of a game of Jacquet at ``turn`` (the start: ``JacquetTurn.start()``).
+
+        Args:
+            turn: who plays what now.
+            dice: the throw ``turn.numbers`` came from, when it has numbers; may be left
+                out when the numbers are a whole throw (two different numbers, or a
+                doublet's ``n`` moves).
+
+        Raises:
+            IllegalActionError: if the game is over, or the throw of handed numbers is
+                needed and not given.
+            InvalidDiceError: if ``dice`` is not two numbers from 1 to 6 that give
+                ``turn.numbers``.
+        """
+        if turn.result is not None:
+            raise IllegalActionError(f"the game is over: player {turn.result.winner} won")
+        state = cls(
+            turn.board,
+            turn.player,
+            waive_void_roll=waive_void_roll,
+            jacquet=turn,
+            notice=notice or f"player {turn.player} to throw",
+        )
+        if turn.primaute and not turn.numbers:
+            return replace(
+                state,
+                phase=Phase.PRIMAUTE,
+                notice=notice or "primauté: each player throws one die",
+            )
+        if not turn.numbers:
+            return state
+        if dice is None:
+            dice = _throw_of(turn)
+        state = state._with_dice(check_dice(dice), DiceSource.GIVEN)
+        return replace(state, notice=notice or state.behalf)
+
+    @property
+    def behalf(self) -> str:
+        """Jacquet: who plays which numbers on whose behalf, or ``""`` for an own throw.
+
+        ``player 1 plays the 5 handed over by player 0`` (rule 10); ``player 0 plays the 5
+        handed back by player 1`` (rule 11); ``primauté: player 0 plays 3 moves of 3``.
+        """
+        turn = self.jacquet
+        if turn is None or not turn.numbers:
+            return ""
+        numbers = _say(turn.numbers)
+        if turn.primaute:
+            return f"primauté: player {turn.player} plays {numbers}"
+        if turn.is_handed_over:
+            return f"player {turn.player} plays {numbers} handed over by player {turn.thrower}"
+        if turn.handed_back:
+            return f"player {turn.player} plays {numbers} handed back by player {1 - turn.player}"
+        return ""
+
+    @property
+    def may_decline(self) -> bool:
+        """Jacquet's rule 11: whether the mover may decline the numbers handed over now."""
+        playing = self._playing()
+        return self.phase is Phase.MOVING and playing is not None and playing.may_decline()
+
+    def _playing(self) -> JacquetTurn | None:
+        """The Jacquet turn model with the numbers being played (None before the throw)."""
+        turn = self.jacquet
+        if turn is None or turn.numbers:
+            return turn
+        if self.dice is None or turn.result is not None:
+            return None
+        return turn.throw(self.dice)
 
     @classmethod
     def start(
@@ -268,6 +404,12 @@ class TurnState:
         """The state after ``event``."""
         if isinstance(event, Seen):
             return self._seen(event.cells)
+        if isinstance(event, Primaute):
+            return self._primaute(event.dice)
+        if self.phase is Phase.PRIMAUTE and isinstance(event, ManualDice):
+            return self._primaute(event.dice)
+        if self.phase is Phase.PRIMAUTE and not isinstance(event, Press):
+            return replace(self, notice="primauté: each player throws one die, enter both")
         if self.phase is Phase.DONE:
             if event == Press(Button.UNDO) and self._can_undo():
                 return self._undo()
@@ -292,9 +434,52 @@ class TurnState:
 
     def _seen(self, cells: Cells) -> TurnState:
         verdict = self.judge.verdict(cells) if self.judge is not None else None
-        return replace(self, cells=cells, verdict=verdict)
+        state = replace(self, cells=cells, verdict=verdict)
+        if (
+            self.jacquet is not None
+            and self.phase is Phase.MOVING
+            and verdict is not None
+            and verdict.kind is Kind.COMPLETE
+            and verdict.board is not None
+            and jacquet_result(verdict.board) is not None
+        ):
+            return state._commit("the fifteenth checker is off: the game is over")
+        return state
+
+    def _primaute(self, dice: tuple[int, int]) -> TurnState:
+        """Rule 2: the higher die wins the first turn; a doublet is played by both."""
+        if self.phase is not Phase.PRIMAUTE or self.jacquet is None:
+            return replace(self, notice="the primauté is thrown before the first turn only")
+        turn = self.jacquet.throw_primaute(*dice)
+        if turn.primaute:
+            notice = (
+                f"primauté {dice[0]}-{dice[1]}: player 0 plays {_say(turn.numbers)}, "
+                "then player 1, then the primauté is thrown again"
+            )
+        else:
+            notice = f"player {turn.player} wins the primauté {dice[0]}-{dice[1]} and plays it"
+        state = TurnState.from_jacquet(
+            turn, dice=dice, notice=notice, waive_void_roll=self.waive_void_roll
+        )
+        state = replace(state, previous=self)
+        return state._seen(self.cells) if self.cells is not None else state
 
     def _roll(self, event: Rolled | RollFault | RollUnreadable) -> TurnState:
+        playing = self._playing()
+        if (
+            playing is not None
+            and playing.is_handed_over
+            and event.player == self.player
+            and self.phase in (Phase.MOVING, Phase.FLAGGED, Phase.CONFIRM_DICE)
+        ):
+            # The mover's own throw ends their play of the numbers handed over: it is their
+            # next turn's roll, not an opponent's roll made too early.
+            if self._final_verdict().kind not in (Kind.COMPLETE, Kind.ILLEGAL):
+                return replace(
+                    self,
+                    notice=f"player {self.player} threw before playing {_say(playing.numbers)}",
+                )
+            return self._accepted(roll=event, previous=None)
         if event.player != self.player:
             if self.phase in (Phase.MOVING, Phase.FLAGGED, Phase.CONFIRM_DICE):
                 return self._accept_as_made(roll=event)
@@ -313,7 +498,14 @@ class TurnState:
         return self._with_dice(event.dice, DiceSource.CAMERA)
 
     def _with_dice(self, dice: tuple[int, int], source: DiceSource) -> TurnState:
-        judge = self.judge_factory(self.before, self.player, dice)
+        if self.jacquet is None:
+            judge = self.judge_factory(self.before, self.player, dice)
+        else:
+            variant = self.jacquet.variant
+            numbers = self.jacquet.numbers or None
+            if numbers == variant.moves_of(dice):
+                numbers = None
+            judge = Judge(self.before, self.player, dice, variant=variant, numbers=numbers)
         cells = self.cells
         verdict = judge.verdict(cells) if cells is not None else None
         return replace(
@@ -359,7 +551,8 @@ class TurnState:
         board = verdict.board
         if board is None or verdict.pending_hits or board == self.before:
             return ()
-        return explaining_dice(self.before, self.player, board)
+        variant = self.jacquet.variant if self.jacquet is not None else BACKGAMMON
+        return explaining_dice(self.before, self.player, board, variant)
 
     def _press(self, button: Button) -> TurnState:
         if button is Button.UNDO:
@@ -370,6 +563,8 @@ class TurnState:
             if self.phase is Phase.MOVING:
                 return self._commit("pressed Done")
             return replace(self, notice="Done counts only while playing")
+        if button is Button.DECLINE:
+            return self._decline()
         if self.phase is not Phase.FLAGGED:
             return replace(self, notice=f"{button.value} counts only after an illegal play")
         if button is Button.DEMAND:
@@ -383,12 +578,55 @@ class TurnState:
             )
         return self._accepted(previous=self)
 
+    def _decline(self) -> TurnState:
+        """Rule 11: the mover declines the numbers handed over; the hand goes back."""
+        playing = self._playing()
+        if not self.may_decline or playing is None:
+            return replace(
+                self,
+                notice="Decline counts only for numbers handed over that would break a point",
+            )
+        if self.verdict is not None and self.verdict.kind is not Kind.WAITING:
+            return replace(self, notice="put the checkers back before declining")
+        back = playing.decline()
+        end = TurnEnd(self.before, None, declined=True, jacquet=back)
+        notice = (
+            f"player {self.player} declines {_say(playing.numbers)}: "
+            f"the hand goes back to player {back.player}"
+        )
+        return replace(self, phase=Phase.DONE, end=end, previous=self, notice=notice)
+
+    def _after(self, play: Play | None, board: Board) -> JacquetTurn | None:
+        """Jacquet: the turn model after this turn ends on ``board`` (None in backgammon).
+
+        A legal play follows the rules (numbers handed over, rule 12); an illegal play
+        accepted as made hands nothing over.
+        """
+        playing = self._playing()
+        if playing is None:
+            return None
+        if play is not None and play in playing.plays():
+            return playing.play(play)
+        after = replace(playing, board=board, numbers=(), handed_back=False)
+        if after.result is not None:
+            return after
+        if playing.primaute:
+            if playing.player == 0:
+                return replace(after, player=1, thrower=1, numbers=playing.numbers)
+            return replace(after, player=0, thrower=0)
+        if playing.is_handed_over:
+            return replace(after, thrower=playing.player)
+        opponent = 1 - playing.player
+        return replace(after, player=opponent, thrower=opponent)
+
     def _commit(self, trigger: str) -> TurnState:
         """The mover finished: end the turn on a legal play, else flag it or ask for the dice."""
         verdict = self._final_verdict()
         if verdict.kind is Kind.COMPLETE:
             assert verdict.play is not None and verdict.board is not None
-            end = TurnEnd(verdict.board, verdict.play)
+            end = TurnEnd(
+                verdict.board, verdict.play, jacquet=self._after(verdict.play, verdict.board)
+            )
             return replace(self, phase=Phase.DONE, end=end, previous=self, notice=trigger)
         if verdict.kind is not Kind.ILLEGAL:
             return replace(self, notice=f"not finished: {verdict.text}")
@@ -457,6 +695,7 @@ class TurnState:
             next_roll=None if void else roll,
             void_roll=void,
             doubled=doubled,
+            jacquet=self._after(verdict.play, board),
         )
         notice = "the play is accepted as made" if end.accepted else "turn over"
         if void:
@@ -469,6 +708,10 @@ class TurnState:
             return False
         if len(self.judge.tree.plays) == 1:
             return True
+        if self.jacquet is not None:
+            # Both players run the same way on tracks half a board apart: contact lasts
+            # as long as the game, so only a forced play waives the rule.
+            return False
         view = board if self.player == 0 else flip(board)
         back = max((point for point in range(1, 26) if view[point] > 0), default=0)
         return not any(view[point] < 0 for point in range(back))
@@ -491,6 +734,8 @@ class TurnState:
         """
         if self.end is None:
             raise IllegalActionError(f"turn of player {self.player} is not over: {self.phase}")
+        if self.end.jacquet is not None:
+            return self._next_jacquet(self.end.jacquet)
         notice = f"player {1 - self.player} to roll"
         if self.end.void_roll:
             notice = f"the roll was void: player {1 - self.player} rolls again"
@@ -506,6 +751,49 @@ class TurnState:
         if self.end.next_roll is not None:
             state = state.on(self.end.next_roll)
         return state
+
+    def _next_jacquet(self, turn: JacquetTurn) -> TurnState:
+        assert self.end is not None
+        if turn.result is not None:
+            raise IllegalActionError(
+                f"the game is over: player {turn.result.winner} won {turn.result.points}"
+            )
+        dice = self.dice if turn.numbers else None  # handed over, handed back, a doublet
+        state = TurnState.from_jacquet(turn, dice=dice, waive_void_roll=self.waive_void_roll)
+        if self.end.void_roll:
+            state = replace(state, notice=f"the roll was void: player {state.player} throws again")
+        if self.cells is not None:
+            state = state._seen(self.cells)
+        roll = self.end.next_roll
+        if roll is not None and state.phase is Phase.ROLL and roll.player == state.player:
+            state = state.on(roll)
+        return state
+
+
+def _throw_of(turn: JacquetTurn) -> tuple[int, int]:
+    """The throw that gives ``turn.numbers`` whole, when one does.
+
+    Raises:
+        IllegalActionError: for numbers that are part of a throw (handed over).
+    """
+    numbers = turn.numbers
+    throw = (numbers[0], numbers[-1])
+    if len(numbers) <= 2 and turn.variant.moves_of(throw) == tuple(sorted(numbers, reverse=True)):
+        return throw
+    if len(set(numbers)) == 1 and turn.variant.moves_of(throw) == numbers:
+        return throw
+    raise IllegalActionError(
+        f"the throw of the numbers {list(numbers)!r} handed over is needed to referee them"
+    )
+
+
+def _say(numbers: tuple[int, ...]) -> str:
+    """Numbers to play as players say them: ``the 5``, ``the 6-5``, ``3 moves of 3``."""
+    if len(numbers) == 1:
+        return f"the {numbers[0]}"
+    if len(numbers) == 2 and numbers[0] != numbers[1]:
+        return f"the {max(numbers)}-{min(numbers)}"
+    return f"{len(numbers)} moves of {numbers[0]}"
 
 
 def _disagree(how: str, dice: tuple[int, int], alternatives: Sequence[tuple[int, int]]) -> str:

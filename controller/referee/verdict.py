@@ -42,6 +42,10 @@ class Fault(StrEnum):
     OPPONENT = "moved the opponent's checker"
     BACKWARDS = "moved backwards"
     WRONG_NUMBERS = "the move does not match the dice"
+    COURIER = "the courier must reach the last quadrant first"
+    """Jacquet's rule 5."""
+    TWO_POINTS = "at most two made points in the first quadrant"
+    """Jacquet's rule 8."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -38,6 +38,7 @@ from typing import Final
 
 from controller.rules.board import Player
 from controller.rules.errors import InvalidNotationError
+from controller.rules.idcodec import KeyTextError, key_from_text, text_from_key
 
 __all__ = [
     "GameState",
@@ -46,9 +47,7 @@ __all__ = [
     "parse_match_id",
 ]
 
-_BASE64: Final = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
-_VALUES: Final = {char: value for value, char in enumerate(_BASE64)}
-_LENGTH: Final = 12
+_KEY_BYTES: Final = 9
 _MAX_CUBE_LOG2: Final = 15
 _MAX_NUMBER: Final = (1 << 15) - 1
 
@@ -182,8 +181,7 @@ def match_id(key: MatchKey) -> str:
             (int(not key.jacoby), 1),
         ]
     )
-    stream = int.from_bytes(bits.to_bytes(9, "little"), "big")
-    return "".join(_BASE64[(stream >> (6 * (11 - i))) & 63] for i in range(_LENGTH))
+    return text_from_key(bits, _KEY_BYTES)
 
 
 def parse_match_id(text: str) -> MatchKey:
@@ -198,14 +196,10 @@ def parse_match_id(text: str) -> MatchKey:
 
     if not isinstance(text, str):
         raise fail("a match ID is a string")
-    if len(text) != _LENGTH:
-        raise fail(f"expected {_LENGTH} characters, got {len(text)}")
-    stream = 0
-    for char in text:
-        if char not in _VALUES:
-            raise fail(f"{char!r} is not a base64 character")
-        stream = (stream << 6) | _VALUES[char]
-    bits = int.from_bytes(stream.to_bytes(9, "big"), "little")
+    try:
+        bits = key_from_text(text, _KEY_BYTES)
+    except KeyTextError as error:
+        raise fail(str(error)) from None
 
     position = 0
 

@@ -187,9 +187,10 @@ def _general_steps(view: Board, die: int, variant: Variant) -> list[tuple[int, i
         highest -= 1
     can_bear_off = not on_bar and highest <= 6
     any_higher = variant.bear_off is BearOff.ANY_HIGHER
-    start_closed = variant.courier and not _courier_lets_go(view)
     for source in range(highest, 0, -1):
-        if view[source] <= 0 or (source == START_INDEX and start_closed):
+        if view[source] <= 0:
+            continue
+        if source == START_INDEX and variant.courier and not _courier_lets_go(view):
             continue
         target = source - die
         if target >= 1:
@@ -224,7 +225,8 @@ def _within_home_limit(
 ) -> list[tuple[int, int]]:
     """Jacquet's rule 8: keep the steps after which few enough first-quadrant points are made."""
     limit = variant.home_point_limit
-    if limit is None:
+    # Only a checker joining a lone one in the first quadrant can make a point there.
+    if limit is None or not any(19 <= target <= 24 and view[target] == 1 for _, target in steps):
         return steps
     made = sum(1 for n in view[19:25] if n >= 2)
     kept = []

@@ -22,15 +22,14 @@ from typing import Final
 
 from controller.rules.board import CHECKERS, Board, Player, check_board
 from controller.rules.errors import InvalidNotationError, InvalidPositionError
+from controller.rules.idcodec import KeyTextError, key_from_text, text_from_key
 
 __all__ = [
     "board_from_position_id",
     "position_id",
 ]
 
-_BASE64: Final = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
-_VALUES: Final = {char: value for value, char in enumerate(_BASE64)}
-_LENGTH: Final = 14
+_KEY_BYTES: Final = 10
 _KEY_BITS: Final = 80
 
 
@@ -45,14 +44,6 @@ def _side(board: Board, player: Player) -> list[int]:
     if player == 0:
         return [max(board[point], 0) for point in range(1, 26)]
     return [max(-board[25 - point], 0) for point in range(1, 25)] + [-board[0]]
-
-
-def _encode_bits(bits: int) -> str:
-    """Base64 text of an 80-bit key held little-endian in an integer."""
-    key = bits.to_bytes(10, "little")
-    # 80 bits + 4 zero bits = 14 groups of 6, most significant first.
-    stream = int.from_bytes(key, "big") << 4
-    return "".join(_BASE64[(stream >> (6 * (13 - i))) & 63] for i in range(_LENGTH))
 
 
 def position_id(board: Board, player_on_roll: Player) -> str:
@@ -73,7 +64,7 @@ def position_id(board: Board, player_on_roll: Player) -> str:
         for count in _side(board, player):
             bits |= ((1 << count) - 1) << position
             position += count + 1
-    return _encode_bits(bits)
+    return text_from_key(bits, _KEY_BYTES)
 
 
 def board_from_position_id(text: str, player_on_roll: Player) -> Board:
@@ -90,16 +81,10 @@ def board_from_position_id(text: str, player_on_roll: Player) -> Board:
 
     if not isinstance(text, str):
         raise fail("a position ID is a string")
-    if len(text) != _LENGTH:
-        raise fail(f"expected {_LENGTH} characters, got {len(text)}")
-    stream = 0
-    for char in text:
-        if char not in _VALUES:
-            raise fail(f"{char!r} is not a base64 character")
-        stream = (stream << 6) | _VALUES[char]
-    if stream & 0xF:
-        raise fail("the last character has padding bits set")
-    bits = int.from_bytes((stream >> 4).to_bytes(10, "big"), "little")
+    try:
+        bits = key_from_text(text, _KEY_BYTES)
+    except KeyTextError as error:
+        raise fail(str(error)) from None
 
     sides: list[list[int]] = []
     position = 0

@@ -8,46 +8,124 @@ play, a legal part of one, and where may a lifted checker go.
 Only the positions on the way to a legal complete play count as partial plays: after 6-5
 from the start, ``13/8`` alone is partial, but in a position where playing the 5 first
 would leave the 6 unplayable while another order plays both, that 5 is not.
+
+Variants. Backgammon keeps its own fast path (the board flipped for player 1, the plain
+single-step generator). Any other variant (:mod:`controller.rules.variants`) is walked in
+the mover's view along their track with the variant's own single steps, so the courier
+and the two-point limit are checked before every move, as the rules say; the nodes then
+carry the numbers still to play, since in Jacquet the order of the moves matters. In
+Ludii's ruleset (:attr:`~controller.rules.variants.Unplayable.LOST`) the player plays the
+numbers in an order of their choosing, each one that can be played when its turn comes
+must be, and one that cannot is lost: the tree has an edge without a move for that loss.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from controller.rules.board import Board, Player, check_board, flip
-from controller.rules.plays import Move, Play, _apply, _steps, check_dice, legal_plays
+from controller.rules.errors import InvalidDiceError
+from controller.rules.plays import (
+    Move,
+    Play,
+    _apply,
+    _from_view,
+    _general_steps,
+    _steps,
+    _to_view,
+    check_dice,
+    legal_plays,
+    plays_of_numbers,
+)
+from controller.rules.variants import BACKGAMMON, Unplayable, Variant
 
 __all__ = ["PlayTree"]
 
 _Node = tuple[Board, tuple[int, ...]]
-"""A board in the mover's view and the dice still to play, highest first."""
+"""A board in the mover's view and the numbers still to play, highest first."""
 
 
 class PlayTree:
-    """Every legal way to play ``dice`` from ``board``, step by step.
+    """Every legal way to play ``dice`` from ``board`` under ``variant``, step by step.
 
-    Points are in the mover's numbering, as in notation: 1..24 from the mover's home,
-    25 the bar, 0 off the board.
+    Points are in the mover's numbering, as in notation: 1..24 along the mover's track
+    (from the end of it: 24 is ``pos`` 1), 25 the bar, 0 off the board.
+    :meth:`of_numbers` builds the tree of numbers that are not a throw (handed over).
+
+    Raises:
+        InvalidPositionError: if ``board`` is not a possible board.
+        InvalidDiceError: if ``dice`` is not two numbers from 1 to 6.
     """
 
-    __slots__ = ("_by_board", "_children", "_plays", "board", "dice", "player")
+    __slots__ = (
+        "_by_board",
+        "_children",
+        "_from_view",
+        "_lost",
+        "_plays",
+        "_to_view",
+        "board",
+        "dice",
+        "numbers",
+        "player",
+        "variant",
+    )
 
-    def __init__(self, board: Board, player: Player, dice: Iterable[int]) -> None:
-        self.board = check_board(board)
+    def __init__(
+        self, board: Board, player: Player, dice: Iterable[int], *, variant: Variant = BACKGAMMON
+    ) -> None:
+        self.dice: tuple[int, int] | None = check_dice(dice)
+        self._build(check_board(board), player, variant.moves_of(self.dice), variant)
+
+    @classmethod
+    def of_numbers(
+        cls, board: Board, player: Player, numbers: Iterable[int], variant: Variant
+    ) -> PlayTree:
+        """The tree of playing ``numbers`` (highest first), e.g. numbers handed over.
+
+        Raises:
+            InvalidPositionError: if ``board`` is not a possible board.
+            InvalidDiceError: if a number is not from 1 to 6.
+        """
+        ordered = tuple(sorted(numbers, reverse=True))
+        if any(not isinstance(n, int) or not 1 <= n <= 6 for n in ordered):
+            raise InvalidDiceError(f"numbers must be from 1 to 6, got {list(ordered)!r}")
+        tree = cls.__new__(cls)
+        tree.dice = None
+        tree._build(check_board(board), player, ordered, variant)
+        return tree
+
+    def _build(
+        self, board: Board, player: Player, numbers: tuple[int, ...], variant: Variant
+    ) -> None:
+        self.board = board
         self.player = player
-        self.dice = check_dice(dice)
-        self._plays = {play.result: play for play in legal_plays(self.board, player, self.dice)}
-        high, low = max(self.dice), min(self.dice)
-        start: _Node = (self._view(self.board), (high,) * 4 if high == low else (high, low))
-        finals = {self._view(result) for result in self._plays}
+        self.numbers = numbers
+        self.variant = variant
         self._children: dict[_Node, list[tuple[int, int, _Node]]] = {}
-        self._visit(start, finals)
+        self._lost: dict[_Node, list[_Node]] = {}
+        if variant.is_backgammon_movement and self.dice is not None:
+            self._to_view = self._from_view = _flipper(player)
+            self._plays = {play.result: play for play in legal_plays(board, player, self.dice)}
+            finals = {self._to_view(result) for result in self._plays}
+            self._visit((self._to_view(board), numbers), finals)
+        else:
+            self._to_view = lambda layout: _to_view(layout, player, variant)
+            self._from_view = lambda view: _from_view(view, player, variant)
+            plays = plays_of_numbers(board, player, numbers, variant)
+            self._plays = {play.result: play for play in plays}
+            start = (self._to_view(board), numbers)
+            if variant.unplayable is Unplayable.LOST:
+                self._visit_in_order(start)
+            else:
+                ends = {
+                    self._to_view(play.result): tuple(sorted(play.unused, reverse=True))
+                    for play in plays
+                }
+                self._visit_variant(start, ends)
         self._by_board: dict[Board, list[_Node]] = {}
         for node in self._children:
             self._by_board.setdefault(node[0], []).append(node)
-
-    def _view(self, board: Board) -> Board:
-        return board if self.player == 0 else flip(board)
 
     def _visit(self, node: _Node, finals: set[Board]) -> bool:
         """Record the legal children of ``node``; whether a legal play goes through it."""
@@ -68,6 +146,62 @@ class PlayTree:
             return True
         return False
 
+    def _visit_variant(self, node: _Node, ends: dict[Board, tuple[int, ...]]) -> bool:
+        """:meth:`_visit` for a variant: a play ends on a result with its unused numbers."""
+        if node in self._children:
+            return True
+        board, left = node
+        children = []
+        if max(board) > 0:  # rule 12: nothing is played once the last checker is off
+            for index, number in enumerate(left):
+                if number in left[:index]:
+                    continue
+                rest = left[:index] + left[index + 1 :]
+                for source, target in _general_steps(board, number, self.variant):
+                    child = (_apply(board, source, target), rest)
+                    if child in self._children or self._visit_variant(child, ends):
+                        children.append((source, target, child))
+        unused = ends.get(board)
+        if children or (unused is not None and (unused == left or max(board) <= 0)):
+            self._children[node] = children
+            return True
+        return False
+
+    def _visit_in_order(self, start: _Node) -> None:
+        """Ludii's ruleset: every order is legal; a number with no move is lost, not kept."""
+        stack = [start]
+        while stack:
+            node = stack.pop()
+            if node in self._children:
+                continue
+            board, left = node
+            children: list[tuple[int, int, _Node]] = []
+            lost: list[_Node] = []
+            if max(board) > 0:
+                for index, number in enumerate(left):
+                    if number in left[:index]:
+                        continue
+                    rest = left[:index] + left[index + 1 :]
+                    steps = _general_steps(board, number, self.variant)
+                    if not steps:
+                        lost.append((board, rest))
+                    children += [
+                        (source, target, (_apply(board, source, target), rest))
+                        for source, target in steps
+                    ]
+            self._children[node] = children
+            if lost:
+                self._lost[node] = lost
+            stack += [child for _, _, child in children]
+            stack += lost
+
+    def _closure(self, node: _Node) -> list[_Node]:
+        """``node`` and the nodes its lost numbers lead to (the same board, fewer numbers)."""
+        found = [node]
+        for after in found:
+            found += [lost for lost in self._lost.get(after, ()) if lost not in found]
+        return found
+
     @property
     def plays(self) -> tuple[Play, ...]:
         """The complete legal plays, one per distinct result (as :func:`legal_plays`)."""
@@ -79,7 +213,7 @@ class PlayTree:
 
         A referee matching a board that is only partly known (checkers in hand) scans these.
         """
-        unview = self._view  # flipping is its own inverse
+        unview = self._from_view
         return frozenset(unview(board) for board in self._by_board)
 
     def play_for(self, board: Board) -> Play | None:
@@ -88,33 +222,46 @@ class PlayTree:
 
     def is_partial(self, board: Board) -> bool:
         """Whether ``board`` lies on the way to a legal play (the start and the ends included)."""
-        return self._view(tuple(board)) in self._by_board
+        return self._to_view(tuple(board)) in self._by_board
 
     def dice_left(self, board: Board) -> frozenset[tuple[int, ...]]:
-        """The dice still to play at ``board`` (several ways may reach it), highest first."""
-        return frozenset(left for _, left in self._by_board.get(self._view(tuple(board)), ()))
+        """The numbers still to play at ``board`` (several ways may reach it), highest first."""
+        return frozenset(left for _, left in self._by_board.get(self._to_view(tuple(board)), ()))
 
     def next_steps(self, board: Board) -> dict[Move, Board]:
-        """The single moves (one die each) that keep ``board`` on the way to a legal play."""
-        unview = self._view  # flipping is its own inverse
+        """The single moves (one number each) that keep ``board`` on the way to a legal play."""
+        unview = self._from_view
         return {
             Move(source, target): unview(child[0])
-            for node in self._by_board.get(self._view(tuple(board)), ())
+            for node in self._by_board.get(self._to_view(tuple(board)), ())
             for source, target, child in self._children[node]
         }
 
     def destinations(self, board: Board, source: int) -> frozenset[int]:
         """Where a checker lifted from ``source`` on ``board`` may be put down.
 
-        The checker may use one die or several in a row, each intermediate point open.
+        The checker may use one number or several in a row, each intermediate point open.
         """
         found: set[int] = set()
-        frontier = [(node, source) for node in self._by_board.get(self._view(tuple(board)), ())]
+        frontier = [(node, source) for node in self._by_board.get(self._to_view(tuple(board)), ())]
+        seen: set[tuple[_Node, int]] = set()
         while frontier:
             node, point = frontier.pop()
             for step_source, target, child in self._children[node]:
                 if step_source == point:
                     found.add(target)
                     if target != 0:
-                        frontier.append((child, target))
+                        for after in self._closure(child) if self._lost else (child,):
+                            if (after, target) not in seen:
+                                seen.add((after, target))
+                                frontier.append((after, target))
         return frozenset(found)
+
+
+def _flipper(player: Player) -> Callable[[Board], Board]:
+    """Backgammon's view of ``player`` (flipping is its own inverse)."""
+    return _same if player == 0 else flip
+
+
+def _same(board: Board) -> Board:
+    return board

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from controller.rules.board import NACKGAMMON_START, START, Board
 from controller.rules.errors import RulesError
@@ -182,19 +182,12 @@ JACQUET = Variant(
     scoring=Scoring.JACQUET,
     has_cube=False,
 )
-JACQUET_LUDII = Variant(
+# Ludii's reading: the same board and moves, none of Moulidars' obligations.
+JACQUET_LUDII = replace(
+    JACQUET,
     name="jacquet-versailles-ludii",
-    start=JACQUET.start,
-    tracks=JACQUET_TRACKS,
-    doublets=Doublets.N_TIMES,
-    must_enter_first=False,
-    bear_off=BearOff.ANY_HIGHER,
-    courier=True,
-    home_point_limit=2,
     unplayable=Unplayable.LOST,
     first_turn=FirstTurn.PLAYER_0,
-    scoring=Scoring.JACQUET,
-    has_cube=False,
 )
 
 VARIANTS: dict[str, Variant] = {

@@ -101,3 +101,28 @@ def test_a_position_with_a_double_pending_has_no_plays_yet() -> None:
     run = tabula("plays", "XGID=-b----E-C---eE---c-e----B-:1:0:1:D:0:0:0:0:10", "52")
     assert run.returncode == 2
     assert "has a double pending: take or drop it first" in run.stderr
+
+
+def test_batch_plays_jacquet_and_nackgammon_with_handed_over_numbers() -> None:
+    jacquet_start = [0] * 26
+    jacquet_start[24], jacquet_start[12] = 15, -15
+    nackgammon = [0, -2, -2, 0, 0, 0, 4, 0, 3, 0, 0, 0, -4, 4, 0, 0, 0, -3, 0, -4, 0, 0, 0, 2, 2, 0]
+    lines = [
+        {"id": "j", "variant": "jacquet-versailles", "board": jacquet_start, "player": 0,
+         "dice": [6, 6]},
+        {"id": "l", "variant": "jacquet-versailles-ludii", "board": jacquet_start, "player": 1,
+         "dice": [5, 3]},
+        {"id": "n", "variant": "nackgammon", "board": nackgammon, "player": 0, "dice": [6, 5]},
+    ]  # fmt: skip
+    run = tabula("plays", "--batch", stdin="".join(json.dumps(line) + "\n" for line in lines))
+    assert run.returncode == 0, run.stderr
+    jacquet, ludii, nack = (json.loads(line) for line in run.stdout.splitlines())
+    # 6-6 at the start: the courier reaches pos 7, player 1's start point blocks the rest,
+    # and the five sixes left pass to the opponent (rule 10).
+    assert jacquet["plays"] == ["24/18"] and jacquet["handed_over"] == [6, 6, 6, 6, 6]
+    assert jacquet["results"][0][18] == 1 and jacquet["results"][0][24] == 14
+    # Player 1 starts on point 12 and moves 12 -> 1: 5-3 takes the courier to point 4.
+    assert ludii["plays"] == ["24/16"] and ludii["handed_over"] == []
+    assert ludii["results"][0][4] == -1
+    assert "handed_over" not in nack
+    assert "24/13" in nack["plays"] and len(nack["plays"]) == 7

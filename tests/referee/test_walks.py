@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from controller.referee import Judge, Kind, cells_from_board, location_of
 from controller.rules import Board, PlayTree, legal_results
-from tests.referee._support import lift, put
+from tests.referee._support import ends_complete, lift, lift_for, put, random_steps
 from tests.rules.positions import bar_case, bearoff_case, contact_bearoff_case, playout_cases
 
 cases = st.builds(
@@ -37,20 +37,11 @@ def test_a_legal_play_made_step_by_step_is_never_flagged(
     referee = Judge(board, player, dice)
     context = f"from {board} player {player} dice {dice}"
     current = board
-    while True:
+    for before, move, after in random_steps(tree, board, rng):
+        assert before == current
         steps = tree.next_steps(current)
-        if not steps or (tree.play_for(current) is not None and rng.random() < 0.3):
-            break
-        move = rng.choice(sorted(steps))
-        after = steps[move]
-        source = location_of(player, move.source)
         target = location_of(player, move.destination)
-        in_hand = lift(cells_from_board(current), source, player)
-        verdict = referee.verdict(in_hand)
-        assert verdict.kind is Kind.IN_HAND, f"{verdict} lifting {move} {context}"
-        reachable = {checker.source for checker in verdict.lifted}
-        reachable |= {place for checker in verdict.lifted for place in checker.destinations}
-        assert target in reachable, f"{move} not offered by {verdict} {context}"
+        in_hand = lift_for(referee, current, move, location_of, context)
         if len(steps) > 1 and rng.random() < 0.3:
             other = rng.choice([step for step in sorted(steps) if step != move])
             other_source = location_of(player, other.source)
@@ -68,10 +59,7 @@ def test_a_legal_play_made_step_by_step_is_never_flagged(
         verdict = referee.verdict(cells_from_board(after))
         assert verdict.kind in (Kind.PARTIAL, Kind.COMPLETE), f"{verdict} after {move} {context}"
         current = after
-    verdict = referee.verdict(cells_from_board(current))
-    assert verdict.kind is Kind.COMPLETE, f"{verdict} at the end {context}"
-    assert verdict.play == tree.play_for(current)
-    assert referee.final_verdict(cells_from_board(current)) == verdict
+    ends_complete(referee, tree, current, context)
 
 
 @settings(max_examples=400, deadline=None)

@@ -4,13 +4,19 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from controller.rules.board import START
-from controller.rules.plays import legal_results
+from controller.rules.board import START, Board
+from controller.rules.errors import InvalidDiceError
+from controller.rules.jacquet import JacquetTurn
+from controller.rules.plays import Move, legal_results
 from controller.rules.tree import PlayTree
+from controller.rules.variants import BACKGAMMON, JACQUET, JACQUET_LUDII, Variant
+from controller.selfplay import JacquetPlayed, play_jacquet_game
 from tests.rules.positions import bar_case, bearoff_case, contact_bearoff_case, playout_cases
+from tests.rules.test_jacquet import jboard
 from tests.rules.test_plays import board_of
 
 
@@ -61,6 +67,19 @@ def test_player_1_destinations_use_their_own_numbering() -> None:
     assert tree.destinations(START, 24) == {18, 13}
 
 
+def walk(tree: PlayTree, board: Board, rng: random.Random) -> Board:
+    """A random walk through ``tree`` from ``board``, checking each step; where it stops."""
+    current = board
+    while True:
+        assert tree.is_partial(current)
+        steps = tree.next_steps(current)
+        for move in steps:
+            assert move.destination in tree.destinations(current, move.source)
+        if not steps or (tree.play_for(current) is not None and rng.random() < 0.3):
+            return current
+        current = steps[rng.choice(sorted(steps))]
+
+
 cases = st.builds(
     lambda seed, kind: kind(random.Random(seed)),
     st.integers(0, 2**32),
@@ -77,13 +96,74 @@ def test_any_walk_through_the_tree_ends_in_a_legal_play(case: tuple, rng: random
     tree = PlayTree(board, player, dice)
     results = legal_results(board, player, dice)
     assert {play.result for play in tree.plays} == results
-    current = board
-    while True:
-        assert tree.is_partial(current)
-        steps = tree.next_steps(current)
-        for move in steps:
-            assert move.destination in tree.destinations(current, move.source)
-        if not steps or (tree.play_for(current) is not None and rng.random() < 0.3):
-            break
-        current = steps[rng.choice(sorted(steps))]
+    current = walk(tree, board, rng)
     assert current in results, f"walk stuck at {current} from {board} player {player} dice {dice}"
+
+
+# Variants: Jacquet de Versailles (boards by each player's pos, as in test_jacquet).
+
+
+def test_backgammon_is_the_default_variant() -> None:
+    plain, described = PlayTree(START, 0, (6, 5)), PlayTree(START, 0, (6, 5), variant=BACKGAMMON)
+    assert plain.positions == described.positions and plain.plays == described.plays
+
+
+def test_jacquet_the_courier_must_arrive_before_another_checker_leaves() -> None:
+    """Courier on pos 17 (view 8): a 3 takes it home to pos 20; only then may pos 1 move."""
+    board = jboard({1: 14, 17: 1}, {1: 15})
+    tree = PlayTree(board, 0, (3, 3), variant=JACQUET)
+    assert set(tree.next_steps(board)) == {Move(8, 5)}  # 24/21 first would break rule 5
+    assert tree.destinations(board, 24) == set()
+    assert tree.destinations(board, 8) == {5, 2}
+    home = tree.next_steps(board)[Move(8, 5)]
+    assert tree.dice_left(home) == {(3, 3)}
+    assert set(tree.next_steps(home)) == {Move(24, 21), Move(5, 2)}
+
+
+def test_jacquet_the_two_point_limit_holds_after_each_step() -> None:
+    board = jboard({1: 10, 3: 2, 4: 1, 20: 2}, {1: 15})  # made: pos 1 (start), pos 3
+    tree = PlayTree(board, 0, (3, 1), variant=JACQUET)
+    assert Move(24, 21) not in tree.next_steps(board)  # pos 1 -> pos 4 makes a third point
+    after = tree.next_steps(board)[Move(22, 21)]  # pos 3 -> pos 4 breaks pos 3 first
+    assert Move(24, 21) in tree.next_steps(after)
+
+
+def test_jacquet_handed_over_numbers_have_their_own_tree() -> None:
+    board = jboard({1: 14, 2: 1}, {1: 15})
+    tree = PlayTree(board, 0, (6, 5), variant=JACQUET)
+    assert [(play.notation, play.unused) for play in tree.plays] == [("23/17", (5,))]
+    assert tree.destinations(board, 23) == {17}  # the 5 alone is not the higher die
+    handed = PlayTree.of_numbers(board, 1, (5,), JACQUET)
+    assert handed.dice is None and handed.numbers == (5,)
+    assert {play.notation for play in handed.plays} == {"24/19"}
+
+
+def test_ludii_a_number_with_no_move_is_lost_and_the_other_order_is_legal() -> None:
+    board = jboard({1: 14, 2: 1}, {1: 15})
+    tree = PlayTree(board, 0, (6, 5), variant=JACQUET_LUDII)
+    assert tree.destinations(board, 23) == {17, 18}
+    after_5 = tree.next_steps(board)[Move(23, 18)]
+    assert tree.play_for(after_5) is not None  # the 6 cannot follow: it is lost
+    assert tree.dice_left(after_5) == {(6,), ()}
+    assert tree.next_steps(after_5) == {}
+
+
+def test_numbers_must_be_1_to_6() -> None:
+    with pytest.raises(InvalidDiceError, match=r"numbers must be from 1 to 6, got \[7\]"):
+        PlayTree.of_numbers(START, 0, (7,), JACQUET)
+
+
+def _jacquet_turns(seed: int, variant: Variant) -> list[JacquetTurn]:
+    game = play_jacquet_game(random.Random(seed), variant)
+    return [item.turn for item in game if isinstance(item, JacquetPlayed)]
+
+
+@pytest.mark.parametrize("variant", [JACQUET, JACQUET_LUDII], ids=lambda v: v.name)
+@pytest.mark.parametrize("seed", range(3))
+def test_any_walk_through_a_jacquet_tree_ends_in_a_legal_play(variant: Variant, seed: int) -> None:
+    rng = random.Random(seed)
+    for turn in _jacquet_turns(seed, variant)[::3]:
+        tree = PlayTree.of_numbers(turn.board, turn.player, turn.numbers, variant)
+        assert {play.result for play in tree.plays} == {play.result for play in turn.plays()}
+        current = walk(tree, turn.board, rng)
+        assert tree.play_for(current) is not None, f"stuck at {current} from {turn}"
