@@ -6,6 +6,7 @@ Shared by the tests and the benchmark, so that both report the same figures.
 from __future__ import annotations
 
 import json
+import math
 import random
 from collections import Counter
 from collections.abc import Sequence
@@ -54,13 +55,17 @@ class Score:
 
 def score_image(score: Score, name: str, dice: Sequence[Die],
                 labels: Sequence[tuple[Box | Sequence[float], int]]) -> None:
-    """Add one image: each prediction matches the first free label whose box holds its centre."""
+    """Add one image: a prediction matches a free label whose box holds its centre."""
     used: set[int] = set()
     score.labels += len(labels)
     for die in dice:
         cx, cy = die.center
-        hit = next((j for j, (box, _v) in enumerate(labels) if j not in used
-                    and box[0] <= cx <= box[2] and box[1] <= cy <= box[3]), None)
+        # Of the free labels whose box holds the centre, the nearest (boxes of touching
+        # dice overlap).
+        holding = [(math.hypot(cx - (box[0] + box[2]) / 2, cy - (box[1] + box[3]) / 2), j)
+                   for j, (box, _v) in enumerate(labels)
+                   if j not in used and box[0] <= cx <= box[2] and box[1] <= cy <= box[3]]
+        hit = min(holding)[1] if holding else None
         if hit is None:
             score.false_positives += 1
             score.failures.append(f"{name}: false die {die.value} at {list(die.box)}")

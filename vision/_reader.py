@@ -60,8 +60,8 @@ class DiceReader:
         calibration: Calibration | None = None,
         *,
         expected_dice: int | None = None,
-        min_confidence: float = 0.35,
-        max_aspect: float = 1.2,
+        min_confidence: float = 0.8,
+        max_aspect: float = 1.17,
     ) -> None:
         self.calibration = calibration
         self.expected_dice = expected_dice
@@ -177,7 +177,7 @@ def _find_checkers(board: Image) -> list[tuple[float, float, float]]:
     w = board.shape[1]
     r = w / 30
     circles = cv2.HoughCircles(grey, cv2.HOUGH_GRADIENT, dp=1.5, minDist=r * 1.5,
-                               param1=80, param2=30, minRadius=round(r * 0.7),
+                               param1=80, param2=26, minRadius=round(r * 0.7),
                                maxRadius=round(r * 1.3))
     if circles is None:
         return []

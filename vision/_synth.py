@@ -68,7 +68,8 @@ class SyntheticRoll:
         return len(self.dice) < self.expected_dice or any(d.irregular for d in self.dice)
 
 
-def _board(rng: random.Random, markers: bool) -> Image:
+def _board(rng: random.Random, markers: bool) -> tuple[Image, tuple[int, int, int]]:
+    """The empty board, and the colour of its playing field (BGR)."""
     w, h = BOARD_SIZE
     wood = np.array([rng.randint(40, 70), rng.randint(80, 110), rng.randint(120, 160)], np.uint8)
     img = np.empty((h, w, 3), np.uint8)
@@ -97,7 +98,7 @@ def _board(rng: random.Random, markers: bool) -> Image:
     if markers:
         for marker_id, (mx, my) in MARKER_CENTRES.items():
             _draw_marker(img, marker_id, mx, my)
-    return img
+    return img, felt
 
 
 def _draw_marker(img: Image, marker_id: int, cx: float, cy: float) -> None:
@@ -295,7 +296,7 @@ def render_roll(
             a series of rolls), else from ``rng``.
     """
     board_rng = random.Random(board_seed) if board_seed is not None else rng
-    board = _board(board_rng, markers)
+    board, felt = _board(board_rng, markers)
     spots = _checker_spots(board_rng)
     if on_checker and not spots:
         spots = [(_field_right()[0] + 30.0, _MARGIN + 30.0, 25.0)]
@@ -309,7 +310,10 @@ def render_roll(
     rng.shuffle(places)
     placed: list[tuple[float, float]] = []
     truth = []
-    colours = rng.choice(DIE_COLOURS)
+    # Dice are chosen to stand out from the playing field, as a referee's set is: a
+    # green die on green felt shows only its pips.
+    colours = rng.choice([c for c in DIE_COLOURS
+                          if max(abs(a - b) for a, b in zip(c[0], felt, strict=True)) > 70])
     for i in range(dice - missing):
         value = rng.randint(1, 6)
         tilt = math.radians(rng.uniform(22, 38)) if kinds[i] == "cocked" else 0.0
