@@ -52,8 +52,8 @@ leds = "shift-register"
 
 @functools.cache
 def roll_pool(seed: int = 0) -> RollPool:
-    """The rendered rolls of ``seed``: rendered and checked once, then kept in the temporary
-    directory (``tabula-rolls-SEED-v1.npz``) for the next runs."""
+    """The rendered rolls of ``seed``: rendered and checked once by this dice reader, then
+    kept in the temporary directory (``tabula-rolls-SEED-DIGEST.npz``) for the next runs."""
     return RollPool.cached(seed, Path(tempfile.gettempdir()))
 
 

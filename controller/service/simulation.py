@@ -174,7 +174,7 @@ class RollPool:
         """The pool of ``seed`` from ``cache`` (a directory), rendered and saved if missing."""
         import numpy as np
 
-        path = cache / f"tabula-rolls-{seed}-v1.npz"
+        path = cache / f"tabula-rolls-{seed}-{_reader_version()}.npz"
         if path.exists():
             with np.load(path) as data:
                 pool = cls.__new__(cls)
@@ -194,6 +194,18 @@ class RollPool:
 
     def pick(self, rng: random.Random, *, cocked: bool = False) -> PoolRoll:
         return rng.choice(self.cocked if cocked else self.flat)
+
+
+def _reader_version() -> str:
+    """A digest of the dice reader's code: a cached pool was checked by this reader only."""
+    import hashlib
+
+    import vision
+
+    digest = hashlib.sha256()
+    for source in sorted(Path(vision.__file__).parent.glob("*.py")):
+        digest.update(source.read_bytes())
+    return digest.hexdigest()[:12]
 
 
 @dataclass(slots=True)
