@@ -36,6 +36,13 @@ async def _board(folder: Path, board: int, games: int) -> list[DemoResult]:
         )
         played += result.counts.games
         results.append(result)
+        problems = result.problems()
+        print(
+            f"board {board} match {match}: {result.counts.games} games, "
+            f"{result.counts.turns} turns, {result.counts.illegal} illegal, "
+            f"journal {'= players' if not problems else problems}",
+            flush=True,
+        )
     return results
 
 
