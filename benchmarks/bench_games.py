@@ -40,7 +40,7 @@ async def _board(folder: Path, board: int, games: int) -> list[DemoResult]:
         print(
             f"board {board} match {match}: {result.counts.games} games, "
             f"{result.counts.turns} turns, {result.counts.illegal} illegal, "
-            f"journal {'= players' if not problems else problems}",
+            f"journal {problems or '= players'}",
             flush=True,
         )
     return results
