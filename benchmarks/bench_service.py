@@ -43,6 +43,25 @@ def _rss_mb() -> float:
     return 0.0
 
 
+def _threads_cpu() -> dict[str, float]:
+    """CPU seconds per kind of thread: the loop, the worker threads (camera frames, journal
+    commits), the simulated board's firmware, the rest (gpiozero's mock pins)."""
+    import threading
+
+    names = {thread.native_id: thread.name for thread in threading.enumerate()}
+    kinds: dict[str, float] = {}
+    for tid in os.listdir("/proc/self/task"):
+        name = names.get(int(tid), "other")
+        kind = (
+            "loop" if name == "MainThread"
+            else "workers" if name.startswith("asyncio_")
+            else "simulator" if name == "board-simulator"
+            else "other"
+        )  # fmt: skip
+        kinds[kind] = kinds.get(kind, 0.0) + _cpu_s(int(tid))
+    return kinds
+
+
 def _service_cpu(table: SimulatedBoard) -> float:
     thread = table.sim._thread  # the firmware's thread: the simulated board, not the service
     tid = thread.native_id if thread is not None else None
@@ -95,9 +114,15 @@ async def _run(changes: int, games: int) -> None:
         journal = Path(folder) / "latency.sqlite3"
         async with SimulatedBoard(journal, seed=1, mode=Mode.LEARNER) as table:
             await asyncio.sleep(1.0)
-            cpu, wall = _service_cpu(table), time.monotonic()
+            cpu, wall, threads = _service_cpu(table), time.monotonic(), _threads_cpu()
             await asyncio.sleep(5.0)
-            idle = (_service_cpu(table) - cpu) / (time.monotonic() - wall)
+            seconds = time.monotonic() - wall
+            idle = (_service_cpu(table) - cpu) / seconds
+            after = _threads_cpu()
+            shares = {
+                kind: (after.get(kind, 0.0) - threads.get(kind, 0.0)) / seconds * 100
+                for kind in after
+            }
             idle_rss = _rss_mb()
             samples = await _latency(table, changes, rng)
         samples.sort()
@@ -107,7 +132,13 @@ async def _run(changes: int, games: int) -> None:
             f"{len(samples)} changes: median {statistics.median(samples):.1f} ms, "
             f"p99 {p99:.1f} ms, max {samples[-1]:.1f} ms (target p99 < 20 ms)"
         )
-        print(f"idle: CPU {idle * 100:.1f}% of a core, RSS {idle_rss:.0f} MB (target < 150 MB)")
+        print(
+            f"idle: CPU {idle * 100:.1f}% of a core (the loop {shares.get('loop', 0):.1f}%, "
+            f"worker threads {shares.get('workers', 0):.1f}% = the camera's frames at "
+            f"{1 / table.camera_period_s:.0f} fps, other {shares.get('other', 0):.1f}%; the "
+            f"simulated board's firmware {shares.get('simulator', 0):.1f}% not counted), "
+            f"RSS {idle_rss:.0f} MB with the simulators (target < 150 MB)"
+        )
         journal = Path(folder) / "games.sqlite3"
         async with SimulatedBoard(journal, seed=2, rules=Rules(match_length=25)) as table:
             driver = table.driver(random.Random(2))
