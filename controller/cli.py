@@ -27,6 +27,7 @@ COMMANDS: dict[str, str] = {
     "review": "controller.commands.review",
     "dice": "controller.commands.dice",
     "calibrate": "controller.commands.calibrate",
+    "run": "controller.commands.run",
 }
 
 

@@ -15,15 +15,15 @@ from typing import Final
 
 from controller.engine.model import CubeAction
 from controller.engine.review import CubeVerdict, PlayVerdict, Skill, classify
-from controller.referee.display import Blink, Colour, Light
+from controller.scene import Colour, Lamp, Pattern
 
 __all__ = ["LAMPS", "PlaySignal", "cube_signal", "play_signal", "signal_for"]
 
-LAMPS: Final[dict[Skill, Light]] = {
-    Skill.GOOD: Light(Colour.GREEN),
-    Skill.DOUBTFUL: Light(Colour.AMBER),
-    Skill.ERROR: Light(Colour.AMBER, Blink.SLOW),
-    Skill.BLUNDER: Light(Colour.RED, Blink.SLOW),
+LAMPS: Final[dict[Skill, Lamp]] = {
+    Skill.GOOD: Lamp(Colour.GREEN),
+    Skill.DOUBTFUL: Lamp(Colour.AMBER),
+    Skill.ERROR: Lamp(Colour.AMBER, Pattern.SLOW),
+    Skill.BLUNDER: Lamp(Colour.RED, Pattern.SLOW),
 }
 """The status lamp of each grade."""
 
@@ -34,7 +34,7 @@ class PlaySignal:
 
     skill: Skill
     loss: float
-    lamp: Light
+    lamp: Lamp
     text: str
 
 

@@ -13,7 +13,6 @@ import pytest
 
 from controller.referee import (
     Button,
-    Colour,
     DiceLifted,
     DiceSource,
     Fault,
@@ -31,7 +30,6 @@ from controller.referee import (
     point_of,
     render,
 )
-from controller.referee.display import Blink, Light
 from controller.rules import (
     BACKGAMMON,
     IllegalActionError,
@@ -40,6 +38,7 @@ from controller.rules import (
     PlayTree,
 )
 from controller.rules.variants import JACQUET, JACQUET_LUDII, Variant
+from controller.scene import Colour, Lamp, Pattern
 from controller.selfplay import JacquetPlayed, play_jacquet_game
 from tests.referee._support import ends_complete, lift, lift_for, put, random_steps
 from tests.rules.test_jacquet import jboard
@@ -222,7 +221,7 @@ def test_rule_10_the_opponent_plays_the_number_handed_over_before_their_own_thro
     assert handed.behalf == "player 1 plays the 5 handed over by player 0"
     shown = render(handed, Mode.REFEREE)
     assert shown.text == "player 1 plays the 5 handed over by player 0: 5 to play"
-    assert shown.status == Light()
+    assert shown.status == Lamp()
     after = jboard({1: 14, 8: 1}, {1: 14, 6: 1})  # player 1's 24/19: point 12 -> point 7
     handed = handed.on(Seen(cells_from_board(after)))
     assert handed.verdict is not None and handed.verdict.kind is Kind.COMPLETE
@@ -263,7 +262,7 @@ def test_rule_11_the_choice_is_shown_and_decline_hands_the_number_back() -> None
     state = rule_11_state()
     assert state.may_decline
     shown = render(state, Mode.REFEREE)
-    assert shown.status == Light(Colour.AMBER, Blink.SLOW)
+    assert shown.status == Lamp(Colour.AMBER, Pattern.SLOW)
     assert shown.text == (
         "player 1 plays the 6 handed over by player 0: 6 to play; "
         "or Decline: the hand goes back (rule 11)"
@@ -344,7 +343,7 @@ def test_rule_12_the_game_ends_the_moment_the_last_checker_is_off() -> None:
     assert state.end.jacquet is not None and state.end.jacquet.numbers == ()
     shown = render(state, Mode.REFEREE)
     assert shown.text == "player 0 wins: 2 points, a double win"
-    assert shown.status == Light(Colour.GREEN)
+    assert shown.status == Lamp(Colour.GREEN)
     with pytest.raises(IllegalActionError, match="the game is over: player 0 won 2"):
         state.next_turn()
 

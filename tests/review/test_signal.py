@@ -6,22 +6,22 @@ import pytest
 
 from controller.engine import Review, Skill
 from controller.record import MatchRecord
-from controller.referee.display import Blink, Colour, Light
 from controller.review import LAMPS, cube_signal, play_signal, signal_for
+from controller.scene import Colour, Lamp, Pattern
 
 
 @pytest.mark.parametrize(
     ("loss", "skill", "lamp", "text"),
     [
-        (0.0, Skill.GOOD, Light(Colour.GREEN), "good"),
-        (0.03, Skill.GOOD, Light(Colour.GREEN), "good"),
-        (0.04, Skill.DOUBTFUL, Light(Colour.AMBER), "doubtful -0.04"),
-        (0.08, Skill.ERROR, Light(Colour.AMBER, Blink.SLOW), "error -0.08: best 13/9 13/10"),
-        (0.21, Skill.BLUNDER, Light(Colour.RED, Blink.SLOW), "blunder -0.21: best 13/9 13/10"),
+        (0.0, Skill.GOOD, Lamp(Colour.GREEN), "good"),
+        (0.03, Skill.GOOD, Lamp(Colour.GREEN), "good"),
+        (0.04, Skill.DOUBTFUL, Lamp(Colour.AMBER), "doubtful -0.04"),
+        (0.08, Skill.ERROR, Lamp(Colour.AMBER, Pattern.SLOW), "error -0.08: best 13/9 13/10"),
+        (0.21, Skill.BLUNDER, Lamp(Colour.RED, Pattern.SLOW), "blunder -0.21: best 13/9 13/10"),
     ],
 )
 def test_each_grade_has_its_lamp_and_words(
-    loss: float, skill: Skill, lamp: Light, text: str
+    loss: float, skill: Skill, lamp: Lamp, text: str
 ) -> None:
     signal = play_signal(loss, "13/9 13/10")
     assert (signal.skill, signal.lamp, signal.text, signal.loss) == (skill, lamp, text, loss)
@@ -29,7 +29,7 @@ def test_each_grade_has_its_lamp_and_words(
 
 def test_the_signal_is_gentle() -> None:
     # Never the fast red blink of a fault, and every grade has its own lamp.
-    assert all(lamp.blink is not Blink.FAST for lamp in LAMPS.values())
+    assert all(lamp.pattern is not Pattern.FAST for lamp in LAMPS.values())
     assert len(set(LAMPS.values())) == len(Skill)
 
 
