@@ -24,6 +24,7 @@ COMMANDS: dict[str, str] = {
     "export": "controller.commands.export",
     "check-config": "controller.commands.check_config",
     "hint": "controller.commands.hint",
+    "hub": "controller.commands.hub",
 }
 
 
