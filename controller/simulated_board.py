@@ -69,7 +69,7 @@ _PHASES: Final = {
     Phase.GAME_OVER: "game-over",
     Phase.MATCH_OVER: "match-over",
 }
-_DARK: Final = (LightState(),) * 29
+_DARK: Final[tuple[LightState, ...]] = (LightState(),) * 29
 
 Update = BoardStatus | BoardEvent
 
@@ -111,7 +111,8 @@ class SimulatedBoard:
         self._games = games
         self._seq = 0
         self._subscribers: list[asyncio.Queue[Update | None]] = []
-        self._start_match(match_length)
+        self._start_match(match_length, publish=False)
+        self._announced = False  # the first MatchStarted is the first step's event
 
     # BoardService.
 
@@ -194,7 +195,15 @@ class SimulatedBoard:
     # Playing.
 
     def step(self) -> bool:
-        """Make the next event of the match; False once it is :attr:`finished`."""
+        """Make the next event of the match; False once it is :attr:`finished`.
+
+        The first step announces the match (its ``MatchStarted``), so that whoever follows
+        :meth:`updates` from the start sees the whole match.
+        """
+        if not self._announced:
+            self._announced = True
+            self._publish(self._start)
+            return True
         if self.finished:
             return False
         self._record(self._next_event())
@@ -233,7 +242,7 @@ class SimulatedBoard:
         play = simulated.choose_play(legal_plays(s.board, player, s.dice), player)
         return Played(player, s.dice, play.notation, play.result)
 
-    def _start_match(self, length: int) -> None:
+    def _start_match(self, length: int, *, publish: bool = True) -> None:
         rules = Rules(match_length=length)
         self._start = MatchStarted(self._names, rules)
         self._replayer = Replayer(self._start)
@@ -242,7 +251,9 @@ class SimulatedBoard:
         self._turn: TurnState | None = None
         self._dice_source: str | None = None
         self._status = self._make_status()
-        self._publish(self._start)
+        if publish:
+            self._announced = True
+            self._publish(self._start)
 
     def _record(self, event: Event, *, source: str = "camera") -> None:
         try:

@@ -36,7 +36,7 @@ def run(args: argparse.Namespace) -> int:
     if not 0 <= args.port <= 65535:
         raise ConfigError([f"--port: a TCP port 0..65535, got {args.port!r}"])
     checked = parse_config(
-        f"[mqtt]\nbroker = {json.dumps(args.broker)}\nboard_id = \"hub\"\n",
+        f'[mqtt]\nbroker = {json.dumps(args.broker)}\nboard_id = "hub"\n',
         source="--broker",
         check_files=False,
     ).mqtt

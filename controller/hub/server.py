@@ -32,7 +32,6 @@ from controller.web.server import WebServer
 __all__ = ["Hub", "write_archive"]
 
 _log = logging.getLogger(__name__)
-_HUB: Final = web.AppKey("hub", "Hub")
 _PUSH_S: Final = 0.05
 """How often changed boards are pushed to the page (coalesced: a busy hall is one push)."""
 
@@ -146,7 +145,9 @@ class Hub:
                         data = payload if isinstance(payload, bytes) else str(payload).encode()
                         self.take(str(message.topic), data)
             except aiomqtt.MqttError as error:
-                _log.warning("hub: broker %s: %s; retry in %.1f s", self.config.broker, error, delay)
+                _log.warning(
+                    "hub: broker %s: %s; retry in %.1f s", self.config.broker, error, delay
+                )
                 attempt += 1
             finally:
                 self.connected = False
@@ -167,6 +168,9 @@ class Hub:
                 since[board_id] = version
                 cards.append(self.state.boards[board_id].to_json())
         return cards
+
+
+_HUB: Final = web.AppKey("hub", Hub)
 
 
 async def _page(request: web.Request) -> web.StreamResponse:

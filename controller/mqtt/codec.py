@@ -50,9 +50,7 @@ _WORD: Final = re.compile(r"[A-Za-z0-9_.-]{1,64}")
 
 def _check_word(value: str, what: str) -> str:
     if not isinstance(value, str) or not _WORD.fullmatch(value):
-        raise TopicError(
-            f"a {what} is 1 to 64 letters, digits, '_', '.' or '-', got {value!r}"
-        )
+        raise TopicError(f"a {what} is 1 to 64 letters, digits, '_', '.' or '-', got {value!r}")
     return value
 
 
@@ -88,7 +86,7 @@ def parse_topic(text: str, prefix: str = "tabula") -> tuple[str, Kind]:
         or parts[2] not in KINDS
     ):
         raise TopicError(f"not a topic {prefix}/<board-id>/status|events|online: {text!r}")
-    kind: Kind = parts[2]  # type: ignore[assignment]
+    kind: Kind = parts[2]
     return parts[1], kind
 
 
@@ -139,8 +137,11 @@ def decode_event(payload: bytes) -> BoardEvent:
         PayloadError: for a payload that is not an event of this version.
     """
     data = _loads(payload, "event")
-    board_id, seq, kind = data.get("board_id"), data.get("seq"), data.get("kind")
-    body, when = data.get("data", {}), data.get("time", 0.0)
+    board_id: Any = data.get("board_id")
+    seq: Any = data.get("seq")
+    kind: Any = data.get("kind")
+    body: Any = data.get("data", {})
+    when: Any = data.get("time", 0.0)
     problems = []
     if not isinstance(board_id, str) or not _WORD.fullmatch(board_id):
         problems.append(f"board_id {board_id!r}")

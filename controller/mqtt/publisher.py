@@ -35,7 +35,9 @@ _log = logging.getLogger(__name__)
 ClientFactory = Callable[..., aiomqtt.Client]
 
 
-def backoff_delay(attempt: int, rng: random.Random, *, base: float = 0.5, cap: float = 30.0) -> float:
+def backoff_delay(
+    attempt: int, rng: random.Random, *, base: float = 0.5, cap: float = 30.0
+) -> float:
     """Seconds to wait before reconnection ``attempt`` (0 first): doubling, capped, jittered.
 
     The jitter (between half and all of the step) keeps a hall of boards from reconnecting
@@ -45,7 +47,7 @@ def backoff_delay(attempt: int, rng: random.Random, *, base: float = 0.5, cap: f
     >>> [round(backoff_delay(n, rng, base=1, cap=8), 2) for n in range(6)]
     [0.57, 1.85, 3.53, 5.02, 5.98, 5.8]
     """
-    step = min(cap, base * 2 ** min(attempt, 32))
+    step = min(cap, base * (1 << min(attempt, 32)))
     return step / 2 + rng.uniform(0, step / 2)
 
 
@@ -96,7 +98,7 @@ class MqttPublisher:
         *,
         keepalive: int = 10,
         capacity: int = 10_000,
-        window: int = 16,
+        window: int = 8,
         backoff: tuple[float, float] = (0.5, 30.0),
         rng: random.Random | None = None,
         client_factory: ClientFactory = aiomqtt.Client,
@@ -119,7 +121,9 @@ class MqttPublisher:
         """Events the broker acknowledged."""
         board_id = service.board_id
         prefix = config.topic_prefix
-        self._topics = {kind: topic(board_id, kind, prefix) for kind in ("status", "events", "online")}
+        self._topics = {
+            kind: topic(board_id, kind, prefix) for kind in ("status", "events", "online")
+        }
 
     @property
     def dropped(self) -> int:
@@ -167,7 +171,9 @@ class MqttPublisher:
                 async with self._client() as client:
                     self.connected, attempt = True, 0
                     self.connections += 1
-                    _log.info("board %s: connected to %s", self._service.board_id, self._config.broker)
+                    _log.info(
+                        "board %s: connected to %s", self._service.board_id, self._config.broker
+                    )
                     await client.publish(self._topics["online"], ONLINE, qos=1, retain=True)
                     if await self._session(client):
                         await client.publish(self._topics["online"], OFFLINE, qos=1, retain=True)
@@ -219,7 +225,9 @@ class MqttPublisher:
                 continue
             status = outbox.status
             if status is not None:
-                await client.publish(self._topics["status"], encode_status(status), qos=1, retain=True)
+                await client.publish(
+                    self._topics["status"], encode_status(status), qos=1, retain=True
+                )
                 if outbox.status is status:
                     outbox.status = None
                 continue

@@ -39,7 +39,6 @@ STATIC: Final = resources.files("controller.web") / "static"
 
 _SERVICE: Final = web.AppKey("service", BoardService)
 _TOKEN: Final = web.AppKey("token", str)
-_FANOUT: Final = web.AppKey("fanout", "Fanout")
 _PING_S: Final = 15.0
 """A comment line this often keeps idle proxies from closing a stream."""
 
@@ -98,6 +97,9 @@ class Fanout:
                     yield self.value
         finally:
             self._readers.discard(queue)
+
+
+_FANOUT: Final = web.AppKey("fanout", Fanout)
 
 
 async def _follow_service(app: web.Application) -> AsyncIterator[None]:

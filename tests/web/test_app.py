@@ -31,9 +31,10 @@ async def post(url: str, body: Any, token: str | None = TOKEN, raw: bytes | None
     if token is not None:
         headers["Authorization"] = f"Bearer {token}"
     data = raw if raw is not None else json.dumps(body).encode()
-    async with aiohttp.ClientSession() as session, session.post(
-        url + "api/action", data=data, headers=headers
-    ) as response:
+    async with (
+        aiohttp.ClientSession() as session,
+        session.post(url + "api/action", data=data, headers=headers) as response,
+    ):
         return response.status, await response.json()
 
 
@@ -41,14 +42,14 @@ def test_status_and_stream_follow_the_board() -> None:
     async def body(board: SimulatedBoard, url: str) -> None:
         async with aiohttp.ClientSession() as session:
             async with session.get(url + "api/status") as response:
-                assert (await response.json())["seq"] == board.seq == 1
+                assert (await response.json())["seq"] == board.seq == 0
             async with session.get(url + "api/stream") as response:
                 first = await response.content.readline()
-                assert json.loads(first[len(b"data: ") :])["seq"] == 1
+                assert json.loads(first[len(b"data: ") :])["seq"] == 0
                 await response.content.readline()
                 board.step()
                 pushed = json.loads((await response.content.readline())[len(b"data: ") :])
-                assert pushed["seq"] == 2
+                assert pushed["seq"] == 1
                 assert pushed["xgid"] == board.status().xgid
             async with session.get(url + "static/board.js") as response:
                 assert "drawBoard" in await response.text()
@@ -65,13 +66,23 @@ def test_actions_need_the_token_and_refusals_change_nothing() -> None:
         before = board.status()
         cases = [
             (None, {"action": "enter-dice", "dice": [3, 1]}, 401, "needs the board's token"),
-            ("wrong-token-0123456789", {"action": "enter-dice", "dice": [3, 1]}, 403, "wrong token"),
+            (
+                "wrong-token-0123456789",
+                {"action": "enter-dice", "dice": [3, 1]},
+                403,
+                "wrong token",
+            ),
             (TOKEN, {"action": "enter-dice", "dice": [7, 1]}, 400, "two numbers 1-6, got [7, 1]"),
             (TOKEN, {"action": "fly"}, 400, "unknown action 'fly'"),
             (TOKEN, [1, 2], 400, "an action is a JSON object"),
             (TOKEN, {"action": "correct-position", "board": [0] * 25}, 400, "26 integers"),
             (TOKEN, {"action": "accept"}, 409, "no illegal play to accept"),
-            (TOKEN, {"action": "correct-position", "board": [0] * 26}, 409, "both players have borne off all 15"),
+            (
+                TOKEN,
+                {"action": "correct-position", "board": [0] * 26},
+                409,
+                "both players have borne off all 15",
+            ),
         ]
         for token, request, code, text in cases:
             status, answer = await post(url, request, token)

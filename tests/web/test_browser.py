@@ -12,32 +12,21 @@ import shutil
 import statistics
 import time
 from collections.abc import Awaitable, Callable
-from pathlib import Path
 
 import pytest
 
 from controller.simulated_board import SimulatedBoard
 from controller.web import WebServer, create_app
+from tests._browser import ARGS, ARTIFACTS, CHROMIUM
 
 playwright = pytest.importorskip("playwright.async_api")
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
-ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
 TOKEN = "referee-token-0123456789"
 
 pytestmark = pytest.mark.skipif(
     shutil.which(CHROMIUM) is None, reason="Debian's chromium is missing: make system-deps"
 )
 
-Page = object
 Body = Callable[[SimulatedBoard, str, "playwright.Page"], Awaitable[None]]
 
 
@@ -113,7 +102,7 @@ def test_the_page_follows_each_move_without_reloading() -> None:
     latencies: list[float] = []
 
     async def body(board: SimulatedBoard, url: str, page: playwright.Page) -> None:
-        await shown_seq(page, 1)
+        await shown_seq(page, 0)
         await page.evaluate(
             """() => { window.notReloaded = true; window.seenAt = {};
             new MutationObserver(() => { window.seenAt[document.body.dataset.seq] = Date.now(); })
@@ -129,7 +118,9 @@ def test_the_page_follows_each_move_without_reloading() -> None:
         assert await page.evaluate("window.notReloaded") is True
 
     run(body)
-    print(f"push latency: median {statistics.median(latencies):.1f} ms, max {max(latencies):.1f} ms")
+    print(
+        f"push latency: median {statistics.median(latencies):.1f} ms, max {max(latencies):.1f} ms"
+    )
     assert statistics.median(latencies) < 100
 
 
