@@ -28,6 +28,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     import asyncio
     import logging
+    import sys
 
     from controller.config import ConfigError, load_config, parse_config
     from controller.hub import Hub
@@ -52,11 +53,12 @@ def run(args: argparse.Namespace) -> int:
 
     async def main() -> None:
         task = asyncio.create_task(hub.run())
-        while not hub.web.port or hub.web.app.frozen is False:
-            await asyncio.sleep(0.05)
-            if task.done():
-                break
-        print(f"tabula hub: {hub.web.url} following {mqtt.broker}, archive {args.archive}")
+        ready = asyncio.create_task(hub.ready.wait())
+        await asyncio.wait({task, ready}, return_when=asyncio.FIRST_COMPLETED)
+        if ready.done():
+            print(f"tabula hub: {hub.web.url} following {mqtt.broker}, archive {args.archive}")
+            sys.stdout.flush()
+        ready.cancel()
         await task
 
     asyncio.run(main())

@@ -93,8 +93,8 @@ class Hub:
         self._versions: dict[str, int] = {}
         self._dirty = False
         self.changes = Fanout(0)
-        self.received = asyncio.Event()
-        """Set at each message taken (the tests wait on it)."""
+        self.ready = asyncio.Event()
+        """Set once the page is served (:attr:`web` then has its port)."""
         app = web.Application()
         app[_HUB] = self
         app.router.add_get("/", _page)
@@ -107,6 +107,7 @@ class Hub:
     async def run(self) -> None:
         """Serve the page and follow the broker until cancelled."""
         async with self.web:
+            self.ready.set()
             pusher = asyncio.create_task(self._push())
             try:
                 await self._follow()
@@ -123,7 +124,6 @@ class Hub:
         if board_id is not None:
             self._versions[board_id] = self._versions.get(board_id, 0) + 1
             self._dirty = True
-        self.received.set()
 
     async def _follow(self) -> None:
         attempt = 0
