@@ -30,6 +30,7 @@ persistence true
 persistence_location {directory}/
 max_queued_messages 1000000
 max_inflight_messages 100
+set_tcp_nodelay true
 log_dest file {directory}/mosquitto.log
 log_type error
 log_type warning
