@@ -30,6 +30,8 @@ from controller.simulated_board import SimulatedBoard
 from tests._browser import ARGS, ARTIFACTS, CHROMIUM
 
 ROOT = Path(__file__).resolve().parents[2]
+MOSQUITTO_CHECK_S = 6
+"""Mosquitto 2.0 looks for expired keep-alives when more than 5 whole seconds have passed."""
 
 try:
     _probe = Mosquitto(Path("/nonexistent"))
@@ -172,7 +174,7 @@ async def shown_offline_on_the_page(url: str, board_ids: tuple[str, ...]) -> Non
 
 
 def test_a_board_that_dies_is_shown_offline_within_its_keepalive(tmp_path: Path) -> None:
-    keepalive = 3
+    keepalive = 1
 
     async def body(broker: Mosquitto, hub: Hub) -> None:
         def board(board_id: str) -> subprocess.Popen[bytes]:
@@ -199,7 +201,7 @@ def test_a_board_that_dies_is_shown_offline_within_its_keepalive(tmp_path: Path)
                 )
             # A power cut: the process stops answering, its connection stays open.
             frozen.send_signal(signal.SIGSTOP)
-            lost = await until(lambda: views["frozen"].online is False, 10, "frozen")
+            lost = await until(lambda: views["frozen"].online is False, 15, "frozen")
             # A crash: the process dies, the kernel closes its connection.
             killed.kill()
             gone = await until(lambda: views["killed"].online is False, 2, "killed")
@@ -209,9 +211,9 @@ def test_a_board_that_dies_is_shown_offline_within_its_keepalive(tmp_path: Path)
                 f"killed {gone:.2f} s"
             )
             await shown_offline_on_the_page(hub.web.url, ("frozen", "killed"))
-            # MQTT: the broker gives up after 1.5 keep-alives; mosquitto checks about once a
-            # second, hence the margin.
-            assert lost <= 1.5 * keepalive + 1.0
+            # MQTT: the broker gives up after 1.5 keep-alives (whole seconds); Mosquitto 2.0
+            # checks the keep-alives only every 6 seconds, hence the margin.
+            assert lost <= 1.5 * keepalive + 1.0 + MOSQUITTO_CHECK_S
         finally:
             for process in (frozen, killed):
                 os.kill(process.pid, signal.SIGKILL)
