@@ -115,6 +115,8 @@ class BoardConfig:
     settle_s: float = 0.3
     """How long the board must stay unchanged before an observation counts."""
     baudrate: int = 115200
+    flipped: bool = False
+    """The board's orientation: player 0 sits at the far side and plays colour B."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -289,7 +291,7 @@ class Config:
 
 _MQTT_PORTS = {"mqtt": 1883, "mqtts": 8883, "ws": 80, "wss": 443}
 _SECTIONS: dict[str, tuple[str, ...]] = {
-    "board": ("serial_device", "settle_s", "baudrate"),
+    "board": ("serial_device", "settle_s", "baudrate", "flipped"),
     "camera": ("enabled", "source", "calibration"),
     "gpio": ("pin_factory", "pinmap", "leds", "shift_registers", "pins"),
     "game": (
@@ -434,6 +436,7 @@ def _board(board: Section, pinmap: Mapping[str, Any]) -> BoardConfig:
         ),
         settle_s=board.get("settle_s", number(0.0, 10.0, "seconds"), d.settle_s),
         baudrate=board.get("baudrate", integer(1200, 4_000_000), d.baudrate),
+        flipped=board.get("flipped", boolean, d.flipped),
     )
 
 

@@ -1,1 +1,94 @@
-"""Dice reading with OpenCV for Tabula."""
+"""Dice reading with OpenCV for Tabula: camera sources, calibration, dice, cube, settling.
+
+The referee service uses a small API::
+
+    from vision import DiceReader, RollWatcher, SettleDetector, open_source, load_calibration
+
+    reader = DiceReader(load_calibration("tabula.toml"), expected_dice=2)
+    reading = reader.read(frame)          # RollReading(dice, verdict, reason, cube)
+    reading.verdict                       # Verdict.OK / REROLL / UNREADABLE
+    reading.values                        # (6, 3)
+
+    watcher = RollWatcher(lambda: open_source("0"), reader)
+    event = watcher.step()                # RollEvent("roll", reading) / ("lifted") / None
+    watcher.state                         # searching / moving / settled / empty
+
+- :class:`FrameSource` is the protocol of the frame sources (``read()`` -> frame or None,
+  ``close()``): :class:`CameraSource` (USB, ``cv2.VideoCapture``), :class:`PiCameraSource`
+  (``picamera2``), :class:`FolderSource`, :class:`VideoFileSource`, :class:`SyntheticSource`.
+- :func:`calibrate` finds the ArUco markers (DICT_4X4_50 ids 0..3 at
+  :data:`MARKER_CENTRES` of the board view) and gives a :class:`Calibration`;
+  :func:`save_calibration` / :func:`load_calibration` keep it in ``[camera.calibration]``.
+- :class:`SettleDetector` takes an injectable clock; its threshold derives from the camera
+  noise (measured with :meth:`SettleDetector.measure_noise`, else estimated).
+- :func:`render_roll` draws labelled synthetic rolls (tests, demo).
+"""
+
+from __future__ import annotations
+
+from vision._calibration import (
+    BOARD_SIZE,
+    MARKER_CENTRES,
+    Calibration,
+    MarkerDetection,
+    annotate,
+    calibrate,
+    find_markers,
+    load_calibration,
+    save_calibration,
+)
+from vision._model import CUBE_VALUES, CubeReading, Die, RollReading, Verdict
+from vision._reader import DiceReader
+from vision._settle import RollEvent, RollWatcher, SettleDetector, WatchState, frame_change
+from vision._sources import (
+    IMAGE_SUFFIXES,
+    CameraSource,
+    FolderSource,
+    FrameSource,
+    PiCameraSource,
+    SyntheticSource,
+    VideoFileSource,
+    open_source,
+    read_image,
+)
+from vision._synth import SyntheticDie, SyntheticRoll, render_roll
+from vision.errors import CalibrationError, CameraError, ImageError, VisionError
+
+__all__ = [
+    "BOARD_SIZE",
+    "CUBE_VALUES",
+    "IMAGE_SUFFIXES",
+    "MARKER_CENTRES",
+    "Calibration",
+    "CalibrationError",
+    "CameraError",
+    "CameraSource",
+    "CubeReading",
+    "DiceReader",
+    "Die",
+    "FolderSource",
+    "FrameSource",
+    "ImageError",
+    "MarkerDetection",
+    "PiCameraSource",
+    "RollEvent",
+    "RollReading",
+    "RollWatcher",
+    "SettleDetector",
+    "SyntheticDie",
+    "SyntheticRoll",
+    "SyntheticSource",
+    "Verdict",
+    "VideoFileSource",
+    "VisionError",
+    "WatchState",
+    "annotate",
+    "calibrate",
+    "find_markers",
+    "frame_change",
+    "load_calibration",
+    "open_source",
+    "read_image",
+    "render_roll",
+    "save_calibration",
+]

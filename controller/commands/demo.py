@@ -1,90 +1,149 @@
-"""``tabula demo``: a match between two simulated players, printed move by move."""
+"""``tabula demo``: the whole service on simulated hardware, with simulated players.
+
+The board simulator speaks the firmware's protocol over a pseudo-terminal, the camera
+shows rendered rolls read by the real dice reader, the buttons and the shift-register
+LEDs are gpiozero devices on its MockFactory; two simulated players play whole matches
+(hits, bar entries, bear-offs, cube actions, some illegal plays and cocked dice). The
+game and the LED states are printed as they go; the journal and the match files
+(``.sgf``, and ``.mat`` when the match has no illegal play) are written to ``--out``.
+"""
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import random
 import sys
-from typing import TextIO
+import tempfile
+from pathlib import Path
+from typing import TYPE_CHECKING
 
-from controller.rules.board import pip_counts
-from controller.rules.cube import Rules
-from controller.selfplay import (
-    Doubled,
-    Dropped,
-    GameStarted,
-    GameWon,
-    MatchEvent,
-    Played,
-    SimulatedPlayer,
-    Taken,
-    play_match,
-)
+if TYPE_CHECKING:
+    from controller.record import MatchRecord
 
-HELP = "play a simulated match and print it move by move"
-
-NAMES = ("X", "O")
+HELP = "run the board service on simulated hardware with simulated players"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--seed", type=int, default=None, help="replay the same match")
-    parser.add_argument("--length", type=int, default=5, help="match length (0 = one money game)")
-    parser.add_argument("--jacoby", action="store_true", help="money play: the Jacoby rule")
-    parser.add_argument("--beavers", action="store_true", help="money play: beavers allowed")
+    parser.add_argument("--seed", type=int, default=None, help="replay the same games")
     parser.add_argument(
-        "--automatic-doubles", action="store_true", help="equal opening dice double the cube"
+        "--games",
+        type=int,
+        default=None,
+        help="stop after this many games (default: one whole match)",
+    )
+    parser.add_argument("--length", type=int, default=3, help="match length in points")
+    parser.add_argument(
+        "--out",
+        type=Path,
+        default=None,
+        help="directory of the journals and match files (default: a temporary one)",
+    )
+    parser.add_argument(
+        "--headless", action="store_true", help="print one line a game, not every move and LED"
+    )
+    parser.add_argument("--mode", choices=("referee", "learner", "recorder"), default="learner")
+    parser.add_argument("--illegal", type=float, default=0.08, help="share of illegal plays")
+    parser.add_argument("--cocked", type=float, default=0.08, help="share of cocked rolls")
+    parser.add_argument(
+        "--ack",
+        action="store_true",
+        help="print 'ack SEQ' after each journalled event (crash tests)",
     )
 
 
 def run(args: argparse.Namespace) -> int:
+    from controller.record import MatFileError
+    from controller.referee import Mode
+    from controller.rules import Rules
+    from controller.service.demo import run_simulated
+    from controller.service.service import open_journal
+
+    if args.games is not None and args.games < 1:
+        print(f"tabula demo: --games {args.games}: expected at least 1", file=sys.stderr)
+        return 2
+    if args.length < 1:
+        print(f"tabula demo: --length {args.length}: expected at least 1", file=sys.stderr)
+        return 2
     seed = args.seed if args.seed is not None else random.randrange(10**6)
-    rules = Rules(
-        match_length=args.length,
-        jacoby=args.jacoby,
-        beavers=args.beavers,
-        automatic_doubles=args.automatic_doubles,
-    )
-    rng = random.Random(seed)
-    players = (SimulatedPlayer(random.Random(rng.random())), SimulatedPlayer(rng))
-    what = f"{args.length}-point match" if args.length else "money game"
-    print(f"Tabula demo: a {what} between two simulated players (seed {seed})")
-    for event in play_match(rules, rng, players):
-        print_event(event, sys.stdout)
-        if isinstance(event, GameWon) and rules.is_money:
-            break
+    out = args.out or Path(tempfile.mkdtemp(prefix="tabula-demo-"))
+    out.mkdir(parents=True, exist_ok=True)
+    rules = Rules(match_length=args.length)
+    wanted = args.games if args.games is not None else 10**9
+    echo = None if args.headless else _echo
+    print(f"Tabula demo (seed {seed}): {args.length}-point matches, files in {out}", flush=True)
+    played = 0
+    number = 1
+    while played < wanted:
+        journal = out / f"match-{number}.sqlite3"
+        if journal.exists():
+            with open_journal(journal) as existing:
+                state = existing.state
+            if state is not None and state.match.is_over:
+                played += len(existing_games(journal))
+                number += 1
+                continue
+        on_event = _ack if args.ack else None
+        result = asyncio.run(
+            run_simulated(
+                journal,
+                games=wanted - played,
+                seed=seed + number,
+                rules=rules,
+                mode=Mode(args.mode),
+                echo=echo,
+                show_leds=not args.headless,
+                on_event=on_event,
+                illegal_rate=args.illegal,
+                cocked_rate=args.cocked,
+            )
+        )
+        if args.headless:
+            print(result.resumed, flush=True)
+        counts = result.counts
+        played += counts.games
+        with open_journal(journal) as done:
+            record = done.record()
+            (out / f"match-{number}.sgf").write_text(_sgf(record))
+            try:
+                (out / f"match-{number}.mat").write_text(_mat(record))
+                files = ".mat and .sgf"
+            except MatFileError as error:
+                files = f".sgf (no .mat: {error})"
+            score = record.state.match.score
+        print(
+            f"match {number}: {counts.games} game(s), score {score[0]}-{score[1]}, "
+            f"{counts.turns} turns, {counts.illegal} illegal plays ({counts.accepted} "
+            f"accepted, {counts.demanded} demanded), {counts.cocked} cocked rolls, "
+            f"{counts.doubles} doubles, {counts.hits} hits; wrote {files}",
+            flush=True,
+        )
+        number += 1
     return 0
 
 
-def print_event(event: MatchEvent, out: TextIO) -> None:
-    """One line (or two) of the match as a person reads it."""
-    if isinstance(event, GameStarted):
-        out.write(
-            f"\nGame {event.game_number}, score {event.score[0]}-{event.score[1]}: "
-            f"{NAMES[event.first_player]} wins the opening roll with "
-            f"{event.dice[0]}{event.dice[1]}"
-            + (f", cube at {event.cube_value}" if event.cube_value > 1 else "")
-            + "\n"
-        )
-    elif isinstance(event, Played):
-        pips = pip_counts(event.board)
-        notation = event.play.notation or "(no legal move)"
-        out.write(
-            f"  {NAMES[event.player]} {event.dice[0]}{event.dice[1]}: {notation:<28}"
-            f" pips X {pips[0]:>3}  O {pips[1]:>3}\n"
-        )
-    elif isinstance(event, Doubled):
-        out.write(f"  {NAMES[event.player]} doubles to {event.value}\n")
-    elif isinstance(event, Taken):
-        out.write(f"  {NAMES[event.player]} takes\n")
-    elif isinstance(event, Dropped):
-        out.write(f"  {NAMES[event.player]} drops\n")
-    elif isinstance(event, GameWon):
-        result, match = event.result, event.match
-        kind = "drop" if result.dropped else result.kind.name.lower()
-        out.write(
-            f"  {NAMES[result.winner]} wins {result.points} point(s) ({kind}); "
-            f"score {match.score[0]}-{match.score[1]}\n"
-        )
-        if match.is_over:
-            assert match.winner is not None
-            out.write(f"\n{NAMES[match.winner]} wins the match {match.score[0]}-{match.score[1]}\n")
+def existing_games(journal: Path) -> list[object]:
+    from controller.service.service import open_journal
+
+    with open_journal(journal) as done:
+        return [game for game in done.record().games if game.result is not None]
+
+
+def _sgf(record: MatchRecord) -> str:
+    from controller.record.sgf import write_sgf
+
+    return write_sgf(record)
+
+
+def _mat(record: MatchRecord) -> str:
+    from controller.record.matfile import write_mat
+
+    return write_mat(record)
+
+
+def _echo(line: str) -> None:
+    print(line, flush=True)
+
+
+def _ack(seq: int, kind: str) -> None:
+    print(f"ack {seq} {kind}", flush=True)

@@ -40,9 +40,9 @@ from controller.devices.leds import (
     led_frame,
 )
 from controller.devices.pi import PiDevices
-from controller.devices.scene import DARK, LOCATIONS, Colour, Lamp, Pattern, Scene, is_lit
 from controller.devices.shift_register import REGISTERS, ShiftRegisterLeds, frame_bits, phase_ms
 from controller.devices.status import StatusLed
+from controller.scene import DARK, LOCATIONS, Colour, Lamp, Pattern, Scene, is_lit
 
 __all__ = [
     "ATTENTION",

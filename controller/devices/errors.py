@@ -7,6 +7,7 @@ Every class derives from :class:`DevicesError` (itself a
 from __future__ import annotations
 
 from controller.errors import TabulaError
+from controller.scene import SceneError
 
 __all__ = [
     "DeviceClosedError",
@@ -20,10 +21,6 @@ __all__ = [
 
 class DevicesError(TabulaError):
     """Base class of the errors of :mod:`controller.devices`."""
-
-
-class SceneError(DevicesError, ValueError):
-    """An LED scene that cannot be shown: wrong number of lamps, unknown location."""
 
 
 class PinFactoryError(DevicesError, ValueError):

@@ -14,7 +14,7 @@ from typing import Protocol
 
 from controller.closing import Closing
 from controller.devices.errors import DeviceClosedError, SceneError
-from controller.devices.scene import DARK, Colour, Lamp, Scene
+from controller.scene import DARK, Colour, Lamp, Scene
 from firmware_bridge import Blink, Led, LedFrame
 
 __all__ = ["BLINK_PERIOD_S", "BoardLeds", "LedBackend", "blink_forever", "led_frame"]
@@ -81,7 +81,7 @@ def led_frame(scene: Scene, *, level: int = 255) -> LedFrame:
     A lamp that is off is sent as ``Led()`` whatever its pattern, so scenes that look
     alike give equal frames.
 
-    >>> from controller.devices.scene import Colour, Lamp, Pattern, Scene
+    >>> from controller.scene import Colour, Lamp, Pattern, Scene
     >>> frame = led_frame(Scene.of({3: Lamp(Colour.RED, Pattern.FAST)}))
     >>> len(frame.leds), frame.leds[3]
     (29, Led(red=255, green=0, blue=0, blink=<Blink.FAST: 2>))

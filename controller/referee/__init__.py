@@ -22,7 +22,7 @@ from controller.referee.cells import (
     location_of,
     point_of,
 )
-from controller.referee.display import Blink, Colour, Display, Light, Mode, render
+from controller.referee.display import Display, Mode, render
 from controller.referee.errors import InvalidObservationError, RefereeError
 from controller.referee.judge import (
     Diagnosis,
@@ -55,11 +55,9 @@ __all__ = [
     "BARS",
     "LOCATIONS",
     "TRAYS",
-    "Blink",
     "Button",
     "Cell",
     "Cells",
-    "Colour",
     "Diagnosis",
     "DiceLifted",
     "DiceSource",
@@ -71,7 +69,6 @@ __all__ = [
     "Judge",
     "Kind",
     "Lifted",
-    "Light",
     "Location",
     "ManualDice",
     "Mode",

@@ -1,7 +1,8 @@
-"""What to show: one light per location, a status light and a line of text, per mode.
+"""What to show: one lamp per location, a status lamp and a line of text, per mode.
 
 Why here: the modes differ only in what they show (DESIGN.md, "Modes"), so the choice is
-made once, purely, and the LED back-ends and the web view just render a :class:`Display`:
+made once, purely. The lamps are a :class:`controller.scene.Scene`, the one LED model that
+both back-ends (the Pi's shift registers, the sensor board's chain) and the web view show:
 
 * ``referee`` flags illegal plays, sensor faults and irregular rolls;
 * ``learner`` also lights the legal destinations of a lifted checker (amber: where it
@@ -18,8 +19,9 @@ from enum import StrEnum
 from controller.referee.cells import LOCATIONS, Location, cells_from_board
 from controller.referee.turn import Phase, TurnState
 from controller.referee.verdict import Kind
+from controller.scene import Colour, Lamp, Pattern, Scene
 
-__all__ = ["Blink", "Colour", "Display", "Light", "Mode", "render"]
+__all__ = ["Display", "Mode", "render"]
 
 
 class Mode(StrEnum):
@@ -30,28 +32,7 @@ class Mode(StrEnum):
     RECORDER = "recorder"
 
 
-class Colour(StrEnum):
-    OFF = "off"
-    GREEN = "green"
-    AMBER = "amber"
-    RED = "red"
-
-
-class Blink(StrEnum):
-    STEADY = "steady"
-    SLOW = "slow"
-    FAST = "fast"
-
-
-@dataclass(frozen=True, slots=True)
-class Light:
-    """One LED's state."""
-
-    colour: Colour = Colour.OFF
-    blink: Blink = Blink.STEADY
-
-
-DARK = Light()
+DARK = Lamp()
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,18 +40,22 @@ class Display:
     """Everything to show at one moment.
 
     Attributes:
-        lights: one light per location (28, indexed as the observation's cells).
-        status: the status light.
+        scene: the 28 location lamps (indexed as the observation's cells) and the status lamp.
         text: one line for the status display and the web view.
     """
 
-    lights: tuple[Light, ...]
-    status: Light
+    scene: Scene
     text: str
 
-    def __post_init__(self) -> None:
-        if len(self.lights) != LOCATIONS:
-            raise ValueError(f"{len(self.lights)} lights: expected {LOCATIONS}")
+    @property
+    def lights(self) -> tuple[Lamp, ...]:
+        """The 28 location lamps."""
+        return self.scene.lamps
+
+    @property
+    def status(self) -> Lamp:
+        """The status lamp."""
+        return self.scene.status
 
     def lit(self, colour: Colour) -> frozenset[Location]:
         """The locations lit in ``colour``."""
@@ -81,33 +66,32 @@ def render(state: TurnState, mode: Mode) -> Display:
     """What ``state`` shows in ``mode``."""
     lights = [DARK] * LOCATIONS
 
-    def light(locations: frozenset[Location], colour: Colour, blink: Blink) -> None:
+    def light(locations: frozenset[Location], colour: Colour, blink: Pattern) -> None:
         for location in locations:
-            lights[location] = Light(colour, blink)
-
+            lights[location] = Lamp(colour, blink)
     verdict = state.verdict
-    fault = Light(Colour.RED, Blink.FAST)
+    fault = Lamp(Colour.RED, Pattern.FAST)
     silent = mode is Mode.RECORDER
     if verdict is not None and verdict.kind is Kind.INCONSISTENT:
-        light(verdict.locations, Colour.AMBER, Blink.FAST)
-        return _display(lights, Light(Colour.AMBER, Blink.FAST), verdict.text)
+        light(verdict.locations, Colour.AMBER, Pattern.FAST)
+        return _display(lights, Lamp(Colour.AMBER, Pattern.FAST), verdict.text)
     if state.roll_fault:
         return _display(lights, fault, state.notice)
     if state.phase in (Phase.MANUAL_DICE, Phase.CONFIRM_DICE):
-        return _display(lights, Light(Colour.AMBER, Blink.SLOW), state.notice)
+        return _display(lights, Lamp(Colour.AMBER, Pattern.SLOW), state.notice)
     if silent:
         return _display(lights, DARK, "recording")
     if state.phase is Phase.FLAGGED and state.flagged is not None:
-        light(state.flagged.locations, Colour.RED, Blink.FAST)
+        light(state.flagged.locations, Colour.RED, Pattern.FAST)
         return _display(lights, fault, state.notice)
     if state.phase is Phase.DONE or verdict is None:
         return _display(lights, DARK, state.notice)
     status = DARK
     if verdict.kind is Kind.ILLEGAL:
-        light(verdict.locations, Colour.RED, Blink.FAST)
+        light(verdict.locations, Colour.RED, Pattern.FAST)
         status = fault
     elif verdict.kind is Kind.COMPLETE:
-        status = Light(Colour.GREEN)
+        status = Lamp(Colour.GREEN)
         if mode is Mode.LEARNER and verdict.play is not None:
             before, after = cells_from_board(state.before), cells_from_board(verdict.play.result)
             gained = frozenset(
@@ -115,14 +99,14 @@ def render(state: TurnState, mode: Mode) -> Display:
                 for location, (old, new) in enumerate(zip(before, after, strict=True))
                 if old is not None and new is not None and new[state.player] > old[state.player]
             )
-            light(gained, Colour.GREEN, Blink.FAST)
+            light(gained, Colour.GREEN, Pattern.FAST)
     elif mode is Mode.LEARNER:
-        light(verdict.pending_hits, Colour.AMBER, Blink.SLOW)
+        light(verdict.pending_hits, Colour.AMBER, Pattern.SLOW)
         for checker in verdict.lifted:
-            light(checker.destinations, Colour.GREEN, Blink.STEADY)
-            light(frozenset({checker.source}), Colour.AMBER, Blink.STEADY)
+            light(checker.destinations, Colour.GREEN, Pattern.STEADY)
+            light(frozenset({checker.source}), Colour.AMBER, Pattern.STEADY)
     return _display(lights, status, verdict.text)
 
 
-def _display(lights: list[Light], status: Light, text: str) -> Display:
-    return Display(tuple(lights), status, text)
+def _display(lights: list[Lamp], status: Lamp, text: str) -> Display:
+    return Display(Scene(tuple(lights), status), text)

@@ -1,8 +1,9 @@
-"""``tabula demo``: a simulated match printed move by move."""
+"""``tabula demo``: the service on the simulators, and the simulated players' matches."""
 
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 from controller.rules.board import CHECKERS
 from controller.rules.cube import Rules
@@ -10,11 +11,19 @@ from controller.selfplay import GameWon, Played, SimulatedPlayer, play_match
 from tests.commands.test_plays import tabula
 
 
-def test_demo_plays_a_whole_match_and_names_the_winner() -> None:
-    run = tabula("demo", "--seed", "7", "--length", "3")
+def test_headless_demo_plays_the_games_asked_and_writes_the_match_files(tmp_path: Path) -> None:
+    run = tabula("demo", "--headless", "--games", "1", "--seed", "5", "--out", str(tmp_path),
+                 "--illegal", "0")  # fmt: skip
     assert run.returncode == 0, run.stderr
-    assert "wins the match" in run.stdout.splitlines()[-1]
-    assert run.stdout.count("Game ") >= 2
+    assert "match 1: 1 game(s)" in run.stdout
+    assert (tmp_path / "match-1.sgf").read_text().startswith("(;FF[4]")
+    assert (tmp_path / "match-1.mat").exists()
+
+
+def test_demo_refuses_a_bad_number_of_games() -> None:
+    run = tabula("demo", "--games", "0")
+    assert run.returncode == 2
+    assert "--games 0: expected at least 1" in run.stderr
 
 
 def test_simulated_matches_are_legal_and_reach_the_length() -> None:

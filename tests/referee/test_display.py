@@ -5,11 +5,7 @@ from __future__ import annotations
 import pytest
 
 from controller.referee import (
-    Blink,
     Button,
-    Colour,
-    Display,
-    Light,
     Mode,
     Press,
     Rolled,
@@ -21,6 +17,7 @@ from controller.referee import (
     render,
 )
 from controller.rules import START
+from controller.scene import Colour, Lamp, Pattern, Scene, SceneError
 from tests.referee._support import PARTIAL_13_8, PLAY_24_13, lift
 
 
@@ -33,7 +30,7 @@ def test_learner_lights_the_destinations_of_a_lifted_checker() -> None:
     display = render(state, Mode.LEARNER)
     assert display.lit(Colour.GREEN) == {17, 12}
     assert display.lit(Colour.AMBER) == {23}
-    assert display.lights[17] == Light(Colour.GREEN, Blink.STEADY)
+    assert display.lights[17] == Lamp(Colour.GREEN, Pattern.STEADY)
     assert display.text == "checker in hand"
 
 
@@ -41,7 +38,7 @@ def test_referee_and_recorder_do_not_show_destinations() -> None:
     state = moving().on(Seen(lift(cells_from_board(START), 23, 0)))
     assert render(state, Mode.REFEREE).lit(Colour.GREEN) == set()
     recorder = render(state, Mode.RECORDER)
-    assert all(light == Light() for light in recorder.lights)
+    assert all(light == Lamp() for light in recorder.lights)
     assert recorder.text == "recording"
 
 
@@ -49,8 +46,8 @@ def test_learner_flashes_a_complete_play_green() -> None:
     state = moving().on(Seen(cells_from_board(PLAY_24_13)))
     display = render(state, Mode.LEARNER)
     assert display.lit(Colour.GREEN) == {12}
-    assert display.lights[12].blink is Blink.FAST
-    assert display.status == Light(Colour.GREEN)
+    assert display.lights[12].pattern is Pattern.FAST
+    assert display.status == Lamp(Colour.GREEN)
     assert render(state, Mode.REFEREE).lit(Colour.GREEN) == set()
 
 
@@ -62,7 +59,7 @@ def test_an_illegal_board_blinks_the_differing_locations_red() -> None:
     for mode in (Mode.REFEREE, Mode.LEARNER):
         display = render(state, mode)
         assert 18 in display.lit(Colour.RED)
-        assert display.status == Light(Colour.RED, Blink.FAST)
+        assert display.status == Lamp(Colour.RED, Pattern.FAST)
         assert display.text == "blocked point: the opponent holds your 19 point"
     assert render(state, Mode.RECORDER).lit(Colour.RED) == set()
 
@@ -76,7 +73,7 @@ def test_a_flagged_play_tells_the_opponent_what_to_do() -> None:
 
 def test_before_the_roll_the_board_is_dark_and_says_who_rolls() -> None:
     display = render(TurnState.start(START, 1), Mode.LEARNER)
-    assert all(light == Light() for light in display.lights)
+    assert all(light == Lamp() for light in display.lights)
     assert display.text == "player 1 to roll"
 
 
@@ -87,12 +84,15 @@ def test_faults_show_in_every_mode(mode: Mode) -> None:
     assert display.lit(Colour.AMBER) == {0}
     assert display.text == "check the board: cannot read point 1"
     cocked = render(TurnState.start(START, 0).on(RollFault(0, "a die is cocked")), mode)
-    assert cocked.status == Light(Colour.RED, Blink.FAST)
+    assert cocked.status == Lamp(Colour.RED, Pattern.FAST)
     assert cocked.text == "roll again: a die is cocked"
     manual = render(TurnState.start(START, 0).on(RollUnreadable(0)), mode)
-    assert manual.status == Light(Colour.AMBER, Blink.SLOW)
+    assert manual.status == Lamp(Colour.AMBER, Pattern.SLOW)
 
 
-def test_a_display_has_one_light_per_location() -> None:
-    with pytest.raises(ValueError, match="27 lights: expected 28"):
-        Display((Light(),) * 27, Light(), "")
+def test_a_display_is_a_scene_of_one_lamp_per_location() -> None:
+    display = render(moving(), Mode.LEARNER)
+    assert isinstance(display.scene, Scene)
+    assert display.lights == display.scene.lamps and display.status == display.scene.status
+    with pytest.raises(SceneError, match="scene of 27 lamps: expected 28"):
+        Scene((Lamp(),) * 27, Lamp())

@@ -1,7 +1,8 @@
 """What the LEDs show: a colour and a blink pattern per location, plus the status LED.
 
-Why a pure value: the referee decides *what* to show, the service maps its verdict to a
-:class:`Scene`, and each back-end (:class:`~controller.devices.ShiftRegisterLeds` on the
+Why a pure value shared by all: the referee's :func:`~controller.referee.render` decides
+*what* to show and returns a :class:`Scene` (one model for the LEDs and the web view), and
+each back-end (:class:`~controller.devices.ShiftRegisterLeds` on the
 Pi, :class:`~controller.devices.BoardLeds` on the sensor board) decides *how*. Blinking
 is a pure function of a phase in milliseconds (:func:`is_lit`), with the timings of
 ``hardware/PROTOCOL.md`` (slow 1 Hz, fast 4 Hz, flash 100 ms a second, all from phase 0),
@@ -17,7 +18,7 @@ import enum
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from controller.devices.errors import SceneError
+from controller.errors import TabulaError
 
 __all__ = [
     "DARK",
@@ -26,8 +27,13 @@ __all__ = [
     "Lamp",
     "Pattern",
     "Scene",
+    "SceneError",
     "is_lit",
 ]
+
+class SceneError(TabulaError, ValueError):
+    """An LED scene that cannot be shown: wrong number of lamps, unknown location."""
+
 
 #: Lamps of a scene, one per location (24 points, 2 bars, 2 trays).
 LOCATIONS = 28

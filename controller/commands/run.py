@@ -1,0 +1,126 @@
+"""``tabula run --config FILE``: the board service on real hardware.
+
+The serial device, camera, GPIO pins, journal, rules, players and mode all come from the
+configuration (``hardware/tabula.example.toml``); logs go to standard error, which
+systemd keeps in its journal (``journalctl -u tabula``); under systemd (``Type=notify``)
+the service reports ready once the journal is open and pings the watchdog from its loop.
+SIGTERM and SIGINT stop it cleanly: every event is already in the journal.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import logging
+import signal
+import socket
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from controller.config import Config
+
+HELP = "run the board service with the hardware of a configuration file"
+
+_log = logging.getLogger("tabula.run")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of ``tabula run``."""
+    parser.add_argument(
+        "--config",
+        type=Path,
+        default=Path("/etc/tabula/tabula.toml"),
+        help="the configuration file (/etc/tabula/tabula.toml)",
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run until SIGTERM or SIGINT; bad configuration exits 2 with every problem named."""
+    from controller.config import load_config
+
+    config = load_config(args.config)
+    logging.basicConfig(
+        level=config.log_level.upper(), format="%(levelname)s %(name)s: %(message)s"
+    )
+    asyncio.run(_serve(config))
+    return 0
+
+
+async def _serve(config: Config) -> None:
+    from controller.devices import PiDevices, make_pin_factory
+    from controller.referee import Mode
+    from controller.service import Key, Service
+    from controller.service.service import RollSource, open_journal
+    from controller.systemd import SystemdNotifier, watchdog_loop
+    from firmware_bridge import BoardLink
+
+    task = asyncio.current_task()
+    assert task is not None
+    loop = asyncio.get_running_loop()
+    for number in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(number, task.cancel)
+    board_id = config.mqtt.board_id if config.mqtt is not None else socket.gethostname()
+    keys = {key.value for key in Key}
+    async with contextlib.AsyncExitStack() as stack:
+        journal = stack.enter_context(open_journal(config.journal))
+        service = Service(
+            board_id,
+            journal,
+            names=config.players.names,
+            rules=config.game.rules(),
+            mode=Mode(config.mode),
+            flipped=config.board.flipped,
+        )
+        _log.info("%s", service.resumed)
+        side = "far side, colour B" if config.board.flipped else "near side, colour A"
+        _log.info("player 0 (%s) sits at the %s", config.players.player_0, side)
+        link = await stack.enter_async_context(
+            BoardLink(
+                config.board.serial_device,
+                settle_s=config.board.settle_s,
+                baudrate=config.board.baudrate,
+            )
+        )
+
+        def pressed(press: Any) -> None:
+            name = press.button.value
+            if name in keys:
+                service.press(Key(name))
+            else:
+                _log.info("button %s: not used by the service", name)
+
+        devices = stack.enter_context(
+            PiDevices.open(
+                config.gpio,
+                send_leds=link.send_leds,
+                pin_factory=make_pin_factory(config.gpio.pin_factory),
+                on_press=pressed,
+            )
+        )
+        service.leds = devices.leds
+        camera: RollSource | None = None
+        if config.camera.enabled:
+            camera = _camera(config)
+        systemd = stack.enter_context(SystemdNotifier())
+        systemd.ready(service.resumed)
+        with contextlib.suppress(asyncio.CancelledError):
+            await service.run(
+                board=link,
+                camera=camera,
+                extra=[("watchdog", watchdog_loop(systemd))],
+            )
+        systemd.stopping("stopping: every event is in the journal")
+        _log.info("stopped")
+
+
+def _camera(config: Config) -> Any:
+    from vision import DiceReader, RollWatcher, load_calibration, open_source
+
+    calibration = None
+    if config.camera.calibration is not None:
+        calibration = load_calibration(config.camera.calibration)
+    reader = DiceReader(calibration, expected_dice=2)
+    source = str(config.camera.source)
+    return RollWatcher(lambda: open_source(source), reader)

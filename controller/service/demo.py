@@ -1,0 +1,232 @@
+"""The whole service on the simulators: what ``tabula demo``, the end-to-end tests, the
+crash test and the benchmark run.
+
+The sensor board is :class:`hardware.simulator.BoardSimulator` behind a real pty read by
+:class:`firmware_bridge.BoardLink`; the camera is a :class:`TableCamera` read by the real
+``vision.RollWatcher`` and ``DiceReader``; the buttons and the shift-register LEDs are
+gpiozero devices on its ``MockFactory`` (opened by :class:`controller.devices.PiDevices`
+from a ``[gpio]`` configuration); the players are a :class:`TableDriver`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from controller.config import parse_config
+from controller.referee import Mode
+from controller.rules import Rules
+from controller.service.flow import Key
+from controller.service.service import Service, open_journal, scene_text
+from controller.service.simulation import DriverCounts, RollPool, TableCamera, TableDriver
+
+__all__ = [
+    "DEMO_PINMAP",
+    "FAST_FIRMWARE",
+    "DemoResult",
+    "SimulatedBoard",
+    "roll_pool",
+    "run_simulated",
+]
+
+#: Firmware settings of the simulated board: 2 scans of 2 ms to debounce, 10 heartbeats/s.
+FAST_FIRMWARE = {"heartbeat_ms": 100, "stable_scans": 2, "scan_period_ms": 2}
+
+#: The simulated board's pin map: 15 sensor slots a point (see the file's header).
+DEMO_PINMAP = Path(__file__).parent / "data" / "demo-pinmap.toml"
+
+_GPIO = """
+[gpio]
+pin_factory = "mock"
+leds = "shift-register"
+"""
+
+
+@functools.cache
+def roll_pool(seed: int = 0) -> RollPool:
+    """The rendered rolls of ``seed`` (rendered and checked once per process)."""
+    return RollPool(seed)
+
+
+@dataclass(slots=True)
+class DemoResult:
+    """What a simulated run did: the players' log and counts, the journal's path."""
+
+    journal: Path
+    expected: list[Any]
+    counts: DriverCounts
+    resumed: str
+    service_counts: Any = None
+    led_changes: int = 0
+    latencies: list[float] = field(default_factory=list)
+
+
+class SimulatedBoard:
+    """The simulated edges of one board (simulator, camera, pins) around a service.
+
+    Use as an async context manager; :attr:`service` runs while inside.
+    """
+
+    def __init__(
+        self,
+        journal: Path,
+        *,
+        seed: int = 0,
+        rules: Rules | None = None,
+        mode: Mode = Mode.REFEREE,
+        settle_s: float = 0.02,
+        camera_period_s: float = 0.01,
+        flipped: bool = False,
+        names: tuple[str, str] = ("White", "Black"),
+        board_id: str = "demo",
+    ) -> None:
+        self.journal_path = journal
+        self.seed = seed
+        self.rules = rules if rules is not None else Rules(match_length=5)
+        self.mode = mode
+        self.settle_s = settle_s
+        self.camera_period_s = camera_period_s
+        self.flipped = flipped
+        self.names = names
+        self.board_id = board_id
+        self._stack = contextlib.AsyncExitStack()
+        self._task: asyncio.Task[None] | None = None
+
+    async def __aenter__(self) -> SimulatedBoard:
+        from gpiozero.pins.mock import MockFactory
+
+        from controller.devices import PiDevices
+        from firmware_bridge import BoardLink
+        from hardware.simulator import BoardSimulator
+        from vision import Calibration, DiceReader, RollWatcher, SettleDetector
+
+        stack = self._stack
+        self.pool = await asyncio.to_thread(roll_pool, self.seed % 4)
+        self.journal = stack.enter_context(open_journal(self.journal_path))
+        self.service = Service(
+            self.board_id,
+            self.journal,
+            names=self.names,
+            rules=self.rules,
+            mode=self.mode,
+            flipped=self.flipped,
+        )
+        self.sim = stack.enter_context(
+            BoardSimulator(
+                settings=FAST_FIRMWARE, seed=self.seed, period_s=0.001, pinmap=DEMO_PINMAP
+            )
+        )
+        self.link = await stack.enter_async_context(
+            BoardLink(self.sim.path, settle_s=self.settle_s)
+        )
+        self.factory = MockFactory()
+        gpio = parse_config(_GPIO, check_files=False).gpio
+        service = self.service
+        self.devices = stack.enter_context(
+            PiDevices.open(
+                gpio,
+                send_leds=self.link.send_leds,
+                pin_factory=self.factory,
+                on_press=lambda press: service.press(Key(press.button.value)),
+            )
+        )
+        service.leds = self.devices.leds
+        self.buttons = gpio.pins.buttons()
+        self.camera = TableCamera(self.pool.empty, period_s=self.camera_period_s)
+        reader = DiceReader(Calibration.identity(), expected_dice=2)
+        reader.set_background(self.pool.empty)
+        self.watcher = RollWatcher(
+            lambda: self.camera, reader, settle=SettleDetector(frames=1), votes=1
+        )
+        stack.callback(self.camera.close)
+        self._task = asyncio.create_task(
+            service.run(board=self.link, camera=self.watcher), name="service"
+        )
+        return self
+
+    def driver(self, rng: random.Random, **options: Any) -> TableDriver:
+        """Simulated players at this board."""
+        from controller.service.simulation import button_presser
+
+        press = button_presser(self.buttons, self.factory)
+        return TableDriver(
+            self.service,
+            self.sim.board,
+            self.camera,
+            self.pool,
+            press=press,
+            rng=rng,
+            flipped=self.flipped,
+            **options,
+        )
+
+    async def __aexit__(self, *exc: object) -> None:
+        task, self._task = self._task, None
+        self.camera.close()
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        await self._stack.aclose()
+
+
+async def run_simulated(
+    journal: Path,
+    *,
+    games: int,
+    seed: int,
+    rules: Rules | None = None,
+    mode: Mode = Mode.REFEREE,
+    echo: Callable[[str], None] | None = None,
+    show_leds: bool = False,
+    on_event: Callable[[int, str], None] | None = None,
+    **options: Any,
+) -> DemoResult:
+    """Play ``games`` games (or to the match's end) on a simulated board into ``journal``."""
+    async with SimulatedBoard(journal, seed=seed, rules=rules, mode=mode) as table:
+        service = table.service
+        if echo is not None:
+            echo(service.resumed)
+        driver = table.driver(random.Random(seed), echo=echo, **options)
+        watcher = asyncio.create_task(_watch(service, echo if show_leds else None, on_event))
+        try:
+            await driver.play(games)
+        finally:
+            watcher.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await watcher
+        return DemoResult(
+            journal,
+            driver.expected,
+            driver.counts,
+            service.resumed,
+            service.counters,
+            service.counters.led_updates,
+        )
+
+
+async def _watch(
+    service: Service,
+    echo: Callable[[str], None] | None,
+    on_event: Callable[[int, str], None] | None,
+) -> None:
+    """Print the LED states as they change and report each journalled event."""
+    last = ""
+    async for item in service.updates():
+        kind = getattr(item, "kind", None)
+        if kind is not None:
+            if on_event is not None:
+                on_event(item.seq, kind)
+            continue
+        if echo is None or service.leds is None:
+            continue
+        text = scene_text(service.leds.scene)
+        if text != last:
+            echo(f"    LEDs: {text}")
+            last = text

@@ -1,0 +1,469 @@
+"""The match's flow as a pure state machine: opening roll, cube, turns, game and match end.
+
+Why pure: the service (:mod:`controller.service.service`) feeds every input (a settled
+observation, a camera reading, a button, an action of the web view) to :meth:`Flow.on`,
+which returns the next flow *and the record events it implies*; the service writes those
+to the journal and only then adopts the new flow (journal before acting). Nothing here
+reads a clock or a device, so a match resumes exactly from its journal
+(:meth:`Flow.resume`).
+
+The turn itself is the referee's :class:`~controller.referee.TurnState`; the cube is the
+rules engine's :class:`~controller.rules.CubeState`; the score the rules' :class:`MatchState`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from enum import StrEnum
+
+from controller import record
+from controller.referee import (
+    Button,
+    Cells,
+    DiceLifted,
+    Display,
+    Kind,
+    ManualDice,
+    Mode,
+    Phase,
+    Press,
+    Rolled,
+    RollFault,
+    RollUnreadable,
+    Seen,
+    TurnState,
+    render,
+)
+from controller.referee import Doubled as TurnDoubled
+from controller.rules import (
+    START,
+    Board,
+    CubePhase,
+    CubeState,
+    GameResult,
+    MatchState,
+    OpeningRoll,
+    Player,
+    Rules,
+    RulesError,
+    check_board,
+    legal_plays,
+    outcome,
+)
+from controller.scene import Colour, Lamp, Pattern, Scene
+from controller.service.errors import RefusedError
+
+__all__ = [
+    "CameraLifted",
+    "CameraRoll",
+    "CameraRollFault",
+    "CameraUnreadable",
+    "DiceEntered",
+    "Flow",
+    "Input",
+    "Key",
+    "KeyPressed",
+    "Observed",
+    "canonical_notation",
+]
+
+
+class Key(StrEnum):
+    """The buttons the flow answers (the web view's actions map onto them too)."""
+
+    DONE = "done"
+    DOUBLE = "double"
+    TAKE = "take"
+    DROP = "drop"
+    ACCEPT = "accept"
+    UNDO = "undo"
+    DEMAND = "demand"
+    """No button of its own: Undo while a play is flagged demands a legal play."""
+
+
+@dataclass(frozen=True, slots=True)
+class CameraRoll:
+    """The camera read a settled roll; ``dice`` is (player 0's die, player 1's die) by side."""
+
+    dice: tuple[int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class CameraRollFault:
+    """The camera saw an irregular roll (cocked, off the right-hand half...)."""
+
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class CameraUnreadable:
+    """The camera cannot read the dice: they must be entered."""
+
+
+@dataclass(frozen=True, slots=True)
+class CameraLifted:
+    """The dice were picked up."""
+
+
+@dataclass(frozen=True, slots=True)
+class KeyPressed:
+    """A button (or the web view's equivalent action)."""
+
+    key: Key
+
+
+@dataclass(frozen=True, slots=True)
+class DiceEntered:
+    """Dice entered by hand (buttons or web view)."""
+
+    dice: tuple[int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class Observed:
+    """A settled observation, already in logical locations (orientation applied)."""
+
+    cells: Cells
+
+
+Input = (
+    CameraRoll
+    | CameraRollFault
+    | CameraUnreadable
+    | CameraLifted
+    | KeyPressed
+    | DiceEntered
+    | Observed
+)
+
+
+def canonical_notation(before: Board, player: Player, dice: tuple[int, int], after: Board) -> str:
+    """The canonical notation of the legal play from ``before`` to ``after`` (as the record's)."""
+    for play in legal_plays(before, player, dice):
+        if play.result == after:
+            return play.notation
+    raise RefusedError(f"no legal play of {dice!r} reaches {after!r}")
+
+
+_OPENING_SCENE = Scene(status=Lamp(Colour.AMBER, Pattern.SLOW))
+
+
+@dataclass(frozen=True, slots=True)
+class Flow:
+    """Where a match stands and what it listens to; :meth:`on` returns the next flow.
+
+    Attributes:
+        names: the players' names.
+        rules: the match's rules.
+        match: the score between games.
+        mode: referee, learner or recorder (what the LEDs show).
+        opening: the opening roll so far (ties), in the opening phase.
+        cube: the cube of the game in progress; None before its opening roll is decided.
+        turn: the referee's turn of the game in progress.
+        cells: the latest observation (logical locations).
+        notice: the last thing to tell the players.
+        partial: the last partial board journalled this turn (not journalled twice).
+    """
+
+    names: tuple[str, str]
+    rules: Rules
+    match: MatchState
+    mode: Mode = Mode.REFEREE
+    opening: OpeningRoll | None = None
+    cube: CubeState | None = None
+    turn: TurnState | None = None
+    cells: Cells | None = None
+    notice: str = "opening roll: one die each"
+    partial: Board | None = None
+
+    @classmethod
+    def new(cls, names: tuple[str, str], rules: Rules, mode: Mode = Mode.REFEREE) -> Flow:
+        """A new match."""
+        return cls(names, rules, MatchState(rules), mode)
+
+    @classmethod
+    def resume(
+        cls, snapshot: record.MatchSnapshot, mode: Mode = Mode.REFEREE
+    ) -> tuple[Flow, list[record.Event]]:
+        """The flow a journal's snapshot stands at, and the events still owed (a game's end).
+
+        A turn being played resumes with its dice; the board then tells how far the play got.
+        """
+        flow = cls(snapshot.names, snapshot.rules, snapshot.match, mode, opening=snapshot.opening)
+        cube = snapshot.cube
+        owed: list[record.Event] = []
+        if snapshot.pending is not None:
+            result = snapshot.pending
+            owed.append(record.GameEnded(result.winner, result.points, result.kind, result.dropped))
+            return flow._game_over(result, owed)
+        if cube is None:
+            return flow, owed
+        dice = snapshot.dice if cube.phase is CubePhase.ROLLED else None
+        turn = TurnState.start(snapshot.board, cube.turn, dice=dice)
+        return replace(flow, cube=cube, turn=turn, notice=f"resumed: {snapshot.describe()}"), owed
+
+    # What is shown.
+
+    @property
+    def phase(self) -> str:
+        """The status page's phase (``controller.status.BoardStatus.phase``)."""
+        if self.match.is_over:
+            return "match-over"
+        if self.cube is None or self.turn is None:
+            return "opening"
+        if self.cube.phase in (CubePhase.DOUBLED, CubePhase.BEAVERED):
+            return "cube-offered"
+        return {
+            Phase.ROLL: "roll",
+            Phase.MANUAL_DICE: "manual-dice",
+            Phase.MOVING: "moving",
+            Phase.CONFIRM_DICE: "confirm-dice",
+            Phase.FLAGGED: "flagged",
+            Phase.DONE: "roll",
+        }[self.turn.phase]
+
+    def display(self) -> Display:
+        """What the LEDs and the status line show now."""
+        if self.turn is None:
+            return Display(_OPENING_SCENE, self.notice)
+        shown = render(self.turn, self.mode)
+        if self.cube is not None and self.cube.phase in (CubePhase.DOUBLED, CubePhase.BEAVERED):
+            status = Lamp(Colour.AMBER, Pattern.FLASH)
+            return Display(shown.scene.with_status(status), self.notice)
+        text = self.notice if self.turn.phase is Phase.ROLL else shown.text
+        return Display(shown.scene, text)
+
+    # Transitions.
+
+    def on(self, event: Input) -> tuple[Flow, list[record.Event]]:
+        """The next flow after ``event`` and the record events to journal before adopting it.
+
+        Raises:
+            RefusedError: for an input that cannot count now (the flow is unchanged).
+        """
+        try:
+            return self._on(event)
+        except (RulesError, record.InvalidEventError) as error:
+            raise RefusedError(str(error)) from None
+
+    def _on(self, event: Input) -> tuple[Flow, list[record.Event]]:
+        if isinstance(event, Observed):
+            flow = replace(self, cells=event.cells)
+            if self.turn is None:
+                return flow, []
+            return flow._turn(self.turn.on(Seen(event.cells)))
+        if self.match.is_over:
+            raise RefusedError("the match is over")
+        if self.cube is None or self.turn is None:
+            return self._opening(event)
+        cube = self.cube
+        if cube.phase in (CubePhase.DOUBLED, CubePhase.BEAVERED):
+            return self._answer(event, cube)
+        turn = self.turn
+        if isinstance(event, KeyPressed):
+            return self._key(event.key, turn, cube)
+        if isinstance(event, DiceEntered):
+            return self._turn(turn.on(ManualDice(event.dice)))
+        if isinstance(event, CameraLifted):
+            return self._turn(turn.on(DiceLifted(turn.player)))
+        # A roll: the mover's, or the opponent's while the mover is still playing.
+        roller = turn.player if turn.phase in (Phase.ROLL, Phase.MANUAL_DICE) else 1 - turn.player
+        if isinstance(event, CameraRoll):
+            return self._turn(turn.on(Rolled(roller, _high_first(event.dice))))
+        if isinstance(event, CameraRollFault):
+            return self._turn(turn.on(RollFault(roller, event.reason)))
+        return self._turn(turn.on(RollUnreadable(roller)))
+
+    def _opening(self, event: Input) -> tuple[Flow, list[record.Event]]:
+        if isinstance(event, CameraRollFault):
+            return replace(self, notice=f"opening roll again: {event.reason}"), []
+        if isinstance(event, CameraUnreadable):
+            return replace(self, notice="cannot read the opening dice: enter them"), []
+        if isinstance(event, CameraLifted):
+            return self, []  # the dice of a tie picked up
+        if isinstance(event, CameraRoll | DiceEntered):
+            dice = event.dice
+        else:
+            raise RefusedError("waiting for the opening roll: one die each")
+        opening = (self.opening or OpeningRoll(rules=self.rules)).roll(*dice)
+        events: list[record.Event] = [record.OpeningRolled(dice)]
+        if not opening.is_decided:
+            return replace(
+                self, opening=opening, notice=f"opening roll {dice}: tie, roll again"
+            ), events
+        cube = self.match.start_game(opening)
+        assert opening.play_dice is not None
+        turn = TurnState.start(START, cube.turn, dice=opening.play_dice)
+        if self.cells is not None:
+            turn = turn.on(Seen(self.cells))
+        flow = replace(self, opening=None, cube=cube, turn=turn, partial=None)
+        return replace(flow, notice=turn.notice), events
+
+    def _answer(self, event: Input, cube: CubeState) -> tuple[Flow, list[record.Event]]:
+        """A double (or beaver) is pending: only Take, Drop and (a beaver) Double count."""
+        player = cube.to_act
+        key = event.key if isinstance(event, KeyPressed) else None
+        if key is Key.TAKE:
+            cube = cube.take(player)
+            return replace(self, cube=cube, notice=f"player {player} took: cube at {cube.value}"), [
+                record.Taken(player)
+            ]
+        if key is Key.DROP:
+            result = cube.drop(player)
+            return self._game_over(result, [record.Dropped(player), _ended(result)])
+        if key is Key.DOUBLE:
+            problem = cube.beaver_problem(player)
+            if problem is not None:
+                raise RefusedError(problem)
+            value = cube.value * 4
+            return replace(self, cube=cube.beaver(player), notice=f"beaver to {value}"), [
+                record.Beavered(player, value)
+            ]
+        raise RefusedError(f"player {player} must take or drop the cube first")
+
+    def _key(self, key: Key, turn: TurnState, cube: CubeState) -> tuple[Flow, list[record.Event]]:
+        if key is Key.DOUBLE:
+            if turn.phase in (Phase.ROLL, Phase.MANUAL_DICE):
+                problem = cube.double_problem(turn.player)
+                if problem is not None:
+                    raise RefusedError(problem)
+                value = cube.value * 2
+                flow = replace(self, cube=cube.double(turn.player))
+                return replace(flow, notice=f"player {turn.player} doubles to {value}"), [
+                    record.Doubled(turn.player, value)
+                ]
+            return self._turn(turn.on(TurnDoubled(1 - turn.player)))
+        if key in (Key.TAKE, Key.DROP):
+            raise RefusedError("no double to answer")
+        if key is Key.UNDO and turn.phase is Phase.FLAGGED:
+            key = Key.DEMAND
+        return self._turn(turn.on(Press(Button(key.value))))
+
+    def _turn(self, turn: TurnState) -> tuple[Flow, list[record.Event]]:
+        """Adopt the turn's new state: record what it implies, end it when it is over."""
+        assert self.turn is not None and self.cube is not None
+        old, cube = self.turn, self.cube
+        events: list[record.Event] = []
+        if old.dice is None and turn.dice is not None and turn.phase is not Phase.DONE:
+            events.append(record.Rolled(turn.player, turn.dice))
+            cube = cube.roll(turn.player)
+        partial = self.partial
+        verdict = turn.verdict
+        if (
+            turn.phase is Phase.MOVING
+            and verdict is not None
+            and verdict.kind in (Kind.PARTIAL, Kind.COMPLETE)
+            and verdict.board is not None
+            and verdict.board != (partial or turn.before)
+        ):
+            events.append(record.Observed(verdict.board))
+            partial = verdict.board
+        if turn.phase is Phase.FLAGGED and old.phase is not Phase.FLAGGED and turn.flagged:
+            events.append(_flagged(turn))
+        flow = replace(self, cube=cube, turn=turn, partial=partial, notice=turn.notice)
+        if turn.phase is not Phase.DONE:
+            return flow, events
+        return flow._end_turn(turn, cube, events)
+
+    def _end_turn(
+        self, turn: TurnState, cube: CubeState, events: list[record.Event]
+    ) -> tuple[Flow, list[record.Event]]:
+        end = turn.end
+        assert end is not None and turn.dice is not None
+        after = end.board if end.play is not None else _shown(turn) or end.board
+        legal = {play.result for play in legal_plays(turn.before, turn.player, turn.dice)}
+        if after in legal:
+            notation = canonical_notation(turn.before, turn.player, turn.dice, after)
+            events.append(record.Played(turn.player, turn.dice, notation, after))
+        else:
+            events.append(record.IllegalPlayAccepted(turn.player, turn.dice, turn.before, after))
+        ended = outcome(after)
+        if ended is not None:
+            result = cube.result(ended)
+            events.append(_ended(result))
+            return replace(self, cube=cube)._game_over(result, events)
+        cube = cube.end_turn(turn.player)
+        opponent = 1 - turn.player
+        notice = f"player {opponent} to roll"
+        if end.void_roll:
+            notice = f"the roll was void: player {opponent} rolls again"
+        following = TurnState.start(
+            after, opponent, notice=notice, waive_void_roll=turn.waive_void_roll
+        )
+        if turn.cells is not None:
+            following = following.on(Seen(turn.cells))
+        if end.next_roll is not None:
+            following = following.on(end.next_roll)
+        flow = replace(self, cube=cube, turn=following, partial=None, notice=following.notice)
+        if end.doubled:
+            problem = cube.double_problem(opponent)
+            if problem is not None:
+                return replace(flow, notice=problem), events
+            value = cube.value * 2
+            events.append(record.Doubled(opponent, value))
+            return replace(flow, cube=cube.double(opponent), notice=f"doubles to {value}"), events
+        if following.dice is not None:
+            events.append(record.Rolled(opponent, following.dice))
+            flow = replace(flow, cube=cube.roll(opponent))
+        return flow, events
+
+    def _game_over(
+        self, result: GameResult, events: list[record.Event]
+    ) -> tuple[Flow, list[record.Event]]:
+        match = self.match.after_game(result.points, result.winner)
+        text = (
+            f"player {result.winner} wins {result.points}; score {match.score[0]}-{match.score[1]}"
+        )
+        if match.is_over:
+            text += ": match over"
+        flow = replace(
+            self, match=match, opening=None, cube=None, turn=None, partial=None, notice=text
+        )
+        return flow, events
+
+
+def _shown(turn: TurnState) -> Board | None:
+    """The board the cells show, in the 26-integer layout, if every cell is read and whole.
+
+    Why not the verdict's board: an illegal verdict's board is not always in the layout's
+    own orientation (player 1's comes mirrored), while the cells always are.
+    """
+    cells = turn.cells
+    if cells is None or any(cell is None for cell in cells):
+        return None
+    board = [0] * 26
+    for location in range(24):
+        cell = cells[location]
+        assert cell is not None
+        if cell[0] and cell[1]:
+            return None  # a hit not finished
+        board[location + 1] = cell[0] - cell[1]
+    bar0, bar1 = cells[24], cells[25]
+    assert bar0 is not None and bar1 is not None
+    board[25], board[0] = bar0[0], -bar1[1]
+    try:
+        return check_board(tuple(board))
+    except RulesError:
+        return None
+
+
+def _flagged(turn: TurnState) -> record.Flagged:
+    """The record of a flagged play: the board shown if it is a position, else the nearest."""
+    flagged = turn.flagged
+    assert flagged is not None
+    for board in (_shown(turn), flagged.nearest, turn.before):
+        if board is None:
+            continue
+        try:
+            return record.Flagged(turn.player, board, flagged.text)
+        except record.InvalidEventError:
+            continue
+    raise RefusedError(f"no board to record the flag on: {flagged.text}")
+
+
+def _ended(result: GameResult) -> record.GameEnded:
+    return record.GameEnded(result.winner, result.points, result.kind, result.dropped)
+
+
+def _high_first(dice: tuple[int, int]) -> tuple[int, int]:
+    return (dice[0], dice[1]) if dice[0] >= dice[1] else (dice[1], dice[0])

@@ -1,0 +1,388 @@
+"""The board service: one asyncio loop joining the board, the camera, the buttons, the LEDs
+and the journal around the pure :class:`~controller.service.flow.Flow`.
+
+Why one consumer: every input (a settled observation, a camera event, a button, a web
+action) goes through one queue and one task, so inputs are judged and journalled in the
+order they happened; each is journalled (SQLite, fsync) *before* the new state is adopted
+and shown. Blocking work (the journal's commit, a camera frame) runs in threads through
+``asyncio.to_thread``; gpiozero's callbacks come in through ``call_soon_threadsafe``
+(:class:`controller.devices.Buttons`).
+
+Tasks of :meth:`Service.run` (one ``TaskGroup``, each named): ``referee`` (the queue),
+``board`` (the serial link's observations), ``camera`` (the roll watcher), ``leds-blink``
+(the Pi's chain), plus any the caller adds (the watchdog, the simulated players).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+import sqlite3
+import time
+from collections.abc import AsyncIterator, Callable, Coroutine, Iterable
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, Literal, Protocol
+
+from controller import record
+from controller.devices import LedBackend, blink_forever
+from controller.record.journal import Journal
+from controller.record.matfile import write_mat
+from controller.record.sgf import write_sgf
+from controller.referee import Cells, Mode
+from controller.rules import Rules, pip_counts
+from controller.scene import Scene
+from controller.service.errors import RefusedError
+from controller.service.flow import (
+    CameraLifted,
+    CameraRoll,
+    CameraRollFault,
+    CameraUnreadable,
+    DiceEntered,
+    Flow,
+    Input,
+    Key,
+    KeyPressed,
+    Observed,
+)
+from controller.service.orientation import logical_cells, physical_scene
+from controller.status import (
+    AcceptPlay,
+    Action,
+    ActionError,
+    BoardEvent,
+    BoardStatus,
+    DemandPlay,
+    EnterDice,
+    LightState,
+)
+
+__all__ = ["RollSource", "Service", "open_journal", "scene_text"]
+
+_log = logging.getLogger(__name__)
+
+_COLOURS = {"OFF": "off", "GREEN": "green", "RED": "red", "AMBER": "amber"}
+
+
+def open_journal(path: Path) -> Journal:
+    """The journal at ``path`` for the service, whose commits run in a worker thread.
+
+    The one ``referee`` task appends, one event at a time, so the connection is never
+    used by two threads at once: SQLite's same-thread check is lifted for that.
+    """
+    return Journal(path, connect=functools.partial(sqlite3.connect, check_same_thread=False))
+
+
+class RollSource(Protocol):
+    """What the service needs of the camera: one step of ``vision.RollWatcher`` (blocking)."""
+
+    def step(self) -> Any: ...
+
+
+@dataclass(slots=True)
+class _Queued:
+    item: Input
+    done: asyncio.Future[None] | None = None
+
+
+@dataclass(slots=True)
+class _Counters:
+    inputs: int = 0
+    refused: int = 0
+    journalled: int = 0
+    led_updates: int = 0
+    kinds: dict[str, int] = field(default_factory=dict)
+
+
+class Service:
+    """One board's service (implements :class:`controller.status.BoardService`).
+
+    Args:
+        board_id: the board's name (status, MQTT).
+        journal: the match's journal; a new one is started with ``names`` and ``rules``,
+            an existing one resumed where it stood.
+        names: the players' names for a new journal.
+        rules: the rules for a new journal.
+        mode: referee, learner or recorder.
+        flipped: player 0 plays colour B from the far side (the board's orientation).
+        leds: the LED back-end, or None.
+        clock: the time of events.
+    """
+
+    def __init__(
+        self,
+        board_id: str,
+        journal: Journal,
+        *,
+        names: tuple[str, str] = ("Player 0", "Player 1"),
+        rules: Rules | None = None,
+        mode: Mode = Mode.REFEREE,
+        flipped: bool = False,
+        leds: LedBackend | None = None,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self._board_id = board_id
+        self.journal = journal
+        self.flipped = flipped
+        self.leds = leds
+        self._clock = clock
+        self._queue: asyncio.Queue[_Queued] = asyncio.Queue()
+        self._subscribers: list[asyncio.Queue[BoardStatus | BoardEvent]] = []
+        self.counters = _Counters()
+        self._links = {"board": "off", "camera": "off"}
+        self._cells: Cells | None = None
+        snapshot = journal.state
+        owed: list[record.Event] = []
+        if snapshot is None:
+            rules = rules if rules is not None else Rules()
+            journal.append(record.MatchStarted(names, rules))
+            self.flow = Flow.new(names, rules, mode)
+            self.resumed = f"new match in {str(journal.path)!r}"
+        else:
+            self.flow, owed = Flow.resume(snapshot, mode)
+            self.resumed = journal.resumed()
+        for event in owed:
+            journal.append(event)
+        self._seq = len(journal.events())
+        self._status = self._make_status()
+
+    # BoardService.
+
+    @property
+    def board_id(self) -> str:
+        return self._board_id
+
+    def status(self) -> BoardStatus:
+        """The status now."""
+        return self._status
+
+    async def updates(self) -> AsyncIterator[BoardStatus | BoardEvent]:
+        """Every event and every new status from now on, in order."""
+        queue: asyncio.Queue[BoardStatus | BoardEvent] = asyncio.Queue()
+        self._subscribers.append(queue)
+        try:
+            while True:
+                yield await queue.get()
+        finally:
+            self._subscribers.remove(queue)
+
+    async def apply(self, action: Action) -> None:
+        """Carry out ``action`` (journalled first), or raise ActionError and change nothing."""
+        if isinstance(action, EnterDice):
+            item: Input = DiceEntered(action.dice)
+        elif isinstance(action, AcceptPlay):
+            item = KeyPressed(Key.ACCEPT)
+        elif isinstance(action, DemandPlay):
+            item = KeyPressed(Key.DEMAND)
+        else:
+            raise ActionError(f"{type(action).__name__}: not taken by this board's service")
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._queue.put_nowait(_Queued(item, done))
+        await done
+
+    def export(self, fmt: Literal["mat", "sgf"]) -> str:
+        """The match so far as a ``.mat`` or ``.sgf`` text."""
+        match = self.journal.record()
+        if fmt == "mat":
+            return write_mat(match)
+        return write_sgf(match)
+
+    # Inputs from the edges.
+
+    def press(self, key: Key) -> None:
+        """A button was pressed (called in the loop: gpiozero's callbacks arrive there)."""
+        self._queue.put_nowait(_Queued(KeyPressed(key)))
+
+    def feed(self, item: Input) -> None:
+        """Queue any input (the board and camera tasks, tests)."""
+        self._queue.put_nowait(_Queued(item))
+
+    # The loop.
+
+    async def run(
+        self,
+        *,
+        board: Any = None,
+        camera: RollSource | None = None,
+        extra: Iterable[tuple[str, Coroutine[Any, Any, None]]] = (),
+    ) -> None:
+        """Run until cancelled (or until an ``extra`` task returns and cancels the rest).
+
+        Args:
+            board: a started ``firmware_bridge.BoardLink`` (or anything with ``updates()``).
+            camera: a roll source (``vision.RollWatcher``) stepped in a thread.
+            extra: more named coroutines to run in the same task group.
+        """
+        await self._show()
+        async with asyncio.TaskGroup() as group:
+            group.create_task(self._referee(), name="referee")
+            if board is not None:
+                group.create_task(self._board(board), name="board")
+            if camera is not None:
+                group.create_task(self._camera(camera), name="camera")
+            if self.leds is not None:
+                group.create_task(blink_forever(self.leds), name="leds-blink")
+            for name, coroutine in extra:
+                group.create_task(coroutine, name=name)
+
+    async def _board(self, link: Any) -> None:
+        async for update in link.updates():
+            if hasattr(update, "cells"):
+                self._links["board"] = "live"
+                self.feed(Observed(logical_cells(update.cells, self.flipped)))
+            else:
+                self._links["board"] = str(update)
+
+    async def _camera(self, watcher: RollSource) -> None:
+        self._links["camera"] = "live"
+        while True:
+            event = await asyncio.to_thread(watcher.step)
+            if event is None:
+                continue
+            item = _camera_input(event, self.flipped)
+            if item is not None:
+                self.feed(item)
+
+    async def _referee(self) -> None:
+        while True:
+            queued = await self._queue.get()
+            try:
+                await self._handle(queued.item)
+            except ActionError as error:
+                self.counters.refused += 1
+                _log.info("refused %r: %s", queued.item, error)
+                if queued.done is not None and not queued.done.done():
+                    queued.done.set_exception(error)
+                else:
+                    self.flow = _with_notice(self.flow, str(error))
+                    await self._publish_status()
+                continue
+            if queued.done is not None and not queued.done.done():
+                queued.done.set_result(None)
+
+    async def _handle(self, item: Input) -> None:
+        self.counters.inputs += 1
+        flow, events = self.flow.on(item)
+        for event in events:
+            try:
+                seq = await asyncio.to_thread(self.journal.append, event)
+            except record.InvalidEventError as error:
+                _log.error("journal refused %r: %s", event, error)
+                raise RefusedError(f"the record refuses it: {error}") from None
+            self._seq = seq
+            self.counters.journalled += 1
+            kind = type(event).__name__
+            self.counters.kinds[kind] = self.counters.kinds.get(kind, 0) + 1
+            self._publish(
+                BoardEvent(self._board_id, seq, kind, record.event_to_dict(event), self._clock())
+            )
+        self.flow = flow
+        if isinstance(item, Observed):
+            self._cells = item.cells
+        await self._show()
+
+    async def _show(self) -> None:
+        display = self.flow.display()
+        if self.leds is not None:
+            scene = physical_scene(display.scene, self.flipped)
+            if scene != self.leds.scene:
+                await self.leds.show(scene)
+                self.counters.led_updates += 1
+        await self._publish_status()
+
+    async def _publish_status(self) -> None:
+        self._status = self._make_status()
+        self._publish(self._status)
+
+    def _publish(self, item: BoardStatus | BoardEvent) -> None:
+        for queue in self._subscribers:
+            queue.put_nowait(item)
+
+    def _make_status(self) -> BoardStatus:
+        flow = self.flow
+        display = flow.display()
+        turn, cube = flow.turn, flow.cube
+        position = turn.before if turn is not None else ()
+        lights = tuple(_light(lamp) for lamp in (*display.scene.lamps, display.scene.status))
+        verdict = turn.verdict.kind.value if turn is not None and turn.verdict else "waiting"
+        alerts = tuple(
+            text
+            for text, on in (
+                ("illegal play: accept or demand a legal play", flow.phase == "flagged"),
+                ("enter the dice", flow.phase == "manual-dice"),
+                ("confirm the dice", flow.phase == "confirm-dice"),
+            )
+            if on
+        )
+        return BoardStatus(
+            board_id=self._board_id,
+            seq=self._seq,
+            mode=flow.mode.value,
+            players=flow.names,
+            match_length=flow.rules.match_length,
+            score=flow.match.score,
+            game_number=flow.match.game_number,
+            crawford=flow.match.crawford,
+            phase=flow.phase,
+            turn=turn.player if turn is not None else None,
+            position=tuple(position),
+            cells=self._cells or (),
+            dice=turn.dice if turn is not None else None,
+            dice_source=turn.dice_source.value if turn and turn.dice_source else None,
+            cube_value=cube.value if cube is not None else 1,
+            cube_owner=cube.owner if cube is not None else None,
+            cube_offered=flow.phase == "cube-offered",
+            pips=tuple(pip_counts(turn.before)) if turn is not None else (0, 0),  # type: ignore[arg-type]
+            verdict=verdict,
+            text=display.text,
+            lights=lights,
+            links=dict(self._links),
+            alerts=alerts,
+        )
+
+
+def _light(lamp: Any) -> LightState:
+    blink = lamp.pattern.name.lower()
+    return LightState(_COLOURS[lamp.colour.name], "steady" if blink == "steady" else blink)
+
+
+def _with_notice(flow: Flow, notice: str) -> Flow:
+    return replace(flow, notice=notice)
+
+
+def _camera_input(event: Any, flipped: bool) -> Input | None:
+    """The flow's input for a ``vision.RollEvent`` (None for nothing to say)."""
+    if event.kind == "lifted":
+        return CameraLifted()
+    reading = event.reading
+    if reading is None:
+        return None
+    verdict = str(reading.verdict)
+    if verdict == "reroll":
+        return CameraRollFault(reading.reason or "irregular roll")
+    if verdict == "unreadable" or len(reading.dice) != 2:
+        return CameraUnreadable()
+    # Whose die is whose (the opening roll): the die nearer the bottom edge is the near
+    # player's, player 0 unless the board is flipped.
+    near, far = sorted(reading.dice, key=lambda die: -die.center[1])
+    dice = (near.value, far.value) if not flipped else (far.value, near.value)
+    return CameraRoll(dice)
+
+
+def scene_text(scene: Scene) -> str:
+    """The LED states in one line: ``status amber/slow; 5 green, 7 red/fast``."""
+    lamps = ", ".join(
+        f"{index + 1 if index < 24 else ('bar0', 'bar1', 'tray0', 'tray1')[index - 24]} "
+        + _lamp_text(lamp)
+        for index, lamp in enumerate(scene.lamps)
+        if not lamp.is_off
+    )
+    status = "off" if scene.status.is_off else _lamp_text(scene.status)
+    return f"status {status}" + (f"; {lamps}" if lamps else "")
+
+
+def _lamp_text(lamp: Any) -> str:
+    colour = lamp.colour.name.lower()
+    pattern = lamp.pattern.name.lower()
+    return colour if pattern == "steady" else f"{colour}/{pattern}"

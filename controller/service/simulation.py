@@ -1,0 +1,498 @@
+"""The simulated table: players who roll rendered dice, move checkers on the board
+simulator, press the (MockFactory) buttons, and log what they did.
+
+Why here: ``tabula demo`` and the end-to-end tests run the real service against these
+simulators, and compare the journal with the players' own log (:attr:`TableDriver.expected`).
+
+* :class:`TableCamera` — a frame source over the table: the empty board, or a roll.
+* :class:`RollPool` — rendered rolls (``vision.render_roll``) composited on one board under
+  one light, each checked once by the real reader: the camera then shows only rolls whose
+  truth is known, flat ones read right and cocked ones read as rerolls.
+* :class:`TableDriver` — the two simulated players (``controller.selfplay``'s strength),
+  making a share of illegal plays and cocked rolls.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import threading
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from controller import record
+from controller.referee import cells_from_board, explaining_dice, location_of
+from controller.rules import (
+    START,
+    Board,
+    CubeState,
+    MatchState,
+    Player,
+    legal_plays,
+    outcome,
+)
+from controller.selfplay import SimulatedPlayer
+from controller.service.flow import canonical_notation
+from controller.service.orientation import mirror
+from controller.service.service import Service
+
+__all__ = ["PoolRoll", "RollPool", "TableCamera", "TableDriver"]
+
+
+class TableCamera:
+    """A camera over the table (``vision.FrameSource``): shows what the players put there.
+
+    :meth:`read` returns the current picture at most every ``period_s`` (a camera's frame
+    rate), at once after a change.
+    """
+
+    def __init__(self, empty: Any, *, period_s: float = 0.02) -> None:
+        self.empty = empty
+        self._frame = empty
+        self._period_s = period_s
+        self._version = 0
+        self._seen = 0
+        self._reads_since = 0
+        self._closed = False
+        self._hand: Any = None
+        self._condition = threading.Condition()
+
+    def show(self, image: Any) -> None:
+        """Put ``image`` in front of the camera (a roll, or the empty board).
+
+        A hand passes first (one darker frame): the watcher sees movement even when the
+        change itself is as small as two dice.
+        """
+        with self._condition:
+            self._hand = image // 2
+            self._frame = image
+            self._version += 1
+            self._reads_since = 0
+            self._condition.notify_all()
+
+    def read(self) -> Any:
+        with self._condition:
+            self._condition.wait_for(
+                lambda: self._version != self._seen or self._closed, timeout=self._period_s
+            )
+            self._seen = self._version
+            self._reads_since += 1
+            self._condition.notify_all()
+            if self._closed:
+                return None
+            hand, self._hand = self._hand, None
+            return hand if hand is not None else self._frame
+
+    def reads_since_show(self) -> int:
+        """Frames read since the last :meth:`show`."""
+        with self._condition:
+            return self._reads_since
+
+    def close(self) -> None:
+        with self._condition:
+            self._closed = True
+            self._condition.notify_all()
+
+
+@dataclass(frozen=True, slots=True)
+class PoolRoll:
+    """A rendered roll whose reading is known: dice (near player's, far player's), cocked."""
+
+    image: Any
+    dice: tuple[int, int]
+    cocked: bool
+
+
+class RollPool:
+    """Rendered rolls checked once by the real reader (see the module docstring).
+
+    Args:
+        seed: the rendering's seed.
+        flat: how many readable rolls to keep.
+        cocked: how many cocked rolls to keep.
+    """
+
+    def __init__(self, seed: int = 0, *, flat: int = 24, cocked: int = 6) -> None:
+        import cv2
+        import numpy as np
+
+        from vision import Calibration, DiceReader, Verdict, render_roll
+
+        self.empty = render_roll(random.Random(seed), board_seed=seed, dice=0).background
+        reader = DiceReader(Calibration.identity(), expected_dice=2)
+        reader.set_background(self.empty)
+        self.flat: list[PoolRoll] = []
+        self.cocked: list[PoolRoll] = []
+        attempt = 0
+        while len(self.flat) < flat or len(self.cocked) < cocked:
+            attempt += 1
+            want_cocked = len(self.cocked) < cocked and (attempt % 3 == 0 or len(self.flat) >= flat)
+            roll = render_roll(
+                random.Random(seed * 7919 + attempt),
+                board_seed=seed,
+                cocked=1 if want_cocked else 0,
+            )
+            mask = (cv2.absdiff(roll.image, roll.background).max(axis=2) > 12).astype(np.uint8)
+            mask = cv2.dilate(mask, np.ones((5, 5), np.uint8))
+            image = np.where(mask[..., None] > 0, roll.image, self.empty)
+            reading = reader.read(image)
+            if want_cocked:
+                if reading.verdict is Verdict.REROLL:
+                    self.cocked.append(PoolRoll(image, (1, 1), True))
+                continue
+            truth = sorted(roll.dice, key=lambda die: -(die.box[1] + die.box[3]))
+            if reading.verdict is not Verdict.OK or len(reading.dice) != 2:
+                continue
+            seen = sorted(reading.dice, key=lambda die: -die.center[1])
+            dice = (truth[0].value, truth[1].value)
+            if (seen[0].value, seen[1].value) == dice:
+                self.flat.append(PoolRoll(image, dice, False))
+
+    def pick(self, rng: random.Random, *, cocked: bool = False) -> PoolRoll:
+        return rng.choice(self.cocked if cocked else self.flat)
+
+
+@dataclass(slots=True)
+class DriverCounts:
+    """What the simulated players did."""
+
+    games: int = 0
+    turns: int = 0
+    illegal: int = 0
+    accepted: int = 0
+    demanded: int = 0
+    cocked: int = 0
+    doubles: int = 0
+    drops: int = 0
+    hits: int = 0
+    bar_entries: int = 0
+    bear_offs: int = 0
+
+
+class TableDriver:
+    """Two simulated players at the table of a running :class:`Service`.
+
+    Args:
+        service: the service under test (its status is what the players look at).
+        board: the simulator's :class:`~hardware.simulator.VirtualBoard`.
+        camera: the camera the players roll in front of.
+        pool: the rolls they can throw.
+        press: presses a button by name (``done``, ``double``, ``take``, ``drop``,
+            ``accept``, ``undo``): drives the MockFactory pin.
+        rng: every choice of the players.
+        illegal_rate: the share of turns played illegally.
+        cocked_rate: the share of rolls with a cocked die.
+        flipped: the board's orientation (player 0 at the far side with colour B).
+        echo: prints a line about each turn (the demo), or None.
+        timeout_s: the longest wait for the service to react.
+    """
+
+    def __init__(
+        self,
+        service: Service,
+        board: Any,
+        camera: TableCamera,
+        pool: RollPool,
+        *,
+        press: Callable[[str], Any],
+        rng: random.Random,
+        illegal_rate: float = 0.08,
+        cocked_rate: float = 0.08,
+        flipped: bool = False,
+        echo: Callable[[str], None] | None = None,
+        timeout_s: float = 10.0,
+    ) -> None:
+        self.service = service
+        self.board = board
+        self.camera = camera
+        self.pool = pool
+        self._press = press
+        self.rng = rng
+        self.players = (
+            SimulatedPlayer(random.Random(rng.random())),
+            SimulatedPlayer(random.Random(rng.random())),
+        )
+        self.illegal_rate = illegal_rate
+        self.cocked_rate = cocked_rate
+        self.flipped = flipped
+        self.echo = echo
+        self.timeout_s = timeout_s
+        self.expected: list[record.Event] = []
+        self.counts = DriverCounts()
+        flow = service.flow
+        self.rules = flow.rules
+        self.match: MatchState = flow.match
+        self.cube: CubeState | None = None
+
+    # Senses and hands.
+
+    async def until(self, what: str, predicate: Callable[[Any], bool]) -> Any:
+        """Wait until the service's status satisfies ``predicate``."""
+        deadline = time.monotonic() + self.timeout_s
+        while True:
+            status = self.service.status()
+            if predicate(status):
+                return status
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"waited {self.timeout_s} s for {what}; status: {status!r}")
+            await asyncio.sleep(0.002)
+
+    async def press(self, name: str) -> None:
+        await asyncio.to_thread(self._press, name)
+
+    async def show(self, image: Any, frames: int = 4) -> None:
+        """Show ``image`` to the camera and wait until the watcher has taken it in."""
+        self.camera.show(image)
+        deadline = time.monotonic() + self.timeout_s
+        while self.camera.reads_since_show() < frames:
+            if time.monotonic() > deadline:
+                raise TimeoutError("the camera is not read")
+            await asyncio.sleep(0.002)
+
+    def _physical(self, location: int) -> int:
+        return mirror(location) if self.flipped else location
+
+    def _colour(self, player: Player) -> int:
+        return player ^ int(self.flipped)
+
+    def _target_cells(self, board: Board) -> tuple[Any, ...]:
+        return cells_from_board(board)
+
+    async def _settled(self, board: Board) -> None:
+        cells = self._target_cells(board)
+        await self.until("the board to settle", lambda status: status.cells == cells)
+
+    async def _set_board(self, board: Board) -> None:
+        physical = board if not self.flipped else _flipped_board(board)
+        await asyncio.to_thread(self.board.set_board, physical)
+        await self._settled(board)
+
+    async def _move(self, player: Player, source: int, destination: int) -> None:
+        src = self._physical(location_of(player, source))
+        dst = self._physical(location_of(player, destination))
+        truth = self.board.cells()
+        target = truth[dst]
+        opponent = 1 - self._colour(player)
+        if destination != 0 and target[opponent] == 1 and target[1 - opponent] == 0:
+            self.counts.hits += 1
+            await asyncio.to_thread(self.board.hit, src, dst)
+        else:
+            await asyncio.to_thread(self.board.move, src, dst)
+        self.counts.bar_entries += source == 25
+        self.counts.bear_offs += destination == 0
+
+    # The match.
+
+    async def play(self, games: int) -> None:
+        """Play until ``games`` games have ended (or the match), from wherever it stands.
+
+        The players look at the service to know where it stands (a resumed match too): they
+        put the checkers where the position is, then roll, double, answer or move.
+        """
+        flow = self.service.flow
+        await self._set_board(flow.turn.before if flow.turn is not None else START)
+        while self.counts.games < games:
+            status = self.service.status()
+            flow = self.service.flow
+            self.match, self.cube = flow.match, flow.cube
+            if status.phase == "match-over":
+                return
+            if status.phase == "opening":
+                if self.service.status().cells != cells_from_board(START):
+                    await self._set_board(START)
+                await self._opening()
+            elif status.phase == "cube-offered":
+                await self._answer(status)
+            elif status.phase == "roll" and status.turn is not None:
+                await self._cube_and_roll(status.turn)
+            elif status.phase == "moving" and status.turn is not None and status.dice:
+                dice = (status.dice[0], status.dice[1])
+                await self._play(status.turn, dice, tuple(status.position))
+            else:
+                raise RuntimeError(f"the simulated players cannot go on from {status!r}")
+
+    async def _opening(self) -> None:
+        entry = self.pool.pick(self.rng)
+        seq = self.service.status().seq
+        self.expected.append(record.OpeningRolled(entry.dice))
+        await self.show(entry.image)
+        status = await self.until("the opening roll", lambda s: s.seq > seq)
+        if status.phase == "opening":
+            await self.show(self.camera.empty)  # a tie: pick the dice up, roll again
+            return
+        self._say(f"opening roll {entry.dice[0]}-{entry.dice[1]}: player {status.turn} starts")
+
+    async def _answer(self, status: Any) -> None:
+        cube = self.cube
+        assert cube is not None
+        taker = cube.to_act
+        board = tuple(status.position)
+        if self.players[taker].takes(board, taker):
+            self.expected.append(record.Taken(taker))
+            await self.press("take")
+            await self.until("the take", lambda s: s.phase == "roll")
+            self._say(f"player {taker} takes")
+            return
+        result = cube.drop(taker)
+        self.expected += [record.Dropped(taker), _ended(result)]
+        self.counts.drops += 1
+        await self.press("drop")
+        self._say(f"player {taker} drops")
+        self._game_over(result)
+        await self.until("the next game", lambda s: s.phase in ("opening", "match-over"))
+
+    async def _cube_and_roll(self, player: Player) -> None:
+        cube = self.cube
+        assert cube is not None
+        board = tuple(self.service.status().position)
+        if cube.can_double(player) and self.players[player].wants_to_double(board, player):
+            value = cube.value * 2
+            self.expected.append(record.Doubled(player, value))
+            await self.press("double")
+            await self.until("the double", lambda s: s.phase == "cube-offered")
+            self.counts.doubles += 1
+            self._say(f"player {player} doubles to {value}")
+            return
+        while True:
+            cocked = self.rng.random() < self.cocked_rate
+            entry = self.pool.pick(self.rng, cocked=cocked)
+            await self.show(entry.image)
+            if cocked:
+                self.counts.cocked += 1
+                await self.until("the reroll", lambda s: s.text.startswith("roll again"))
+                await self.show(self.camera.empty)
+                continue
+            break
+        dice = (max(entry.dice), min(entry.dice))
+        self.expected.append(record.Rolled(player, dice))
+        await self.until("the dice", lambda s: s.phase == "moving" and s.dice == dice)
+
+    async def _play(self, player: Player, dice: tuple[int, int], before: Board) -> None:
+        """One turn's checkers, from the position before the turn."""
+        self.counts.turns += 1
+        plays = legal_plays(before, player, dice)
+        play = self.players[player].choose_play(plays, player)
+        illegal = (
+            self._illegal(before, player, dice, play.result)
+            if self.rng.random() < (self.illegal_rate)
+            else None
+        )
+        for move in play.moves:
+            await self._move(player, move.source, move.destination)
+        result = play.result
+        if illegal is not None:
+            source, destination, result = illegal
+            await self._move(player, source, destination)
+        await self._settled(result)
+        await self._finish(player)
+        if illegal is not None:
+            self.counts.illegal += 1
+            await self.until("the flag", lambda s: s.phase == "flagged")
+            opponent_accepts = self.rng.random() < 0.5
+            if opponent_accepts:
+                self.counts.accepted += 1
+                self.expected.append(record.IllegalPlayAccepted(player, dice, before, result))
+                self._say(f"player {player} {dice[0]}{dice[1]}: illegal play, accepted")
+                await self.press("accept")
+                await self._after_play(player, result)
+                return
+            self.counts.demanded += 1
+            await self.press("undo")
+            await self.until("the demand", lambda s: s.phase == "moving")
+            await self._set_board(before)
+            for move in play.moves:
+                await self._move(player, move.source, move.destination)
+            result = play.result
+            await self._settled(result)
+            await self.press("done")
+            self._say(f"player {player} {dice[0]}{dice[1]}: illegal play, legal play demanded")
+        notation = canonical_notation(before, player, dice, result)
+        self.expected.append(record.Played(player, dice, notation, result))
+        self._say(f"player {player} {dice[0]}{dice[1]}: {notation or '(no move)'}")
+        await self._after_play(player, result)
+
+    async def _finish(self, player: Player) -> None:
+        """End the turn: pick up the dice (the camera sees it) or press Done."""
+        if self.rng.random() < 0.5:
+            await self.show(self.camera.empty)
+        else:
+            await self.press("done")
+            await self.until("the commit", lambda s: s.turn != player or s.phase != "moving")
+            await self.show(self.camera.empty)
+
+    async def _after_play(self, player: Player, result: Board) -> None:
+        cube = self.cube
+        assert cube is not None
+        ended = outcome(result)
+        if ended is not None:
+            game = cube.result(ended)
+            self.expected.append(_ended(game))
+            self._game_over(game)
+            await self.until("the next game", lambda s: s.phase in ("opening", "match-over"))
+        else:
+            await self.until("the next turn", lambda s: s.turn != player)
+
+    def _game_over(self, result: Any) -> None:
+        self.counts.games += 1
+        self.match = self.match.after_game(result.points, result.winner)
+        score = self.match.score
+        self._say(f"player {result.winner} wins {result.points}: score {score[0]}-{score[1]}")
+
+    def _illegal(
+        self, before: Board, player: Player, dice: tuple[int, int], legal: Board
+    ) -> tuple[int, int, Board] | None:
+        """One more checker moved a pip after the legal play: a board no roll explains."""
+        results = {play.result for play in legal_plays(before, player, dice)}
+        view = legal if player == 0 else _flip(legal)
+        candidates = [point for point in range(2, 25) if view[point] > 0 and view[point - 1] >= 0]
+        self.rng.shuffle(candidates)
+        for point in candidates:
+            if view[25] > 0:
+                break
+            after = list(view)
+            after[point] -= 1
+            after[point - 1] += 1
+            board = tuple(after) if player == 0 else _flip(tuple(after))
+            if board in results or outcome(board) is not None:
+                continue
+            if explaining_dice(before, player, board):
+                continue
+            return point, point - 1, board
+        return None
+
+    def _say(self, line: str) -> None:
+        if self.echo is not None:
+            self.echo(line)
+
+
+def _flip(board: Sequence[int]) -> Board:
+    return tuple(-n for n in reversed(board))
+
+
+def _flipped_board(board: Board) -> Board:
+    """The physical layout of a logical board seen from the other side (colours swapped)."""
+    return _flip(board)
+
+
+def _ended(result: Any) -> record.GameEnded:
+    return record.GameEnded(result.winner, result.points, result.kind, result.dropped)
+
+
+def button_presser(
+    pins: Mapping[str, int], factory: Any, *, gap_s: float = 0.06
+) -> Callable[[str], None]:
+    """Press a button by name on gpiozero's MockFactory (past the buttons' debounce)."""
+    last: dict[str, float] = {}
+
+    def press(name: str) -> None:
+        wait = last.get(name, 0.0) + gap_s - time.monotonic()
+        if wait > 0:
+            time.sleep(wait)
+        pin = factory.pin(pins[name])
+        pin.drive_low()
+        pin.drive_high()
+        last[name] = time.monotonic()
+
+    return press

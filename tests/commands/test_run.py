@@ -1,0 +1,99 @@
+"""``tabula run``: the service from a configuration file, on the simulated board and pins.
+
+It journals a new match, tells systemd it is ready and pings the watchdog, sees the
+board through the real pty, and stops cleanly on SIGTERM; restarted, it resumes.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from controller.record.journal import Journal
+from controller.service.demo import DEMO_PINMAP, FAST_FIRMWARE
+from hardware.simulator import BoardSimulator
+
+
+def _config(tmp_path: Path, device: str) -> Path:
+    path = tmp_path / "tabula.toml"
+    path.write_text(
+        f"""
+mode = "learner"
+journal = "{tmp_path / "journal.sqlite3"}"
+[board]
+serial_device = "{device}"
+settle_s = 0.02
+flipped = true
+[camera]
+enabled = false
+[gpio]
+pin_factory = "mock"
+leds = "shift-register"
+[game]
+match_length = 3
+[players]
+player_0 = "Ann"
+player_1 = "Bob"
+"""
+    )
+    return path
+
+
+def _start(config: Path, notify: str) -> subprocess.Popen[str]:
+    env = dict(os.environ, NOTIFY_SOCKET=notify, WATCHDOG_USEC="200000")
+    env.pop("WATCHDOG_PID", None)
+    return subprocess.Popen(
+        [sys.executable, "-m", "controller.cli", "run", "--config", str(config)],
+        env=env,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def _messages(sock: socket.socket, until: bytes, timeout: float = 20.0) -> list[bytes]:
+    seen: list[bytes] = []
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            seen.append(sock.recv(4096))
+        except TimeoutError:
+            continue
+        if any(until in message for message in seen):
+            return seen
+    raise AssertionError(f"no {until!r} from the service; got {seen!r}")
+
+
+def test_run_journals_notifies_systemd_and_resumes_after_sigterm(tmp_path: Path) -> None:
+    notify = str(tmp_path / "notify")
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    sock.bind(notify)
+    sock.settimeout(0.5)
+    with BoardSimulator(settings=FAST_FIRMWARE, pinmap=DEMO_PINMAP) as sim:
+        config = _config(tmp_path, sim.path)
+        service = _start(config, notify)
+        try:
+            messages = _messages(sock, b"WATCHDOG=1")
+            assert any(m.startswith(b"READY=1") for m in messages)
+            assert any(b"new match" in m for m in messages)
+        finally:
+            service.send_signal(signal.SIGTERM)
+            _, stderr = service.communicate(timeout=20)
+        assert service.returncode == 0, stderr
+        assert "player 0 (Ann) sits at the far side, colour B" in stderr
+        with Journal(tmp_path / "journal.sqlite3", readonly=True) as journal:
+            assert journal.state is not None
+            assert journal.state.names == ("Ann", "Bob")
+        again = _start(config, notify)
+        try:
+            messages = _messages(sock, b"READY=1")
+            assert any(b"resumed after 1 events" in m for m in messages)
+        finally:
+            again.send_signal(signal.SIGTERM)
+            _, stderr = again.communicate(timeout=20)
+        assert again.returncode == 0, stderr
+    sock.close()

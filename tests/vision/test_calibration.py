@@ -1,0 +1,82 @@
+from __future__ import annotations
+
+import random
+import tomllib
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision import (
+    BOARD_SIZE,
+    Calibration,
+    CalibrationError,
+    annotate,
+    calibrate,
+    load_calibration,
+    render_roll,
+    save_calibration,
+)
+
+
+def _camera_view() -> tuple[np.ndarray, np.ndarray]:
+    """A board with markers seen by a tilted camera, and the board-to-camera homography."""
+    board = render_roll(random.Random(4), markers=True).image
+    w, h = BOARD_SIZE
+    corners = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    seen = np.float32([[80, 60], [880, 50], [900, 650], [70, 630]])
+    to_camera = cv2.getPerspectiveTransform(corners, seen)
+    frame = cv2.warpPerspective(board, to_camera, (960, 720), borderValue=(200, 200, 200))
+    return frame, to_camera
+
+
+def test_calibration_recovers_the_board_view() -> None:
+    frame, to_camera = _camera_view()
+    calibration, detection = calibrate(frame)
+    assert sorted(detection.corners) == [0, 1, 2, 3]
+    point = np.float64([[[400.0, 300.0]]])
+    in_camera = cv2.perspectiveTransform(point, to_camera)
+    back = cv2.perspectiveTransform(in_camera, calibration.matrix)
+    assert np.allclose(back, point, atol=2.0)
+    assert calibration.warp(frame).shape == (BOARD_SIZE[1], BOARD_SIZE[0], 3)
+    assert annotate(frame, detection, calibration).shape == frame.shape
+
+
+def test_calibration_without_markers_names_what_it_found() -> None:
+    frame = render_roll(random.Random(4)).image
+    with pytest.raises(CalibrationError, match=r"found markers \[\], need at least 4 of \[0, 1"):
+        calibrate(frame)
+
+
+def test_save_keeps_other_tables_and_replaces_only_calibration(tmp_path: Path) -> None:
+    config = tmp_path / "tabula.toml"
+    config.write_text('[game]\nvariant = "backgammon"\n\n[camera]\nindex = 0\n\n'
+                      "[camera.calibration]\nhomography = 1\n\n[leds]\nbackend = \"mcu\"\n")
+    calibration = Calibration(((2.0, 0.0, 1.0), (0.0, 2.0, 3.0), (0.0, 0.0, 1.0)), (640, 480))
+    save_calibration(config, calibration)
+    data = tomllib.loads(config.read_text())
+    assert data["game"] == {"variant": "backgammon"}
+    assert data["leds"] == {"backend": "mcu"}
+    assert data["camera"]["index"] == 0
+    assert load_calibration(config) == calibration
+    save_calibration(tmp_path / "new.toml", calibration)
+    assert load_calibration(tmp_path / "new.toml") == calibration
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
+
+
+def test_bad_config_files_are_clear_errors(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.toml"
+    bad.write_text("[camera\n")
+    with pytest.raises(CalibrationError, match=r"config '.*bad\.toml' is not valid TOML"):
+        save_calibration(bad, Calibration.identity())
+    assert bad.read_text() == "[camera\n"  # nothing lost
+    with pytest.raises(CalibrationError, match=r"cannot read config '.*missing\.toml'"):
+        load_calibration(tmp_path / "missing.toml")
+    wrong = tmp_path / "wrong.toml"
+    wrong.write_text("[camera.calibration]\nhomography = [[1, 2]]\n")
+    with pytest.raises(CalibrationError, match=r"invalid calibration in '.*wrong\.toml'"):
+        load_calibration(wrong)
+    empty = tmp_path / "empty.toml"
+    empty.write_text("[camera]\nindex = 1\n")
+    assert load_calibration(empty) is None

@@ -1,0 +1,93 @@
+from __future__ import annotations
+
+import random
+
+import cv2
+import numpy as np
+import pytest
+
+from vision import (
+    Calibration,
+    DiceReader,
+    RollWatcher,
+    SettleDetector,
+    SyntheticSource,
+    Verdict,
+    WatchState,
+    render_roll,
+)
+
+
+def _noisy(image: np.ndarray, seed: int, sigma: float = 3.0) -> np.ndarray:
+    noise = np.random.default_rng(seed).normal(0, sigma, image.shape)
+    return np.clip(image + noise, 0, 255).astype(np.uint8)
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_threshold_derives_from_measured_noise() -> None:
+    still = render_roll(random.Random(1)).image
+    quiet = SettleDetector(noise_factor=3.0, floor=0.0)
+    loud = SettleDetector(noise_factor=3.0, floor=0.0)
+    quiet_noise = quiet.measure_noise([_noisy(still, i, 1.0) for i in range(6)])
+    loud_noise = loud.measure_noise([_noisy(still, i, 8.0) for i in range(6)])
+    assert 0 < quiet_noise < loud_noise
+    assert loud.threshold == pytest.approx(3.0 * loud_noise)
+
+
+def test_settles_after_n_still_frames_and_not_while_dice_move() -> None:
+    clock = FakeClock()
+    detector = SettleDetector(frames=3, min_still=0.75, clock=clock)
+    detector.measure_noise([_noisy(render_roll(random.Random(0)).image, i) for i in range(4)])
+    for k in range(5):  # dice tumbling: a different picture each frame
+        clock.now += 0.25
+        assert not detector.update(_noisy(render_roll(random.Random(10 + k)).image, k))
+    still = render_roll(random.Random(99)).image
+    results = []
+    for k in range(6):
+        clock.now += 0.25
+        results.append(detector.update(_noisy(still, 100 + k)))
+    # Frame 0 still differs from the last moving frame; then 3 still frames and 0.75 s.
+    assert results == [False, False, False, False, True, True]
+
+
+def test_watcher_reads_settled_rolls_by_vote_and_sees_dice_lifted() -> None:
+    source = SyntheticSource(random.Random(7), count=3, moving=3, settled=6, empty=4)
+    reader = DiceReader(Calibration.identity(), expected_dice=2)
+    reader.set_background(source.empty_board())
+    watcher = RollWatcher(lambda: source, reader, settle=SettleDetector(frames=2), votes=3)
+    events = []
+    states = set()
+    for _ in range(3 * 13 + 4):
+        event = watcher.step()
+        states.add(watcher.state)
+        if event is not None:
+            events.append(event)
+    kinds = [e.kind for e in events]
+    assert kinds.count("lifted") >= 2
+    rolls = [e for e in events if e.kind == "roll"]
+    assert len(rolls) == 3
+    right = 0
+    for event, roll in zip(rolls, source.rolls, strict=True):
+        assert event.reading is not None and event.votes == 3
+        truth = tuple(sorted((d.value for d in roll.dice), reverse=True))
+        right += event.reading.verdict is Verdict.OK and event.reading.values == truth
+    assert right >= 2
+    assert {WatchState.MOVING, WatchState.SETTLED, WatchState.EMPTY} <= states
+    for _ in range(4):
+        watcher.step()
+    assert watcher.state is WatchState.SEARCHING
+
+
+def test_frame_change_is_zero_for_equal_frames() -> None:
+    image = render_roll(random.Random(2)).image
+    from vision import frame_change
+
+    assert frame_change(image, image) == 0.0
+    assert frame_change(image, cv2.GaussianBlur(image, (9, 9), 3)) > 0.5

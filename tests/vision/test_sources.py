@@ -1,0 +1,120 @@
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision import (
+    CameraError,
+    CameraSource,
+    DiceReader,
+    FolderSource,
+    FrameSource,
+    ImageError,
+    PiCameraSource,
+    RollWatcher,
+    SyntheticSource,
+    VideoFileSource,
+    WatchState,
+    open_source,
+    render_roll,
+)
+
+
+def _frames(n: int) -> list[np.ndarray]:
+    return [render_roll(random.Random(i)).image for i in range(n)]
+
+
+def test_folder_source_reads_images_in_name_order(tmp_path: Path) -> None:
+    frames = _frames(3)
+    for i, frame in enumerate(frames):
+        cv2.imwrite(str(tmp_path / f"f{i}.png"), frame)
+    (tmp_path / "notes.txt").write_text("not an image")
+    with FolderSource(tmp_path) as source:
+        assert isinstance(source, FrameSource)
+        got = [source.read() for _ in range(4)]
+    assert got[3] is None
+    for frame, image in zip(frames, got[:3], strict=True):
+        assert image is not None and np.array_equal(frame, image)
+
+
+def test_folder_source_names_a_broken_image(tmp_path: Path) -> None:
+    (tmp_path / "bad.jpg").write_bytes(b"not a jpeg")
+    source = FolderSource(tmp_path)
+    with pytest.raises(ImageError, match=r"cannot read image '.*bad\.jpg': not a decodable"):
+        source.read()
+
+
+def test_folder_source_missing_or_empty_folder(tmp_path: Path) -> None:
+    with pytest.raises(CameraError, match="does not exist"):
+        FolderSource(tmp_path / "nope")
+    with pytest.raises(CameraError, match="holds no image"):
+        FolderSource(tmp_path)
+
+
+def test_video_file_source_reads_a_video_written_here(tmp_path: Path) -> None:
+    path = tmp_path / "roll.avi"
+    frames = _frames(5)
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter.fourcc(*"MJPG"), 10, (640, 480))
+    assert writer.isOpened()
+    for frame in frames:
+        writer.write(frame)
+    writer.release()
+    with VideoFileSource(path) as source:
+        got = []
+        while (frame := source.read()) is not None:
+            got.append(frame)
+        source.close()
+        assert source.read() is None
+    assert len(got) == 5
+    # A lossy codec: close, not equal.
+    assert float(np.abs(got[2].astype(int) - frames[2]).mean()) < 6
+    with pytest.raises(CameraError, match="does not exist"):
+        VideoFileSource(tmp_path / "missing.avi")
+    (tmp_path / "junk.avi").write_bytes(b"junk")
+    with pytest.raises(CameraError, match="cannot be opened"):
+        VideoFileSource(tmp_path / "junk.avi")
+
+
+def test_synthetic_source_gives_moving_settled_then_empty_frames() -> None:
+    source = SyntheticSource(random.Random(3), count=2, moving=2, settled=3, empty=2)
+    frames = []
+    while (frame := source.read()) is not None:
+        frames.append(frame)
+    assert len(frames) == 2 * (2 + 3 + 2)
+    assert len(source.rolls) == 2
+
+
+def test_missing_camera_is_a_clear_error() -> None:
+    with pytest.raises(CameraError, match=r"camera 97 cannot be opened \(is it plugged in\?\)"):
+        CameraSource(97)
+    with pytest.raises(CameraError, match=r"'no_such_picamera_module'.*not installed"):
+        PiCameraSource(module="no_such_picamera_module")
+
+
+def test_watcher_without_camera_is_searching_not_crashing() -> None:
+    opened = []
+
+    def open_missing() -> FrameSource:
+        opened.append(1)
+        return CameraSource(97)
+
+    watcher = RollWatcher(open_missing, DiceReader())
+    for _ in range(3):
+        assert watcher.step() is None
+    assert watcher.state is WatchState.SEARCHING
+    assert "camera 97 cannot be opened" in watcher.error
+    assert len(opened) == 3  # it keeps trying
+    watcher.close()
+    watcher.close()
+
+
+def test_open_source_specs(tmp_path: Path) -> None:
+    assert isinstance(open_source("synthetic"), SyntheticSource)
+    cv2.imwrite(str(tmp_path / "a.png"), _frames(1)[0])
+    assert isinstance(open_source(str(tmp_path)), FolderSource)
+    with pytest.raises(CameraError, match="does not exist"):
+        open_source(str(tmp_path / "x.mp4"))

@@ -1,0 +1,241 @@
+"""Board calibration: ArUco markers at known places give a homography to a top-down view.
+
+The reader then works in board coordinates, where "the right-hand half" and "whose side
+of the board" are plain comparisons. The result lives in the service's TOML config under
+``[camera.calibration]``; only that table is written, atomically.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+import tempfile
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from vision.errors import CalibrationError
+
+Image = npt.NDArray[np.uint8]
+
+#: Board view size in pixels (width, height): the board's playing area and frame.
+BOARD_SIZE: tuple[int, int] = (640, 480)
+_MARKER_INSET = 30.0
+#: Board-view centres of the ArUco markers (DICT_4X4_50 ids 0..3), clockwise from the
+#: top-left corner of the board's frame.
+MARKER_CENTRES: dict[int, tuple[float, float]] = {
+    0: (_MARKER_INSET, _MARKER_INSET),
+    1: (BOARD_SIZE[0] - _MARKER_INSET, _MARKER_INSET),
+    2: (BOARD_SIZE[0] - _MARKER_INSET, BOARD_SIZE[1] - _MARKER_INSET),
+    3: (_MARKER_INSET, BOARD_SIZE[1] - _MARKER_INSET),
+}
+TABLE = ("camera", "calibration")
+
+
+@dataclass(frozen=True, slots=True)
+class Calibration:
+    """A homography from camera pixels to the top-down board view of ``board_size``."""
+
+    homography: tuple[tuple[float, float, float], ...]
+    board_size: tuple[int, int] = BOARD_SIZE
+
+    def __post_init__(self) -> None:
+        h = self.homography
+        if len(h) != 3 or any(len(row) != 3 for row in h):
+            raise CalibrationError(f"invalid homography {h!r}: expected 3 rows of 3 numbers")
+        if not all(math.isfinite(v) for row in h for v in row):
+            raise CalibrationError(f"invalid homography {h!r}: not finite")
+        if abs(float(np.linalg.det(self.matrix))) < 1e-12:
+            raise CalibrationError(f"invalid homography {h!r}: singular")
+        if len(self.board_size) != 2 or min(self.board_size) < 16:
+            raise CalibrationError(f"invalid board_size {self.board_size!r}")
+
+    @property
+    def matrix(self) -> npt.NDArray[np.float64]:
+        """The homography as a 3 x 3 array."""
+        return np.array(self.homography, dtype=np.float64)
+
+    @classmethod
+    def identity(cls, board_size: tuple[int, int] = BOARD_SIZE) -> Calibration:
+        """A calibration for frames that already are the board view (synthetic camera)."""
+        return cls(((1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0)), board_size)
+
+    def warp(self, frame: Image) -> Image:
+        """The top-down board view of a camera frame."""
+        if frame.shape[1::-1] == self.board_size and np.allclose(self.matrix, np.eye(3)):
+            return frame  # already the board view (synthetic camera)
+        return cv2.warpPerspective(frame, self.matrix, self.board_size, flags=cv2.INTER_LINEAR)
+
+    def to_mapping(self) -> dict[str, Any]:
+        """The calibration as the ``[camera.calibration]`` table."""
+        return {"homography": [list(r) for r in self.homography],
+                "board_size": list(self.board_size)}
+
+    @classmethod
+    def from_mapping(cls, table: Mapping[str, Any], where: str = "[camera.calibration]"
+                     ) -> Calibration:
+        """The calibration stored in a config table.
+
+        Raises:
+            CalibrationError: a key is missing or malformed (named with ``where``).
+        """
+        try:
+            rows = table["homography"]
+            size = table.get("board_size", list(BOARD_SIZE))
+            homography = tuple((float(r[0]), float(r[1]), float(r[2])) for r in rows)
+            board = (int(size[0]), int(size[1]))
+        except (KeyError, TypeError, ValueError, IndexError) as error:
+            raise CalibrationError(f"invalid calibration in {where}: {error!r}") from None
+        return cls(homography, board)
+
+
+@dataclass(frozen=True, slots=True)
+class MarkerDetection:
+    """The markers found in a frame: id -> the four corner points in the image."""
+
+    corners: Mapping[int, tuple[tuple[float, float], ...]]
+
+    def centre(self, marker_id: int) -> tuple[float, float]:
+        """The centre of one marker in the image."""
+        pts = self.corners[marker_id]
+        return (sum(p[0] for p in pts) / 4, sum(p[1] for p in pts) / 4)
+
+
+def find_markers(frame: Image) -> MarkerDetection:
+    """Every ArUco marker (DICT_4X4_50) visible in a frame."""
+    dictionary = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
+    detector = cv2.aruco.ArucoDetector(dictionary, cv2.aruco.DetectorParameters())
+    grey = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    corners, ids, _rejected = detector.detectMarkers(grey)
+    found: dict[int, tuple[tuple[float, float], ...]] = {}
+    if ids is not None:
+        for marker_id, quad in zip(ids.ravel().tolist(), corners, strict=True):
+            found[int(marker_id)] = tuple((float(x), float(y)) for x, y in quad.reshape(4, 2))
+    return MarkerDetection(found)
+
+
+def calibrate(
+    frame: Image,
+    *,
+    markers: Mapping[int, tuple[float, float]] = MARKER_CENTRES,
+    board_size: tuple[int, int] = BOARD_SIZE,
+) -> tuple[Calibration, MarkerDetection]:
+    """Find the board's markers in a frame and compute the homography to the board view.
+
+    Raises:
+        CalibrationError: fewer than four of the expected markers are visible.
+    """
+    detection = find_markers(frame)
+    ids = sorted(set(detection.corners) & set(markers))
+    if len(ids) < 4:
+        raise CalibrationError(
+            f"found markers {sorted(detection.corners)!r}, need at least 4 of "
+            f"{sorted(markers)!r} (ArUco DICT_4X4_50) to calibrate"
+        )
+    src = np.array([detection.centre(i) for i in ids], dtype=np.float64)
+    dst = np.array([markers[i] for i in ids], dtype=np.float64)
+    matrix, _inliers = cv2.findHomography(src, dst, 0)
+    if matrix is None:
+        raise CalibrationError(f"markers {ids!r} are degenerate (in a line?)")
+    homography = tuple((float(r[0]), float(r[1]), float(r[2])) for r in matrix)
+    return Calibration(homography, board_size), detection
+
+
+def annotate(frame: Image, detection: MarkerDetection, calibration: Calibration | None) -> Image:
+    """A copy of the frame showing the markers found and the board outline they give."""
+    out = frame.copy() if frame.ndim == 3 else cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
+    for marker_id, pts in detection.corners.items():
+        poly = np.array(pts, dtype=np.int32)
+        cv2.polylines(out, [poly], True, (0, 255, 0), 2)
+        cv2.putText(out, str(marker_id), tuple(int(v) for v in poly[0]),
+                    cv2.FONT_HERSHEY_SIMPLEX, 0.6, (0, 0, 255), 2)
+    if calibration is not None:
+        w, h = calibration.board_size
+        inverse = np.linalg.inv(calibration.matrix)
+        board = np.array([[[0, 0], [w, 0], [w, h], [0, h]]], dtype=np.float64)
+        outline = cv2.perspectiveTransform(board, inverse).astype(np.int32)
+        cv2.polylines(out, outline, True, (255, 0, 0), 2)
+        middle = np.array([[[w / 2, 0], [w / 2, h]]], dtype=np.float64)
+        line = cv2.perspectiveTransform(middle, inverse).astype(np.int32).reshape(2, 2)
+        cv2.line(out, tuple(line[0].tolist()), tuple(line[1].tolist()), (255, 0, 255), 1)
+    return out
+
+
+_HEADER = re.compile(r"^\s*\[")
+_OWN_HEADER = re.compile(r"^\s*\[\s*camera\s*\.\s*calibration\s*\]\s*(#.*)?$")
+
+
+def _toml_table(calibration: Calibration) -> str:
+    rows = ", ".join("[" + ", ".join(repr(v) for v in r) + "]" for r in calibration.homography)
+    w, h = calibration.board_size
+    return f"[camera.calibration]\nboard_size = [{w}, {h}]\nhomography = [{rows}]\n"
+
+
+def save_calibration(path: str | os.PathLike[str], calibration: Calibration) -> None:
+    """Create or update the ``[camera.calibration]`` table of a TOML config file.
+
+    Every other line of the file is kept. The new file is written beside the old one and
+    moved over it (``os.replace``), so a crash leaves either the old or the new file.
+
+    Raises:
+        CalibrationError: the existing file is not valid TOML.
+    """
+    target = Path(path)
+    text = target.read_text(encoding="utf-8") if target.exists() else ""
+    try:
+        tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise CalibrationError(f"config {str(target)!r} is not valid TOML: {error}") from None
+    kept: list[str] = []
+    skipping = False
+    for line in text.splitlines(keepends=True):
+        if _OWN_HEADER.match(line):
+            skipping = True
+            continue
+        if skipping and _HEADER.match(line):
+            skipping = False
+        if not skipping:
+            kept.append(line)
+    body = "".join(kept)
+    if body and not body.endswith("\n"):
+        body += "\n"
+    if body.strip():
+        body += "\n"
+    new_text = body + _toml_table(calibration)
+    tomllib.loads(new_text)  # a table this writer produced must read back
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent or ".")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(new_text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def load_calibration(path: str | os.PathLike[str]) -> Calibration | None:
+    """The calibration stored in a TOML config, or None when it has none.
+
+    Raises:
+        CalibrationError: the file cannot be read, is not TOML, or the table is malformed.
+    """
+    target = Path(path)
+    try:
+        data = tomllib.loads(target.read_text(encoding="utf-8"))
+    except OSError as error:
+        raise CalibrationError(f"cannot read config {str(target)!r}: {error.strerror}") from None
+    except tomllib.TOMLDecodeError as error:
+        raise CalibrationError(f"config {str(target)!r} is not valid TOML: {error}") from None
+    table = data.get("camera", {}).get("calibration")
+    if table is None:
+        return None
+    return Calibration.from_mapping(table, f"{str(target)!r} [camera.calibration]")

@@ -1,0 +1,120 @@
+"""Value objects of the dice reader: a die, the cube, a roll reading and its verdict."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from typing import Any
+
+Box = tuple[int, int, int, int]
+
+
+class Verdict(enum.StrEnum):
+    """What the reader says about a roll."""
+
+    OK = "ok"
+    #: The roll is irregular (cocked, off the right-hand half, on a checker, die missing).
+    REROLL = "reroll"
+    #: A die cannot be read with confidence: ask for manual entry, never guess.
+    UNREADABLE = "unreadable"
+
+
+def _check_box(box: Box, what: str) -> None:
+    if len(box) != 4 or box[0] > box[2] or box[1] > box[3]:
+        raise ValueError(f"invalid {what} box {box!r}: expected (x1, y1, x2, y2), x1<=x2, y1<=y2")
+
+
+@dataclass(frozen=True, slots=True)
+class Die:
+    """One die seen on the board: its top-face value, where it is and how sure the reader is.
+
+    ``flags`` names what makes the die irregular (``"cocked"``, ``"off-half"``,
+    ``"on-checker"``); an empty tuple means it lies flat where it should.
+    """
+
+    value: int
+    box: Box
+    confidence: float
+    flags: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.value <= 6:
+            raise ValueError(f"invalid die value {self.value!r}: expected 1..6")
+        if not 0.0 <= self.confidence <= 1.0:
+            raise ValueError(f"invalid die confidence {self.confidence!r}: expected 0..1")
+        _check_box(self.box, "die")
+
+    @property
+    def center(self) -> tuple[float, float]:
+        """The centre of the die's box."""
+        return ((self.box[0] + self.box[2]) / 2, (self.box[1] + self.box[3]) / 2)
+
+    def to_json(self) -> dict[str, Any]:
+        """The die as the ``tabula dice`` JSON object."""
+        out: dict[str, Any] = {
+            "value": self.value,
+            "box": list(self.box),
+            "confidence": round(self.confidence, 3),
+        }
+        if self.flags:
+            out["flags"] = list(self.flags)
+        return out
+
+
+CUBE_VALUES = (2, 4, 8, 16, 32, 64)
+
+
+@dataclass(frozen=True, slots=True)
+class CubeReading:
+    """The doubling cube: the face it shows and on whose side of the board it lies.
+
+    ``side`` is ``"player1"`` (bottom half of the board view), ``"player2"`` (top half)
+    or ``"centre"`` (on the bar, not yet turned).
+    """
+
+    value: int
+    box: Box
+    side: str
+    confidence: float
+
+    def __post_init__(self) -> None:
+        if self.value not in CUBE_VALUES:
+            raise ValueError(f"invalid cube value {self.value!r}: expected one of {CUBE_VALUES}")
+        if self.side not in ("player1", "player2", "centre"):
+            raise ValueError(f"invalid cube side {self.side!r}")
+        _check_box(self.box, "cube")
+
+    def to_json(self) -> dict[str, Any]:
+        """The cube as a JSON object."""
+        return {
+            "value": self.value,
+            "box": list(self.box),
+            "side": self.side,
+            "confidence": round(self.confidence, 3),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class RollReading:
+    """What one frame (or a vote over settled frames) shows: the dice and a verdict."""
+
+    dice: tuple[Die, ...]
+    verdict: Verdict
+    reason: str = ""
+    cube: CubeReading | None = field(default=None)
+
+    @property
+    def values(self) -> tuple[int, ...]:
+        """The dice values, highest first (the order a roll is written in)."""
+        return tuple(sorted((d.value for d in self.dice), reverse=True))
+
+    def to_json(self) -> dict[str, Any]:
+        """The reading as the ``tabula dice`` JSON object (without the image name)."""
+        out: dict[str, Any] = {
+            "dice": [d.to_json() for d in self.dice],
+            "verdict": str(self.verdict),
+            "reason": self.reason,
+        }
+        if self.cube is not None:
+            out["cube"] = self.cube.to_json()
+        return out

@@ -1,0 +1,225 @@
+"""Settle detection and the roll watcher: read a roll only once the dice have stopped.
+
+The threshold of "nothing moves" comes from the camera's own noise (the frame-to-frame
+change of a still scene), so one setting works for a noisy webcam and a clean Pi camera.
+The reading is voted over the settled frames; the dice vanishing ends the turn (lifted).
+"""
+
+from __future__ import annotations
+
+import collections
+import enum
+import itertools
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from vision._model import RollReading
+from vision._reader import DiceReader, check_frame
+from vision._sources import FrameSource
+from vision.errors import CameraError, ImageError
+
+Image = npt.NDArray[np.uint8]
+_SMALL = (160, 120)
+
+
+def frame_change(previous: Image, current: Image) -> float:
+    """Mean absolute grey difference of two frames at 160 x 120: cheap and noise-averaging."""
+    a = cv2.resize(cv2.cvtColor(previous, cv2.COLOR_BGR2GRAY), _SMALL, interpolation=cv2.INTER_AREA)
+    b = cv2.resize(cv2.cvtColor(current, cv2.COLOR_BGR2GRAY), _SMALL, interpolation=cv2.INTER_AREA)
+    return float(cv2.absdiff(a, b).mean())
+
+
+class SettleDetector:
+    """Tells when the scene has stopped moving for ``frames`` consecutive frames.
+
+    Args:
+        frames: how many consecutive still frames make the scene settled.
+        noise_factor: the threshold is this many times the camera noise, plus ``floor``.
+        floor: the smallest threshold (grey levels), against a noiseless source.
+        min_still: seconds the scene must also have been still (by ``clock``).
+        clock: the time source, injectable for tests.
+    """
+
+    def __init__(self, *, frames: int = 4, noise_factor: float = 3.0, floor: float = 0.3,
+                 min_still: float = 0.0,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        if frames < 1:
+            raise ValueError(f"invalid frames {frames!r}: expected at least 1")
+        self.frames = frames
+        self.noise_factor = noise_factor
+        self.floor = floor
+        self.min_still = min_still
+        self._clock = clock
+        self._previous: Image | None = None
+        self._recent: collections.deque[float] = collections.deque(maxlen=64)
+        self._noise: float | None = None
+        self._still = 0
+        self._still_since: float | None = None
+
+    def measure_noise(self, frames: list[Image]) -> float:
+        """Measure the camera noise on frames of a still scene and use it from now on."""
+        if len(frames) < 2:
+            raise ValueError(f"need at least 2 still frames to measure noise, got {len(frames)}")
+        changes = [frame_change(a, b) for a, b in itertools.pairwise(frames)]
+        self._noise = float(np.median(changes))
+        return self._noise
+
+    @property
+    def noise(self) -> float:
+        """The camera noise: measured, else the low quantile of the recent changes."""
+        if self._noise is not None:
+            return self._noise
+        if not self._recent:
+            return 0.0
+        return float(np.percentile(list(self._recent), 10))
+
+    @property
+    def threshold(self) -> float:
+        """The change below which a frame counts as still."""
+        return self.noise_factor * self.noise + self.floor
+
+    @property
+    def is_settled(self) -> bool:
+        """Whether the last ``frames`` frames were all still (and long enough)."""
+        if self._still < self.frames or self._still_since is None:
+            return False
+        return self._clock() - self._still_since >= self.min_still
+
+    def update(self, frame: Image) -> bool:
+        """Feed a frame; returns whether the scene is now settled."""
+        if self._previous is not None:
+            change = frame_change(self._previous, frame)
+            self._recent.append(change)
+            if change < self.threshold:
+                if self._still == 0:
+                    self._still_since = self._clock()
+                self._still += 1
+            else:
+                self._still = 0
+                self._still_since = None
+        self._previous = frame
+        return self.is_settled
+
+    def reset(self) -> None:
+        """Forget the previous frame (after a gap in the frames)."""
+        self._previous = None
+        self._still = 0
+        self._still_since = None
+
+
+class WatchState(enum.StrEnum):
+    """What the watcher sees."""
+
+    SEARCHING = "searching"  # no camera: waiting for one to come back
+    MOVING = "moving"
+    SETTLED = "settled"  # dice at rest, read
+    EMPTY = "empty"  # settled with no dice on the board
+
+
+@dataclass(frozen=True, slots=True)
+class RollEvent:
+    """A roll read over settled frames (``kind="roll"``) or the dice lifted (``"lifted"``)."""
+
+    kind: str
+    reading: RollReading | None = None
+    votes: int = 0
+
+
+class RollWatcher:
+    """Turns frames into roll events: settled roll read and voted, dice lifted.
+
+    Args:
+        open_source: opens the frame source; called again after a camera error.
+        reader: the dice reader.
+        settle: the settle detector (a default one if None).
+        votes: how many settled frames are read and voted over.
+    """
+
+    def __init__(self, open_source: Callable[[], FrameSource], reader: DiceReader, *,
+                 settle: SettleDetector | None = None, votes: int = 3) -> None:
+        self._open = open_source
+        self.reader = reader
+        self.settle = settle or SettleDetector()
+        self.votes = votes
+        self.state = WatchState.SEARCHING
+        self.error: str = ""
+        self._source: FrameSource | None = None
+        self._readings: list[RollReading] = []
+        self._has_roll = False
+        self._closed = False
+
+    def step(self) -> RollEvent | None:
+        """Take one frame and return the event it completes, if any.
+
+        Never raises for a missing or failing camera: the state becomes ``searching``
+        with :attr:`error` saying why, and the next step tries to open it again.
+        """
+        try:
+            if self._source is None:
+                self._source = self._open()
+            frame = self._source.read()
+        except CameraError as error:
+            self._lose_source(str(error))
+            return None
+        if frame is None:
+            self._lose_source("the frame source has no more frames")
+            return None
+        try:
+            frame = check_frame(frame)
+        except ImageError as error:
+            self.error = str(error)
+            return None
+        self.error = ""
+        if not self.settle.update(frame):
+            self.state = WatchState.MOVING
+            self._readings.clear()
+            return None
+        if len(self._readings) >= self.votes:
+            return None
+        reading = self.reader.read(frame)
+        if not reading.dice:
+            self.reader.set_background(frame)
+            self.state = WatchState.EMPTY
+            if self._has_roll:
+                self._has_roll = False
+                return RollEvent("lifted")
+            return None
+        self.state = WatchState.SETTLED
+        self._readings.append(reading)
+        if len(self._readings) < self.votes:
+            return None
+        self._has_roll = True
+        return RollEvent("roll", _vote(self._readings), len(self._readings))
+
+    def _lose_source(self, why: str) -> None:
+        self.state = WatchState.SEARCHING
+        self.error = why
+        if self._source is not None:
+            self._source.close()
+            self._source = None
+        self.settle.reset()
+        self._readings.clear()
+
+    def close(self) -> None:
+        """Close the frame source (idempotent)."""
+        if not self._closed:
+            self._closed = True
+            if self._source is not None:
+                self._source.close()
+                self._source = None
+
+
+def _vote(readings: list[RollReading]) -> RollReading:
+    """The reading most settled frames agree on (values and verdict), latest on a tie."""
+    keys = [(r.values, r.verdict) for r in readings]
+    counts = collections.Counter(keys)
+    best = max(counts.values())
+    for reading, key in zip(reversed(readings), reversed(keys), strict=True):
+        if counts[key] == best:
+            return reading
+    return readings[-1]

@@ -1,0 +1,386 @@
+"""A synthetic camera: rendered top-down views of a board with dice and the cube, labelled.
+
+The tests and the demo need rolls whose truth is known, including the irregular ones a
+referee must catch (cocked die, die off the right-hand half, die on a checker, die
+missing). Everything random comes from the ``random.Random`` given, so a seed is a roll.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from vision._calibration import BOARD_SIZE, MARKER_CENTRES
+from vision._layout import LAYOUTS
+from vision._model import Box
+
+Image = npt.NDArray[np.uint8]
+
+#: (face colour, pip colour) of the dice the renderer draws, BGR.
+DIE_COLOURS: tuple[tuple[tuple[int, int, int], tuple[int, int, int]], ...] = (
+    ((235, 235, 235), (25, 25, 25)),
+    ((200, 225, 235), (30, 30, 30)),
+    ((40, 40, 200), (240, 240, 240)),
+    ((30, 30, 30), (235, 235, 235)),
+    ((60, 150, 40), (245, 245, 245)),
+    ((150, 60, 30), (240, 240, 240)),
+    ((40, 200, 230), (20, 20, 20)),
+)
+_MARGIN = 48
+_BAR = 34
+_SS = 4  # supersampling factor of the die patches
+
+
+@dataclass(frozen=True, slots=True)
+class SyntheticDie:
+    """The truth about one rendered die (``kind``: ``flat`` or ``cocked``)."""
+
+    value: int
+    box: Box
+    kind: str
+    off_half: bool = False
+    on_checker: bool = False
+
+    @property
+    def irregular(self) -> bool:
+        """Whether the seed's rule makes this die a reroll."""
+        return self.kind == "cocked" or self.off_half or self.on_checker
+
+
+@dataclass(frozen=True, slots=True)
+class SyntheticRoll:
+    """A rendered roll: the image, the empty board under the same light, and the truth."""
+
+    image: Image
+    background: Image
+    dice: tuple[SyntheticDie, ...]
+    expected_dice: int
+    cube: tuple[int, str] | None = None
+
+    @property
+    def irregular(self) -> bool:
+        """Whether the roll must be read as ``reroll``."""
+        return len(self.dice) < self.expected_dice or any(d.irregular for d in self.dice)
+
+
+def _board(rng: random.Random, markers: bool) -> Image:
+    w, h = BOARD_SIZE
+    wood = np.array([rng.randint(40, 70), rng.randint(80, 110), rng.randint(120, 160)], np.uint8)
+    img = np.empty((h, w, 3), np.uint8)
+    img[:] = wood
+    felt = (rng.randint(40, 90), rng.randint(90, 140), rng.randint(30, 70))
+    light = (rng.randint(150, 190), rng.randint(190, 220), rng.randint(210, 240))
+    dark = (rng.randint(30, 60), rng.randint(30, 60), rng.randint(110, 160))
+    half_w = (w - 2 * _MARGIN - _BAR) // 2
+    for half in (0, 1):
+        x0 = _MARGIN + half * (half_w + _BAR)
+        cv2.rectangle(img, (x0, _MARGIN), (x0 + half_w, h - _MARGIN), felt, cv2.FILLED)
+        pw = half_w / 6
+        for i in range(6):
+            for top in (True, False):
+                colour = light if (i + top) % 2 else dark
+                xa, xb = x0 + i * pw, x0 + (i + 1) * pw
+                base = _MARGIN if top else h - _MARGIN
+                tip = base + (1 if top else -1) * 0.38 * (h - 2 * _MARGIN)
+                pts = np.array([[xa, base], [xb, base], [(xa + xb) / 2, tip]], np.int32)
+                cv2.fillPoly(img, [pts], colour, cv2.LINE_AA)
+    # Fine texture of felt and wood grain, so that the background is not flat.
+    texture = np.empty((h, w), np.float32)
+    cv2.setRNGSeed(rng.getrandbits(31))
+    cv2.randn(texture, 0.0, 3.0)
+    img = cv2.convertScaleAbs(img.astype(np.float32) + cv2.merge([texture] * 3))
+    if markers:
+        for marker_id, (mx, my) in MARKER_CENTRES.items():
+            _draw_marker(img, marker_id, mx, my)
+    return img
+
+
+def _draw_marker(img: Image, marker_id: int, cx: float, cy: float) -> None:
+    size = 24
+    dictionary = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
+    marker = cv2.aruco.generateImageMarker(dictionary, marker_id, size)
+    x, y = round(cx - size / 2), round(cy - size / 2)
+    # A white quiet zone around the marker, as a printed sticker has.
+    cv2.rectangle(img, (x - 5, y - 5), (x + size + 4, y + size + 4), (255, 255, 255), cv2.FILLED)
+    img[y : y + size, x : x + size] = marker[:, :, None]
+
+
+def _checker_spots(rng: random.Random) -> list[tuple[float, float, float]]:
+    w, h = BOARD_SIZE
+    half_w = (w - 2 * _MARGIN - _BAR) // 2
+    pw = half_w / 6
+    r = pw * 0.46
+    spots = []
+    x0 = _MARGIN + half_w + _BAR
+    for i in range(6):
+        for top in (True, False):
+            n = rng.choice((0, 0, 1, 2, 3))
+            for k in range(n):
+                cx = x0 + (i + 0.5) * pw
+                cy = _MARGIN + r + 2 * r * k if top else h - _MARGIN - r - 2 * r * k
+                spots.append((cx, cy, r))
+    return spots
+
+
+def _draw_checkers(img: Image, spots: list[tuple[float, float, float]], rng: random.Random) -> None:
+    colours = ((225, 235, 240), (40, 40, 120))
+    for i, (cx, cy, r) in enumerate(spots):
+        colour = colours[(i * 7 + rng.randint(0, 1)) % 2]
+        c = (round(cx * 4), round(cy * 4))
+        rim = tuple(int(v * 0.7) for v in colour)
+        cv2.circle(img, c, round(r * 4), rim, cv2.FILLED, cv2.LINE_AA, shift=2)
+        cv2.circle(img, c, round(r * 3.2), colour, cv2.FILLED, cv2.LINE_AA, shift=2)
+
+
+def _face(value: int, side: int, face: tuple[int, int, int], pip: tuple[int, int, int],
+          pip_ratio: float) -> Image:
+    """A die face, side x side pixels, pips of its value drawn at the canonical places."""
+    img = np.empty((side, side, 3), np.uint8)
+    img[:] = face
+    r = side * pip_ratio / 2
+    for px, py in LAYOUTS[value]:
+        c = (round((side / 2 + px * side / 2) * 4), round((side / 2 + py * side / 2) * 4))
+        cv2.circle(img, c, round(r * 4), pip, cv2.FILLED, cv2.LINE_AA, shift=2)
+    return img
+
+
+_ADJACENT = {1: (2, 3, 4, 5), 2: (1, 3, 4, 6), 3: (1, 2, 5, 6), 4: (1, 2, 5, 6),
+             5: (1, 3, 4, 6), 6: (2, 3, 4, 5)}
+
+
+def _die_patch(value: int, side: float, angle: float, tilt: float, *, rng: random.Random,
+               colours: tuple[tuple[int, int, int], tuple[int, int, int]]
+               ) -> tuple[Image, npt.NDArray[np.float32]]:
+    """A rendered die (colour image and alpha), top face seen from above.
+
+    ``tilt`` (radians) leans the die over one edge: the top face is foreshortened and a
+    side face, with its own pips, comes into view.
+    """
+    face_c, pip_c = colours
+    s = round(side * _SS)
+    pip_ratio = rng.uniform(0.15, 0.19)
+    top = _face(value, s, face_c, pip_c, pip_ratio)
+    # Light falls from one side: a gentle gradient on the face.
+    grad = np.linspace(rng.uniform(0.85, 1.0), rng.uniform(1.0, 1.1), s, dtype=np.float32)
+    top = np.clip(top * grad[None, :, None], 0, 255).astype(np.uint8)
+    if tilt > 0:
+        th = max(4, round(s * math.cos(tilt)))
+        sh = max(4, round(s * math.sin(tilt)))
+        top = cv2.resize(top, (s, th), interpolation=cv2.INTER_AREA)
+        side_face = _face(rng.choice(_ADJACENT[value]), s, face_c, pip_c, pip_ratio)
+        side_face = (cv2.resize(side_face, (s, sh), interpolation=cv2.INTER_AREA) * 0.7)
+        body = np.vstack([top, side_face.astype(np.uint8)])
+    else:
+        body = top
+    bh, bw = body.shape[:2]
+    alpha = np.zeros((bh, bw), np.uint8)
+    rad = max(2, s // 9)
+    cv2.rectangle(alpha, (rad, 0), (bw - 1 - rad, bh - 1), 255, cv2.FILLED)
+    cv2.rectangle(alpha, (0, rad), (bw - 1, bh - 1 - rad), 255, cv2.FILLED)
+    corners = ((rad, rad), (bw - 1 - rad, rad), (rad, bh - 1 - rad), (bw - 1 - rad, bh - 1 - rad))
+    for cx, cy in corners:
+        cv2.circle(alpha, (cx, cy), rad, 255, cv2.FILLED, cv2.LINE_AA)
+    # Darker rim: the rounded edges of a real die catch less light.
+    rim = cv2.erode(alpha, np.ones((3, 3), np.uint8), iterations=max(1, s // 30))
+    body = np.where((alpha > 0)[:, :, None] & (rim == 0)[:, :, None],
+                    (body * 0.75).astype(np.uint8), body)
+    size = round(math.hypot(bh, bw)) + 8
+    canvas = np.zeros((size, size, 3), np.uint8)
+    acanvas = np.zeros((size, size), np.uint8)
+    oy, ox = (size - bh) // 2, (size - bw) // 2
+    canvas[oy : oy + bh, ox : ox + bw] = body
+    acanvas[oy : oy + bh, ox : ox + bw] = alpha
+    m = cv2.getRotationMatrix2D((size / 2, size / 2), math.degrees(angle), 1.0)
+    canvas = cv2.warpAffine(canvas, m, (size, size), flags=cv2.INTER_LINEAR)
+    acanvas = cv2.warpAffine(acanvas, m, (size, size), flags=cv2.INTER_LINEAR)
+    out = size // _SS
+    patch = cv2.resize(canvas, (out, out), interpolation=cv2.INTER_AREA)
+    a = cv2.resize(acanvas, (out, out), interpolation=cv2.INTER_AREA).astype(np.float32) / 255
+    return patch, a
+
+
+def _cube_patch(value: int, side: float, angle: float) -> tuple[Image, npt.NDArray[np.float32]]:
+    s = round(side * _SS)
+    face = np.full((s, s, 3), 240, np.uint8)
+    text = str(value)
+    scale = s / 28 if len(text) == 1 else s / 40
+    (tw, th), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, scale / _SS * _SS, _SS * 2)
+    cv2.putText(face, text, ((s - tw) // 2, (s + th) // 2), cv2.FONT_HERSHEY_SIMPLEX,
+                scale, (20, 20, 20), _SS * 2, cv2.LINE_AA)
+    size = round(s * 1.5)
+    canvas = np.zeros((size, size, 3), np.uint8)
+    acanvas = np.zeros((size, size), np.uint8)
+    o = (size - s) // 2
+    canvas[o : o + s, o : o + s] = face
+    acanvas[o : o + s, o : o + s] = 255
+    m = cv2.getRotationMatrix2D((size / 2, size / 2), math.degrees(angle), 1.0)
+    canvas = cv2.warpAffine(canvas, m, (size, size))
+    acanvas = cv2.warpAffine(acanvas, m, (size, size))
+    out = size // _SS
+    patch = cv2.resize(canvas, (out, out), interpolation=cv2.INTER_AREA)
+    a = cv2.resize(acanvas, (out, out), interpolation=cv2.INTER_AREA).astype(np.float32) / 255
+    return patch, a
+
+
+def _paste(img: npt.NDArray[np.float32], patch: Image, alpha: npt.NDArray[np.float32],
+           centre: tuple[float, float], shadow: tuple[float, float]) -> Box:
+    cx, cy = centre
+    ph, pw = alpha.shape
+    x, y = round(cx - pw / 2), round(cy - ph / 2)
+    h, w = img.shape[:2]
+    # The shadow first: a blurred, shifted copy of the die's outline darkens the board.
+    sx, sy = x + round(shadow[0]), y + round(shadow[1])
+    blur = cv2.GaussianBlur(alpha, (0, 0), max(1.0, pw / 12))
+    _blend(img, np.zeros_like(patch), blur * 0.45, sx, sy)
+    _blend(img, patch, alpha, x, y)
+    ys, xs = np.nonzero(alpha > 0.5)
+    box = (x + int(xs.min()), y + int(ys.min()), x + int(xs.max()) + 1, y + int(ys.max()) + 1)
+    return (max(0, box[0]), max(0, box[1]), min(w, box[2]), min(h, box[3]))
+
+
+def _blend(img: npt.NDArray[np.float32], patch: Image, alpha: npt.NDArray[np.float32],
+           x: int, y: int) -> None:
+    h, w = img.shape[:2]
+    ph, pw = alpha.shape
+    x0, y0, x1, y1 = max(0, x), max(0, y), min(w, x + pw), min(h, y + ph)
+    if x0 >= x1 or y0 >= y1:
+        return
+    a = alpha[y0 - y : y1 - y, x0 - x : x1 - x, None]
+    p = patch[y0 - y : y1 - y, x0 - x : x1 - x].astype(np.float32)
+    img[y0:y1, x0:x1] = img[y0:y1, x0:x1] * (1 - a) + p * a
+
+
+def _field_right() -> tuple[float, float, float, float]:
+    w, h = BOARD_SIZE
+    half_w = (w - 2 * _MARGIN - _BAR) // 2
+    return (_MARGIN + half_w + _BAR, _MARGIN, w - _MARGIN, h - _MARGIN)
+
+
+def _field_left() -> tuple[float, float, float, float]:
+    w, h = BOARD_SIZE
+    half_w = (w - 2 * _MARGIN - _BAR) // 2
+    return (_MARGIN, _MARGIN, _MARGIN + half_w, h - _MARGIN)
+
+
+def render_roll(
+    rng: random.Random,
+    *,
+    dice: int = 2,
+    cocked: int = 0,
+    off_half: int = 0,
+    on_checker: int = 0,
+    missing: int = 0,
+    cube: tuple[int, str] | None = None,
+    markers: bool = False,
+    board_seed: int | None = None,
+) -> SyntheticRoll:
+    """Render one roll of ``dice`` dice on a board view of :data:`BOARD_SIZE`.
+
+    Args:
+        rng: all the chance of the picture (pose, colours, light, blur, noise).
+        dice: how many dice the roll has.
+        cocked: how many of them lean on something (a side face is seen).
+        off_half: how many landed on the left-hand half of the board.
+        on_checker: how many lie on a checker.
+        missing: how many fell off the board (are not drawn).
+        cube: ``(value, side)`` to draw the doubling cube (side ``player1``, ``player2``
+            or ``centre``), or None.
+        markers: print the four ArUco calibration markers in the board's corners.
+        board_seed: draw the board and its checkers from this seed (the same board for
+            a series of rolls), else from ``rng``.
+    """
+    board_rng = random.Random(board_seed) if board_seed is not None else rng
+    board = _board(board_rng, markers)
+    spots = _checker_spots(board_rng)
+    if on_checker and not spots:
+        spots = [(_field_right()[0] + 30.0, _MARGIN + 30.0, 25.0)]
+    _draw_checkers(board, spots, board_rng)
+    img = board.astype(np.float32)
+    side = rng.uniform(26, 34)
+    shadow = (rng.uniform(-4, 4), rng.uniform(1, 5))
+    kinds = ["cocked"] * cocked + ["flat"] * (dice - cocked)
+    places = ["left"] * off_half + ["checker"] * on_checker
+    places += ["right"] * (dice - len(places))
+    rng.shuffle(places)
+    placed: list[tuple[float, float]] = []
+    truth = []
+    colours = rng.choice(DIE_COLOURS)
+    for i in range(dice - missing):
+        value = rng.randint(1, 6)
+        tilt = math.radians(rng.uniform(22, 38)) if kinds[i] == "cocked" else 0.0
+        patch, alpha = _die_patch(value, side, rng.uniform(0, 2 * math.pi), tilt, rng=rng,
+                                  colours=colours)
+        cx, cy = _free_spot(rng, places[i], spots, placed, side)
+        placed.append((cx, cy))
+        box = _paste(img, patch, alpha, (cx, cy), shadow)
+        truth.append(SyntheticDie(value, box, kinds[i], off_half=places[i] == "left",
+                                  on_checker=places[i] == "checker"))
+    if cube is not None:
+        patch, alpha = _cube_patch(cube[0], side * 1.3, rng.uniform(-0.4, 0.4))
+        w, h = BOARD_SIZE
+        cy = {"player2": h * 0.3, "player1": h * 0.7, "centre": h / 2}[cube[1]]
+        # In the middle of the bar, or by the owner's side of the left-hand half, clear of
+        # the dice.
+        cx = w / 2 if cube[1] == "centre" else _MARGIN + side
+        _paste(img, patch, alpha, (cx, cy), shadow)
+    light = _random_light(rng)
+    image = _camera(img, light, rng)
+    background = _camera(board.astype(np.float32), light, rng)
+    return SyntheticRoll(image, background, tuple(truth), dice, cube)
+
+
+def _free_spot(rng: random.Random, place: str, spots: list[tuple[float, float, float]],
+               placed: list[tuple[float, float]], side: float) -> tuple[float, float]:
+    if place == "checker":
+        cx, cy, _r = rng.choice(spots)
+        return cx + rng.uniform(-2, 2), cy + rng.uniform(-2, 2)
+    x1, y1, x2, y2 = _field_right() if place == "right" else _field_left()
+    pad = side * 0.9
+    for _ in range(200):
+        cx, cy = rng.uniform(x1 + pad, x2 - pad), rng.uniform(y1 + pad, y2 - pad)
+        clear_dice = all(math.hypot(cx - px, cy - py) > side * 1.9 for px, py in placed)
+        clear_checkers = all(math.hypot(cx - sx, cy - sy) > r + side for sx, sy, r in spots)
+        if clear_dice and (clear_checkers or place == "left"):
+            return cx, cy
+    return cx, cy
+
+
+@dataclass(frozen=True, slots=True)
+class _Light:
+    gain: float
+    slope: float
+    glare_x: float
+    glare_y: float
+    blur: float
+
+
+def _random_light(rng: random.Random) -> _Light:
+    w, h = BOARD_SIZE
+    return _Light(rng.uniform(0.75, 1.15), rng.uniform(-0.2, 0.2), rng.uniform(0, w),
+                  rng.uniform(0, h), rng.uniform(0, 0.7))
+
+
+def _camera(img: npt.NDArray[np.float32], light: _Light, rng: random.Random) -> Image:
+    """Light, glare, blur and sensor noise of a camera, applied to a float image."""
+    h, w = img.shape[:2]
+    # The light field is smooth: computed coarse, then interpolated (rendering speed).
+    sh, sw = h // 8, w // 8
+    xs = np.linspace(-0.5, 0.5, sw, dtype=np.float32)
+    gain = light.gain * (1 + light.slope * xs)[None, :] * np.ones((sh, 1), np.float32)
+    yy, xx = np.mgrid[0:sh, 0:sw].astype(np.float32) * 8
+    d2 = (xx - light.glare_x) ** 2 + (yy - light.glare_y) ** 2
+    glare = (40 * np.exp(-d2 / (2 * 60.0**2))).astype(np.float32)
+    gain_full = cv2.resize(gain, (w, h))
+    glare_full = cv2.resize(glare, (w, h))
+    out = img * cv2.merge([gain_full] * 3) + cv2.merge([glare_full] * 3)
+    if light.blur > 0.2:
+        out = cv2.GaussianBlur(out, (0, 0), light.blur)
+    noise = np.empty(out.shape, np.float32)
+    cv2.setRNGSeed(rng.getrandbits(31))
+    cv2.randn(noise, 0.0, 3.0)
+    return cv2.convertScaleAbs(out + noise)
