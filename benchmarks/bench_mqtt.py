@@ -4,7 +4,7 @@
 Mosquitto on a loopback port, ``tabula hub`` in its own process (so its CPU and memory are
 its own, read from /proc), and N boards in this process, each publishing a 1-point match
 through its own MqttPublisher connection as fast as it can. The matches are played first
-by :class:`~controller.simulated_board.SimulatedBoard` (ten of them, shared out under each
+by :class:`~controller.selfplay_board.SelfPlayBoard` (ten of them, shared out under each
 board's id) and replayed from memory, so that the figure is the pipeline's, not the
 simulated players'. The time runs from the first board's start until the hub has taken
 every event (polled on its /api/boards).
@@ -28,7 +28,7 @@ from typing import Literal
 from controller.config import MqttConfig
 from controller.mqtt import MqttPublisher
 from controller.mqtt.mosquitto import Mosquitto
-from controller.simulated_board import SimulatedBoard
+from controller.selfplay_board import SelfPlayBoard
 from controller.status import Action, ActionError, BoardEvent, BoardStatus
 
 _MATCHES = 10
@@ -68,7 +68,7 @@ class _Replay:
 
 def _played(seed: int) -> tuple[list[Update], BoardStatus]:
     """Every update of a 1-point match, and the status before it."""
-    board = SimulatedBoard("played", seed=seed, match_length=1)
+    board = SelfPlayBoard("played", seed=seed, match_length=1)
     first = board.status()
     updates: list[Update] = []
 

@@ -65,11 +65,14 @@ class BoardView:
     missing: int = 0
     """Events never received: gaps in the sequence numbers (dropped by a full outbox)."""
     archived: int = 0
+    journals: int = 0
+    """Times the board started a new journal (its sequence numbers began again at 1)."""
     problems: list[str] = field(default_factory=list)
     _replayer: Replayer | None = None
     _start: MatchStarted | None = None
     _match_name: str = ""
     _record: list[Event] = field(default_factory=list)
+    _first: tuple[float, dict[str, Any]] | None = None
 
     def alerts(self) -> list[str]:
         """What needs a person: offline, an illegal play, lost events, the board's own alerts."""
@@ -137,14 +140,28 @@ class HubState:
             self.last_problem = str(error)
             return None, []
 
+    @staticmethod
+    def _new_journal(view: BoardView, event: BoardEvent) -> bool:
+        """Whether ``event`` starts a new journal on the board (its numbers start again at 1).
+
+        A match started again at 1 is a new journal unless it is the very start already
+        taken, published again (same time and content) after a reconnection.
+        """
+        if event.seq != 1 or event.kind != "match_started":
+            return False
+        return (event.time, dict(event.data)) != view._first
+
     def _check_board(self, topic_board: str, payload_board: str) -> None:
         if topic_board != payload_board:
             raise MqttError(f"board {payload_board!r} published on the topic of {topic_board!r}")
 
     def _event(self, view: BoardView, event: BoardEvent) -> list[Archive]:
-        if event.seq <= view.last_seq:
+        if event.seq <= view.last_seq and not self._new_journal(view, event):
             view.duplicates += 1
             return []
+        if event.seq <= view.last_seq:
+            view.journals += 1
+            view.last_seq = 0
         if view.last_seq:
             view.missing += event.seq - view.last_seq - 1
         else:
@@ -162,6 +179,8 @@ class HubState:
 
     def _record(self, view: BoardView, event: BoardEvent, record_event: Event) -> list[Archive]:
         if isinstance(record_event, MatchStarted):
+            if event.seq == 1:
+                view._first = (event.time, dict(event.data))
             view._start, view._replayer = record_event, Replayer(record_event)
             view._record = [record_event]
             stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime(event.time))

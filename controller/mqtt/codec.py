@@ -20,9 +20,12 @@ from __future__ import annotations
 import json
 import math
 import re
+from collections.abc import Iterable
 from typing import Any, Final, Literal
 
 from controller.mqtt.errors import PayloadError, TopicError
+from controller.record import event_to_dict
+from controller.record.journal import JournalEntry
 from controller.status import STATUS_VERSION, ActionError, BoardEvent, BoardStatus
 
 __all__ = [
@@ -35,6 +38,7 @@ __all__ = [
     "decode_status",
     "encode_event",
     "encode_status",
+    "journal_events",
     "parse_topic",
     "subscriptions",
     "topic",
@@ -156,6 +160,20 @@ def decode_event(payload: bytes) -> BoardEvent:
     if problems:
         raise PayloadError(f"event payload: bad {', '.join(problems)}: {payload[:120]!r}")
     return BoardEvent(board_id, seq, kind, body, float(when))
+
+
+def journal_events(board_id: str, entries: Iterable[JournalEntry]) -> list[BoardEvent]:
+    """The board events of journal entries, numbered as the service numbers them.
+
+    Why: the service publishes only what happens while it runs; a publisher starting on a
+    journal publishes the journal first (the hub takes once what it already has), so that
+    the hub can rebuild the whole match from its ``match_started`` on.
+    """
+    events = []
+    for entry in entries:
+        data = event_to_dict(entry.event)
+        events.append(BoardEvent(board_id, entry.seq, str(data["type"]), data, entry.at))
+    return events
 
 
 def decode_online(payload: bytes) -> bool:

@@ -18,7 +18,7 @@ import logging
 import random
 import ssl
 import urllib.parse
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from typing import Any
 
 import aiomqtt
@@ -89,6 +89,8 @@ class MqttPublisher:
         backoff: the first and the longest wait between reconnection attempts, seconds.
         rng: the jitter of the backoff.
         client_factory: aiomqtt.Client or a stand-in with its signature.
+        backlog: events to publish first, before the service's updates (the journal so far:
+            :func:`~controller.mqtt.codec.journal_events`).
     """
 
     def __init__(
@@ -102,6 +104,7 @@ class MqttPublisher:
         backoff: tuple[float, float] = (0.5, 30.0),
         rng: random.Random | None = None,
         client_factory: ClientFactory = aiomqtt.Client,
+        backlog: Sequence[BoardEvent] = (),
     ) -> None:
         self._service = service
         self._config = config
@@ -111,6 +114,8 @@ class MqttPublisher:
         self._rng = rng or random.Random()
         self._client_factory = client_factory
         self.outbox = Outbox(capacity)
+        for event in backlog:
+            self.outbox.put(event)
         self._wakeup = asyncio.Event()
         self._ended = False
         self.connected = False
@@ -124,6 +129,16 @@ class MqttPublisher:
         self._topics = {
             kind: topic(board_id, kind, prefix) for kind in ("status", "events", "online")
         }
+
+    async def drain(self, timeout: float = 10.0) -> bool:
+        """Wait until every event so far is published; whether it was within ``timeout``."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while len(self.outbox) or self.outbox.status is not None:
+            if loop.time() > deadline:
+                return False
+            await asyncio.sleep(0.01)
+        return True
 
     @property
     def dropped(self) -> int:

@@ -1,6 +1,6 @@
 """A hall of simulated boards through a real Mosquitto broker to one hub.
 
-Each board is a :class:`~controller.simulated_board.SimulatedBoard` publishing through its
+Each board is a :class:`~controller.selfplay_board.SelfPlayBoard` publishing through its
 own :class:`~controller.mqtt.MqttPublisher` connection (tasks in this process, or a process
 of its own where it must die); the broker is Debian's mosquitto on a free loopback port.
 """
@@ -26,7 +26,7 @@ from controller.mqtt import MqttPublisher
 from controller.mqtt.mosquitto import Mosquitto
 from controller.record.matfile import read_mat
 from controller.record.sgf import read_sgf
-from controller.simulated_board import SimulatedBoard
+from controller.selfplay_board import SelfPlayBoard
 from tests._browser import ARGS, ARTIFACTS, CHROMIUM
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -69,7 +69,7 @@ def run_hall(tmp_path: Path, body: Callable[[Mosquitto, Hub], Awaitable[None]]) 
         asyncio.run(main())
 
 
-async def play(board: SimulatedBoard, publisher: MqttPublisher, delay: float) -> None:
+async def play(board: SelfPlayBoard, publisher: MqttPublisher, delay: float) -> None:
     task = asyncio.create_task(publisher.run())
     await asyncio.sleep(0.05)  # let it subscribe to the board's updates and connect
     await board.play(delay)
@@ -77,7 +77,7 @@ async def play(board: SimulatedBoard, publisher: MqttPublisher, delay: float) ->
     await task
 
 
-def check_every_event_once_in_order(hub: Hub, boards: list[SimulatedBoard]) -> None:
+def check_every_event_once_in_order(hub: Hub, boards: list[SelfPlayBoard]) -> None:
     for board in boards:
         view = hub.state.boards[board.board_id]
         assert (view.first_seq, view.last_seq, view.events, view.missing) == (
@@ -91,7 +91,7 @@ def check_every_event_once_in_order(hub: Hub, boards: list[SimulatedBoard]) -> N
 
 
 def test_fifty_boards_through_one_broker_to_one_hub(tmp_path: Path) -> None:
-    boards = [SimulatedBoard(f"b{n:02}", seed=n, match_length=1) for n in range(50)]
+    boards = [SelfPlayBoard(f"b{n:02}", seed=n, match_length=1) for n in range(50)]
 
     async def body(broker: Mosquitto, hub: Hub) -> None:
         publishers = [
@@ -112,7 +112,7 @@ def test_fifty_boards_through_one_broker_to_one_hub(tmp_path: Path) -> None:
     assert hub_events_match(tmp_path, boards)
 
 
-def hub_events_match(tmp_path: Path, boards: list[SimulatedBoard]) -> bool:
+def hub_events_match(tmp_path: Path, boards: list[SelfPlayBoard]) -> bool:
     for board in boards:
         folder = tmp_path / "archive" / board.board_id
         (mat,) = folder.glob("*.mat")
@@ -124,7 +124,7 @@ def hub_events_match(tmp_path: Path, boards: list[SimulatedBoard]) -> bool:
 
 
 def test_the_broker_restarted_mid_game_loses_nothing(tmp_path: Path) -> None:
-    boards = [SimulatedBoard(f"r{n}", seed=100 + n, match_length=3) for n in range(5)]
+    boards = [SelfPlayBoard(f"r{n}", seed=100 + n, match_length=3) for n in range(5)]
     holder: dict[str, Hub] = {}
 
     async def body(broker: Mosquitto, hub: Hub) -> None:
@@ -249,7 +249,7 @@ def test_the_hub_command_serves_the_hall(tmp_path: Path) -> None:
             url = line.split()[2]
 
             async def main() -> None:
-                board = SimulatedBoard("cli", seed=1, match_length=1)
+                board = SelfPlayBoard("cli", seed=1, match_length=1)
                 await play(board, MqttPublisher(board, MqttConfig(broker.url, "cli")), 0)
                 async with aiohttp.ClientSession() as session:
 

@@ -12,11 +12,11 @@ from controller.cli import main
 from controller.hub import HubState, write_archive
 from controller.mqtt import encode_event, encode_status, topic
 from controller.record.matfile import read_mat
-from controller.simulated_board import SimulatedBoard
+from controller.selfplay_board import SelfPlayBoard
 from controller.status import BoardEvent, BoardStatus
 
 
-def recorded(board: SimulatedBoard) -> tuple[list[BoardEvent], list[BoardStatus]]:
+def recorded(board: SelfPlayBoard) -> tuple[list[BoardEvent], list[BoardStatus]]:
     """Every event and status of the board's whole match."""
     events: list[BoardEvent] = []
     statuses: list[BoardStatus] = []
@@ -41,7 +41,7 @@ def feed(state: HubState, events: list[BoardEvent]) -> list:
 
 
 def test_each_event_taken_once_in_order_and_the_match_archived() -> None:
-    board = SimulatedBoard("b1", seed=4, match_length=3)
+    board = SelfPlayBoard("b1", seed=4, match_length=3)
     events, statuses = recorded(board)
     state = HubState()
     archives = feed(state, events[:50] + events[40:60] + events[60:])
@@ -63,7 +63,7 @@ def test_each_event_taken_once_in_order_and_the_match_archived() -> None:
 
 
 def test_gaps_are_counted_and_a_match_joined_late_is_not_archived() -> None:
-    events, _ = recorded(SimulatedBoard("b2", seed=4, match_length=1))
+    events, _ = recorded(SelfPlayBoard("b2", seed=4, match_length=1))
     state = HubState()
     assert feed(state, events[5:20] + events[25:]) == []
     view = state.boards["b2"]
@@ -72,7 +72,7 @@ def test_gaps_are_counted_and_a_match_joined_late_is_not_archived() -> None:
 
 
 def test_an_event_the_rules_refuse_stops_the_archive_of_its_match() -> None:
-    events, _ = recorded(SimulatedBoard("b3", seed=4, match_length=1))
+    events, _ = recorded(SelfPlayBoard("b3", seed=4, match_length=1))
     played = next(i for i, e in enumerate(events) if e.kind == "played")
     bad = dict(events[played].data, notation="24/1")
     events[played] = replace(events[played], data=bad)
@@ -84,7 +84,7 @@ def test_an_event_the_rules_refuse_stops_the_archive_of_its_match() -> None:
 
 
 def test_a_money_session_is_archived_as_sgf_after_each_game() -> None:
-    events, _ = recorded(SimulatedBoard("b4", seed=4, match_length=0, games=2))
+    events, _ = recorded(SelfPlayBoard("b4", seed=4, match_length=0, games=2))
     archives = feed(HubState(), events)
     assert [a.mat for a in archives] == [None, None]
     assert archives[1].sgf.count("(;FF[4]") == 2
@@ -104,7 +104,7 @@ def test_foreign_messages_are_counted_not_taken(tmp_path: Path) -> None:
 
 
 def test_archives_are_written_per_board(tmp_path: Path) -> None:
-    events, _ = recorded(SimulatedBoard("b6", seed=9, match_length=1))
+    events, _ = recorded(SelfPlayBoard("b6", seed=9, match_length=1))
     (archive,) = feed(HubState(), events)
     paths = write_archive(tmp_path, archive)
     assert [p.relative_to(tmp_path).parent.name for p in paths] == ["b6", "b6"]

@@ -11,11 +11,11 @@ import sys
 
 from controller.config import MqttConfig
 from controller.mqtt import MqttPublisher
-from controller.simulated_board import SimulatedBoard
+from controller.selfplay_board import SelfPlayBoard
 
 
 async def main(broker: str, board_id: str, keepalive: int) -> None:
-    board = SimulatedBoard(board_id, seed=7, match_length=0, games=1000)
+    board = SelfPlayBoard(board_id, seed=7, match_length=0, games=1000)
     publisher = MqttPublisher(board, MqttConfig(broker, board_id), keepalive=keepalive)
     task = asyncio.create_task(publisher.run())
     await board.play(delay=0.05)

@@ -17,12 +17,12 @@ from controller.mqtt import (
     subscriptions,
     topic,
 )
-from controller.simulated_board import SimulatedBoard
+from controller.selfplay_board import SelfPlayBoard
 from controller.status import BoardEvent
 
 
 def test_a_played_status_round_trips() -> None:
-    board = SimulatedBoard("hall-3", seed=2)
+    board = SelfPlayBoard("hall-3", seed=2)
     for _ in range(25):
         board.step()
     status = board.status()

@@ -10,15 +10,15 @@ from typing import Any
 import aiohttp
 
 from controller.record.matfile import read_mat
-from controller.simulated_board import SimulatedBoard
+from controller.selfplay_board import SelfPlayBoard
 from controller.web import WebServer, create_app
 
 TOKEN = "referee-token-0123456789"
 
 
-def run(body: Callable[[SimulatedBoard, str], Awaitable[None]], token: str | None = TOKEN) -> None:
+def run(body: Callable[[SelfPlayBoard, str], Awaitable[None]], token: str | None = TOKEN) -> None:
     async def main() -> None:
-        board = SimulatedBoard("hall-1", seed=5, match_length=3)
+        board = SelfPlayBoard("hall-1", seed=5, match_length=3)
         async with WebServer(create_app(board, token=token), port=0) as server:
             await body(board, server.url)
         board.close()
@@ -39,7 +39,7 @@ async def post(url: str, body: Any, token: str | None = TOKEN, raw: bytes | None
 
 
 def test_status_and_stream_follow_the_board() -> None:
-    async def body(board: SimulatedBoard, url: str) -> None:
+    async def body(board: SelfPlayBoard, url: str) -> None:
         async with aiohttp.ClientSession() as session:
             async with session.get(url + "api/status") as response:
                 assert (await response.json())["seq"] == board.seq == 0
@@ -60,7 +60,7 @@ def test_status_and_stream_follow_the_board() -> None:
 
 
 def test_actions_need_the_token_and_refusals_change_nothing() -> None:
-    async def body(board: SimulatedBoard, url: str) -> None:
+    async def body(board: SelfPlayBoard, url: str) -> None:
         while board.status().phase != "roll":
             board.step()
         before = board.status()
@@ -98,7 +98,7 @@ def test_actions_need_the_token_and_refusals_change_nothing() -> None:
 
 
 def test_without_a_configured_token_the_board_is_read_only() -> None:
-    async def body(board: SimulatedBoard, url: str) -> None:
+    async def body(board: SelfPlayBoard, url: str) -> None:
         status, answer = await post(url, {"action": "new-match", "length": 1})
         assert status == 403 and "read-only" in answer["error"]
         assert board.status().match_length == 3
@@ -107,7 +107,7 @@ def test_without_a_configured_token_the_board_is_read_only() -> None:
 
 
 def test_exports_behind_the_token() -> None:
-    async def body(board: SimulatedBoard, url: str) -> None:
+    async def body(board: SelfPlayBoard, url: str) -> None:
         while board.step():
             pass
         auth = {"Authorization": f"Bearer {TOKEN}"}

@@ -1,6 +1,6 @@
 """The board's page in a real browser: Playwright driving Debian's chromium, headless.
 
-The board is a :class:`~controller.simulated_board.SimulatedBoard` (the service is not
+The board is a :class:`~controller.selfplay_board.SelfPlayBoard` (the service is not
 wired yet); its statuses come from the rules engine, the record and the referee.
 Screenshots go to ``tests/artifacts/`` (ignored by git) for a person to look at.
 """
@@ -15,7 +15,7 @@ from collections.abc import Awaitable, Callable
 
 import pytest
 
-from controller.simulated_board import SimulatedBoard
+from controller.selfplay_board import SelfPlayBoard
 from controller.web import WebServer, create_app
 from tests._browser import ARGS, ARTIFACTS, CHROMIUM
 
@@ -27,12 +27,12 @@ pytestmark = pytest.mark.skipif(
     shutil.which(CHROMIUM) is None, reason="Debian's chromium is missing: make system-deps"
 )
 
-Body = Callable[[SimulatedBoard, str, "playwright.Page"], Awaitable[None]]
+Body = Callable[[SelfPlayBoard, str, "playwright.Page"], Awaitable[None]]
 
 
 def run(body: Body, *, viewport: dict[str, int] | None = None, mobile: bool = False) -> None:
     async def main() -> None:
-        board = SimulatedBoard("hall-2", seed=11, match_length=3)
+        board = SelfPlayBoard("hall-2", seed=11, match_length=3)
         async with (
             WebServer(create_app(board, token=TOKEN), port=0) as server,
             playwright.async_playwright() as p,
@@ -73,7 +73,7 @@ def expected_checkers(cells: tuple[tuple[int, int] | None, ...], side: int) -> i
 
 
 def test_the_page_shows_the_position_the_board_set() -> None:
-    async def body(board: SimulatedBoard, url: str, page: playwright.Page) -> None:
+    async def body(board: SelfPlayBoard, url: str, page: playwright.Page) -> None:
         for _ in range(30):
             board.step()
         await page.reload()
@@ -101,7 +101,7 @@ def test_the_page_shows_the_position_the_board_set() -> None:
 def test_the_page_follows_each_move_without_reloading() -> None:
     latencies: list[float] = []
 
-    async def body(board: SimulatedBoard, url: str, page: playwright.Page) -> None:
+    async def body(board: SelfPlayBoard, url: str, page: playwright.Page) -> None:
         await shown_seq(page, 0)
         await page.evaluate(
             """() => { window.notReloaded = true; window.seenAt = {};
@@ -125,7 +125,7 @@ def test_the_page_follows_each_move_without_reloading() -> None:
 
 
 def test_an_action_without_the_token_is_refused_and_changes_nothing() -> None:
-    async def body(board: SimulatedBoard, url: str, page: playwright.Page) -> None:
+    async def body(board: SelfPlayBoard, url: str, page: playwright.Page) -> None:
         while board.status().phase != "roll":
             board.step()
         before = board.status()
@@ -155,7 +155,7 @@ def test_an_action_without_the_token_is_refused_and_changes_nothing() -> None:
 
 
 def test_the_page_fits_a_phone() -> None:
-    async def body(board: SimulatedBoard, url: str, page: playwright.Page) -> None:
+    async def body(board: SelfPlayBoard, url: str, page: playwright.Page) -> None:
         for _ in range(12):
             board.step()
         await shown_seq(page, board.seq)

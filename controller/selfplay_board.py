@@ -6,11 +6,11 @@ the referee's judge and display give the verdicts and the LEDs) without a sensor
 a camera. Their tests, the MQTT benchmark and a simulated tournament hall run it; the
 service (``controller.service``) is the real thing on a Pi.
 
-Each :meth:`SimulatedBoard.step` makes one record event (an opening roll, a roll, a play, a
+Each :meth:`SelfPlayBoard.step` makes one record event (an opening roll, a roll, a play, a
 cube action, a game's end) with two :class:`~controller.selfplay.SimulatedPlayer`, applies it
 to a :class:`~controller.record.Replayer` (which refuses anything the rules forbid) and
 publishes a :class:`~controller.status.BoardEvent` then the new
-:class:`~controller.status.BoardStatus` to every :meth:`~SimulatedBoard.updates` iterator.
+:class:`~controller.status.BoardStatus` to every :meth:`~SelfPlayBoard.updates` iterator.
 """
 
 from __future__ import annotations
@@ -58,7 +58,7 @@ from controller.status import (
     NewMatch,
 )
 
-__all__ = ["SimulatedBoard"]
+__all__ = ["SelfPlayBoard"]
 
 _PHASES: Final = {
     Phase.OPENING: "opening",
@@ -74,7 +74,7 @@ _DARK: Final[tuple[LightState, ...]] = (LightState(),) * 29
 Update = BoardStatus | BoardEvent
 
 
-class SimulatedBoard:
+class SelfPlayBoard:
     """A board whose two simulated players play a match on the rules engine.
 
     Args:
@@ -297,8 +297,10 @@ class SimulatedBoard:
         turn = self._turn
         if turn is not None and s.phase in (Phase.TO_PLAY, Phase.TO_ROLL):
             display = render(turn, self._mode)
-            lights = tuple(LightState(str(li.colour), str(li.blink)) for li in display.lights)
-            lights += (LightState(str(display.status.colour), str(display.status.blink)),)
+            lamps = (*display.lights, display.status)
+            lights = tuple(
+                LightState(lamp.colour.name.lower(), lamp.pattern.name.lower()) for lamp in lamps
+            )
             if turn.verdict is not None:
                 verdict = str(turn.verdict.kind)
                 board = turn.verdict.play.result if turn.verdict.play is not None else board
