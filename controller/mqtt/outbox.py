@@ -52,6 +52,19 @@ class Outbox:
             self.dropped += 1
         self._events.append(event)
 
+    def put_before(self, events: list[BoardEvent]) -> None:
+        """Queue ``events`` (in order) before those queued, up to the first queued one.
+
+        Why: a publisher reads the journal after subscribing to the service's updates, so
+        the journal and the first updates may overlap; the overlap is taken once.
+        """
+        head = self._events[0].seq if self._events else None
+        earlier = [event for event in events if head is None or event.seq < head]
+        self._events.extendleft(reversed(earlier))
+        while len(self._events) > self.capacity:
+            self._events.popleft()
+            self.dropped += 1
+
     def peek(self, count: int) -> list[BoardEvent]:
         """The ``count`` oldest events, still queued until :meth:`done`."""
         return [self._events[index] for index in range(min(count, len(self._events)))]

@@ -89,8 +89,9 @@ class MqttPublisher:
         backoff: the first and the longest wait between reconnection attempts, seconds.
         rng: the jitter of the backoff.
         client_factory: aiomqtt.Client or a stand-in with its signature.
-        backlog: events to publish first, before the service's updates (the journal so far:
-            :func:`~controller.mqtt.codec.journal_events`).
+        backlog: what to publish before the service's updates: a function called once
+            subscribed to them (the journal so far, through
+            :func:`~controller.mqtt.codec.journal_events`); what both hold is sent once.
     """
 
     def __init__(
@@ -104,7 +105,7 @@ class MqttPublisher:
         backoff: tuple[float, float] = (0.5, 30.0),
         rng: random.Random | None = None,
         client_factory: ClientFactory = aiomqtt.Client,
-        backlog: Sequence[BoardEvent] = (),
+        backlog: Callable[[], Sequence[BoardEvent]] | None = None,
     ) -> None:
         self._service = service
         self._config = config
@@ -114,8 +115,7 @@ class MqttPublisher:
         self._rng = rng or random.Random()
         self._client_factory = client_factory
         self.outbox = Outbox(capacity)
-        for event in backlog:
-            self.outbox.put(event)
+        self._backlog = backlog
         self._wakeup = asyncio.Event()
         self._ended = False
         self.connected = False
@@ -152,6 +152,9 @@ class MqttPublisher:
         """
         self.outbox.status = self._service.status()
         collector = asyncio.create_task(self._collect(self._service.updates()))
+        await asyncio.sleep(0)  # the collector subscribes to the updates
+        if self._backlog is not None:
+            self.outbox.put_before(list(self._backlog()))
         try:
             await self._connect_loop()
         finally:

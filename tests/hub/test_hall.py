@@ -21,7 +21,7 @@ import aiohttp
 import pytest
 
 from controller.config import MqttConfig
-from controller.hub import Hub
+from controller.hub import BoardView, Hub
 from controller.mqtt import MqttPublisher
 from controller.mqtt.mosquitto import Mosquitto
 from controller.record.matfile import read_mat
@@ -268,3 +268,43 @@ def test_the_hub_command_serves_the_hall(tmp_path: Path) -> None:
         finally:
             hub.terminate()
             hub.wait(5)
+
+
+def test_demo_boards_publish_through_the_broker_to_the_hub(tmp_path: Path) -> None:
+    """``tabula demo --broker`` (the whole service on simulated hardware) as hall boards."""
+    seeds = (3, 4)
+
+    async def body(broker: Mosquitto, hub: Hub) -> None:
+        demos = [
+            await asyncio.create_subprocess_exec(
+                *[sys.executable, "-m", "controller.cli", "demo", "--headless"],
+                *["--games", "1", "--length", "1", "--seed", str(seed)],
+                *["--out", str(tmp_path / f"demo-{seed}"), "--broker", broker.url],
+                *["--board-id", f"demo-{seed}"],
+                cwd=ROOT,
+                stdout=asyncio.subprocess.DEVNULL,
+            )
+            for seed in seeds
+        ]
+        assert [await demo.wait() for demo in demos] == [0, 0]
+        await until(lambda: hub.state.summary()["archived"] == len(seeds), 10, "archived")
+        views.update(hub.state.boards)
+
+    views: dict[str, BoardView] = {}
+    run_hall(tmp_path, body)
+    from controller.service.service import open_journal
+
+    for seed in seeds:
+        with open_journal(tmp_path / f"demo-{seed}" / "match-1.sqlite3") as journal:
+            entries = journal.entries()
+        (sgf,) = (tmp_path / "archive" / f"demo-{seed}").glob("*.sgf")
+        assert sgf.read_text() == (tmp_path / f"demo-{seed}" / "match-1.sgf").read_text()
+        assert len(entries) > 50
+        view = views[f"demo-{seed}"]
+        assert (view.first_seq, view.events, view.last_seq, view.missing, view.problems) == (
+            1,
+            len(entries),
+            entries[-1].seq,
+            0,
+            [],
+        )

@@ -95,3 +95,13 @@ def test_the_outbox_drops_the_oldest_and_counts() -> None:
     assert [e.seq for e in box.peek(9)] == [5, 6]
     with pytest.raises(ValueError, match="at least 1 event, got capacity 0"):
         Outbox(0)
+
+
+def test_a_backlog_goes_before_the_queued_events_and_overlaps_once() -> None:
+    box = Outbox(5)
+    for seq in (4, 5):
+        box.put(BoardEvent("b", seq, "rolled"))
+    box.put_before([BoardEvent("b", seq, "rolled") for seq in (1, 2, 3, 4)])
+    assert [e.seq for e in box.peek(9)] == [1, 2, 3, 4, 5]
+    box.put_before([BoardEvent("b", seq, "rolled") for seq in (-1, 0)])
+    assert [e.seq for e in box.peek(9)] == [1, 2, 3, 4, 5] and box.dropped == 2  # the oldest
