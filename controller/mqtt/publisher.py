@@ -193,8 +193,16 @@ class MqttPublisher:
                         "board %s: connected to %s", self._service.board_id, self._config.broker
                     )
                     await client.publish(self._topics["online"], ONLINE, qos=1, retain=True)
-                    if await self._session(client):
-                        await client.publish(self._topics["online"], OFFLINE, qos=1, retain=True)
+                    try:
+                        finished = await self._session(client)
+                    except asyncio.CancelledError:
+                        # Stopped (SIGTERM): a clean disconnect sends no last will, so say it.
+                        with contextlib.suppress(aiomqtt.MqttError, TimeoutError):
+                            async with asyncio.timeout(1.0):
+                                await self._offline(client)
+                        raise
+                    if finished:
+                        await self._offline(client)
                         return
             except aiomqtt.MqttError as error:
                 _log.warning(
@@ -210,6 +218,9 @@ class MqttPublisher:
             finally:
                 self.connected = False
             await asyncio.sleep(delay)
+
+    async def _offline(self, client: aiomqtt.Client) -> None:
+        await client.publish(self._topics["online"], OFFLINE, qos=1, retain=True)
 
     async def _session(self, client: aiomqtt.Client) -> bool:
         """Publish until the updates end (True), or raise when the connection is lost."""
