@@ -15,7 +15,6 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import subprocess
 import sys
 import tempfile
 import time
@@ -26,6 +25,7 @@ from pathlib import Path
 from typing import Literal
 
 from controller.config import MqttConfig
+from controller.hub import hub_process
 from controller.mqtt import MqttPublisher
 from controller.mqtt.mosquitto import Mosquitto
 from controller.selfplay_board import SelfPlayBoard
@@ -70,17 +70,7 @@ def _played(seed: int) -> tuple[list[Update], BoardStatus]:
     """Every update of a 1-point match, and the status before it."""
     board = SelfPlayBoard("played", seed=seed, match_length=1)
     first = board.status()
-    updates: list[Update] = []
-
-    async def follow() -> None:
-        stream = board.updates()
-        while board.step():
-            pass
-        board.close()
-        updates.extend([update async for update in stream])
-
-    asyncio.run(follow())
-    return updates, first
+    return board.play_through(), first
 
 
 _TICK = os.sysconf("SC_CLK_TCK")
@@ -121,49 +111,27 @@ def run(count: int, matches: list[tuple[list[Update], BoardStatus]]) -> None:
     with (
         tempfile.TemporaryDirectory() as directory,
         Mosquitto(Path(directory) / "broker") as broker,
+        hub_process(broker.url, Path(directory) / "archive") as (hub, url),
     ):
-        hub = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "controller.cli",
-                "hub",
-                "--broker",
-                broker.url,
-                "--archive",
-                str(Path(directory) / "archive"),
-                "--port",
-                "0",
-            ],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            text=True,
+        time.sleep(0.3)
+        cpu_before = _cpu_seconds(hub.pid)
+        start = time.perf_counter()
+        asyncio.run(_boards(broker.url, boards))
+        published = time.perf_counter() - start
+        while (summary := _summary(url))["events"] < total:
+            time.sleep(0.05)
+        elapsed = time.perf_counter() - start
+        cpu = _cpu_seconds(hub.pid) - cpu_before
+        rss, peak = _memory_mb(hub.pid)
+        print(
+            f"{count:4d} boards: {total} events in {elapsed:.2f} s = "
+            f"{total / elapsed:,.0f} events/s "
+            f"(all published after {published:.2f} s); hub: CPU {cpu:.2f} s "
+            f"({100 * cpu / elapsed:.0f}% of a core), RSS {rss:.0f} MB (peak {peak:.0f} MB), "
+            f"{summary['missing']} lost, {summary['duplicates']} duplicates, "
+            f"{summary['archived']} matches archived; load average {os.getloadavg()[0]:.1f} "
+            f"on {os.cpu_count()} CPUs"
         )
-        try:
-            assert hub.stdout is not None
-            url = hub.stdout.readline().split()[2]
-            time.sleep(0.3)
-            cpu_before = _cpu_seconds(hub.pid)
-            start = time.perf_counter()
-            asyncio.run(_boards(broker.url, boards))
-            published = time.perf_counter() - start
-            while (summary := _summary(url))["events"] < total:
-                time.sleep(0.05)
-            elapsed = time.perf_counter() - start
-            cpu = _cpu_seconds(hub.pid) - cpu_before
-            rss, peak = _memory_mb(hub.pid)
-            print(
-                f"{count:4d} boards: {total} events in {elapsed:.2f} s = "
-                f"{total / elapsed:,.0f} events/s "
-                f"(all published after {published:.2f} s); hub: CPU {cpu:.2f} s "
-                f"({100 * cpu / elapsed:.0f}% of a core), RSS {rss:.0f} MB (peak {peak:.0f} MB), "
-                f"{summary['missing']} lost, {summary['duplicates']} duplicates, "
-                f"{summary['archived']} matches archived; load average {os.getloadavg()[0]:.1f} "
-                f"on {os.cpu_count()} CPUs"
-            )
-        finally:
-            hub.terminate()
-            hub.wait(5)
 
 
 def main(counts: tuple[int, ...] = (50, 200)) -> None:

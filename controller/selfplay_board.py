@@ -111,6 +111,7 @@ class SelfPlayBoard:
         self._games = games
         self._seq = 0
         self._subscribers: list[asyncio.Queue[Update | None]] = []
+        self._taps: list[list[Update]] = []
         self._start_match(match_length, publish=False)
         self._announced = False  # the first MatchStarted is the first step's event
 
@@ -208,6 +209,21 @@ class SelfPlayBoard:
             return False
         self._record(self._next_event())
         return True
+
+    def play_through(self) -> list[Update]:
+        """Step to the end of the match; every event and status made, in order.
+
+        For whoever needs a whole match's messages at once, without a loop (the hub's
+        tests, the MQTT benchmark).
+        """
+        made: list[Update] = []
+        self._taps.append(made)
+        try:
+            while self.step():
+                pass
+        finally:
+            self._taps.remove(made)
+        return made
 
     async def play(self, delay: float = 0.0) -> None:
         """Step until the match is finished, ``delay`` seconds apart (0: just yield)."""
@@ -348,3 +364,5 @@ class SelfPlayBoard:
         for queue in self._subscribers:
             queue.put_nowait(board_event)
             queue.put_nowait(self._status)
+        for tap in self._taps:
+            tap.extend((board_event, self._status))

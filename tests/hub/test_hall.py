@@ -21,7 +21,7 @@ import aiohttp
 import pytest
 
 from controller.config import MqttConfig
-from controller.hub import BoardView, Hub
+from controller.hub import BoardView, Hub, hub_process
 from controller.mqtt import MqttPublisher
 from controller.mqtt.mosquitto import Mosquitto
 from controller.record.matfile import read_mat
@@ -223,51 +223,28 @@ def test_a_board_that_dies_is_shown_offline_within_its_keepalive(tmp_path: Path)
 
 
 def test_the_hub_command_serves_the_hall(tmp_path: Path) -> None:
-    with Mosquitto(tmp_path / "broker") as broker:
-        hub = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "controller.cli",
-                "hub",
-                "--broker",
-                broker.url,
-                "--archive",
-                str(tmp_path / "archive"),
-                "--port",
-                "0",
-            ],
-            cwd=ROOT,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            text=True,
-        )
-        try:
-            assert hub.stdout is not None
-            line = hub.stdout.readline()
-            assert line.startswith("tabula hub: http://127.0.0.1:")
-            url = line.split()[2]
+    with (
+        Mosquitto(tmp_path / "broker") as broker,
+        hub_process(broker.url, tmp_path / "archive") as (_, url),
+    ):
 
-            async def main() -> None:
-                board = SelfPlayBoard("cli", seed=1, match_length=1)
-                await play(board, MqttPublisher(board, MqttConfig(broker.url, "cli")), 0)
-                async with aiohttp.ClientSession() as session:
+        async def main() -> None:
+            board = SelfPlayBoard("cli", seed=1, match_length=1)
+            await play(board, MqttPublisher(board, MqttConfig(broker.url, "cli")), 0)
+            async with aiohttp.ClientSession() as session:
 
-                    async def archived() -> int:
-                        async with session.get(url + "api/boards") as response:
-                            return int((await response.json())["summary"]["archived"])
+                async def archived() -> int:
+                    async with session.get(url + "api/boards") as response:
+                        return int((await response.json())["summary"]["archived"])
 
-                    for _ in range(200):
-                        if await archived() == 1:
-                            break
-                        await asyncio.sleep(0.02)
-                    assert await archived() == 1
+                for _ in range(200):
+                    if await archived() == 1:
+                        break
+                    await asyncio.sleep(0.02)
+                assert await archived() == 1
 
-            asyncio.run(main())
-            assert len(list((tmp_path / "archive" / "cli").glob("*.mat"))) == 1
-        finally:
-            hub.terminate()
-            hub.wait(5)
+        asyncio.run(main())
+        assert len(list((tmp_path / "archive" / "cli").glob("*.mat"))) == 1
 
 
 def test_demo_boards_publish_through_the_broker_to_the_hub(tmp_path: Path) -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from dataclasses import replace
 from pathlib import Path
 
@@ -18,18 +17,9 @@ from controller.status import BoardEvent, BoardStatus
 
 def recorded(board: SelfPlayBoard) -> tuple[list[BoardEvent], list[BoardStatus]]:
     """Every event and status of the board's whole match."""
-    events: list[BoardEvent] = []
-    statuses: list[BoardStatus] = []
-
-    async def follow() -> None:
-        updates = board.updates()
-        while board.step():
-            pass
-        board.close()
-        async for update in updates:
-            (events if isinstance(update, BoardEvent) else statuses).append(update)
-
-    asyncio.run(follow())
+    updates = board.play_through()
+    events = [update for update in updates if isinstance(update, BoardEvent)]
+    statuses = [update for update in updates if isinstance(update, BoardStatus)]
     return events, statuses
 
 
