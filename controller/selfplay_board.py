@@ -226,7 +226,12 @@ class SelfPlayBoard:
         return made
 
     async def play(self, delay: float = 0.0) -> None:
-        """Step until the match is finished, ``delay`` seconds apart (0: just yield)."""
+        """Step until the match is finished, ``delay`` seconds apart (0: just yield).
+
+        It waits first, so that the tasks started with it (a publisher) follow
+        :meth:`updates` from the match's start.
+        """
+        await asyncio.sleep(delay)
         while self.step():
             await asyncio.sleep(delay)
 

@@ -211,6 +211,7 @@ def test_a_board_that_dies_is_shown_offline_within_its_keepalive(tmp_path: Path)
                 f"killed {gone:.2f} s"
             )
             await shown_offline_on_the_page(hub.web.url, ("frozen", "killed"))
+            assert views["killed"].first_seq == 1  # followed from the match's start
             # MQTT: the broker gives up after 1.5 keep-alives (whole seconds); Mosquitto 2.0
             # checks the keep-alives only every 6 seconds, hence the margin.
             assert lost <= 1.5 * keepalive + 1.0 + MOSQUITTO_CHECK_S

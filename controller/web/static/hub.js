@@ -42,10 +42,14 @@ function showCard(data) {
     ...data.alerts.map((a) => Object.assign(document.createElement("li"), { textContent: a })));
 }
 
+function count(n, word) {
+  return `${n} ${word}${n === 1 ? "" : word.endsWith("h") ? "es" : "s"}`;
+}
+
 function showSummary(summary) {
   document.getElementById("summary").textContent =
-    `${summary.boards} boards, ${summary.online} online, ${summary.events} events, ` +
-    `${summary.archived} matches archived` + (summary.missing ? `, ${summary.missing} events lost` : "");
+    `${count(summary.boards, "board")}, ${summary.online} online, ${count(summary.events, "event")}, ` +
+    `${count(summary.archived, "match")} archived` + (summary.missing ? `, ${count(summary.missing, "event")} lost` : "");
 }
 
 function connect() {
