@@ -6,6 +6,16 @@
 """
 
 from controller.web.app import STATIC, Fanout, create_app, json_error, sse_headers, stream
+from controller.web.errors import WebError
 from controller.web.server import WebServer
 
-__all__ = ["STATIC", "Fanout", "WebServer", "create_app", "json_error", "sse_headers", "stream"]
+__all__ = [
+    "STATIC",
+    "Fanout",
+    "WebError",
+    "WebServer",
+    "create_app",
+    "json_error",
+    "sse_headers",
+    "stream",
+]

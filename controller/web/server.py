@@ -10,6 +10,8 @@ from types import TracebackType
 
 from aiohttp import web
 
+from controller.web.errors import WebError
+
 __all__ = ["WebServer"]
 
 
@@ -35,11 +37,19 @@ class WebServer:
         return f"http://{host}:{self.port}/"
 
     async def start(self) -> None:
-        """Listen; :attr:`port` is then the port bound."""
+        """Listen; :attr:`port` is then the port bound.
+
+        Raises:
+            WebError: if the address cannot be listened on (taken, not this machine's).
+        """
         runner = web.AppRunner(self.app, access_log=None, shutdown_timeout=1.0)
         await runner.setup()
         site = web.TCPSite(runner, self.host, self.port)
-        await site.start()
+        try:
+            await site.start()
+        except OSError as error:
+            await runner.cleanup()
+            raise WebError(f"cannot serve the page on {self.url}: {error.strerror}") from None
         self._runner = runner
         self.port = runner.addresses[0][1]
 

@@ -8,10 +8,11 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import aiohttp
+import pytest
 
 from controller.record.matfile import read_mat
 from controller.selfplay_board import SelfPlayBoard
-from controller.web import WebServer, create_app
+from controller.web import WebError, WebServer, create_app
 
 TOKEN = "referee-token-0123456789"
 
@@ -125,3 +126,14 @@ def test_exports_behind_the_token() -> None:
                 assert (await response.json())["error"] == "no export format 'pdf': mat or sgf"
 
     run(body)
+
+
+def test_a_taken_port_is_a_clear_error() -> None:
+    async def main() -> None:
+        board = SelfPlayBoard("hall-1")
+        async with WebServer(create_app(board, token=None), port=0) as first:
+            second = WebServer(create_app(board, token=None), port=first.port)
+            with pytest.raises(WebError, match=f"cannot serve the page on {first.url}: "):
+                await second.start()
+
+    asyncio.run(main())
