@@ -27,6 +27,8 @@ system-deps:
 	@command -v chromium >/dev/null || (apt-get update && apt-get install -y chromium)
 	@# Mosquitto: the MQTT tests start their own broker on a free loopback port.
 	@command -v mosquitto >/dev/null || (apt-get update && apt-get install -y mosquitto)
+	@# openssl: the MQTT TLS test makes its certificate authority and broker certificate.
+	@command -v openssl >/dev/null || (apt-get update && apt-get install -y openssl)
 
 demo: venv
 	$(BIN)/tabula demo

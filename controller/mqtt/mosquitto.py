@@ -25,7 +25,6 @@ __all__ = ["Mosquitto", "free_port"]
 _CONFIG = """\
 user {user}
 listener {port} 127.0.0.1
-allow_anonymous true
 persistence true
 persistence_location {directory}/
 max_queued_messages 1000000
@@ -36,6 +35,9 @@ log_type error
 log_type warning
 log_type notice
 """
+
+
+_PASSWD = shutil.which("mosquitto_passwd") or "mosquitto_passwd"
 
 
 def free_port() -> int:
@@ -53,13 +55,22 @@ class Mosquitto:
         directory: where its configuration, persistence and log go.
         port: the port (default: a free one, kept across :meth:`restart`).
         program: the broker's executable.
+        users: user name to password; then anonymous clients are refused.
+        tls: the server's certificate and key files (PEM); then the URL is
+            ``mqtts://localhost:<port>``.
 
     Raises:
         MqttError: if the program is missing (``make system-deps`` installs it).
     """
 
     def __init__(
-        self, directory: Path, port: int | None = None, program: str = "mosquitto"
+        self,
+        directory: Path,
+        port: int | None = None,
+        program: str = "mosquitto",
+        *,
+        users: dict[str, str] | None = None,
+        tls: tuple[Path, Path] | None = None,
     ) -> None:
         found = shutil.which(program) or shutil.which(program, path="/usr/sbin")
         if found is None:
@@ -67,7 +78,9 @@ class Mosquitto:
         self.program = found
         self.directory = directory
         self.port = port or free_port()
-        self.url = f"mqtt://127.0.0.1:{self.port}"
+        self.users = users
+        self.tls = tls
+        self.url = f"mqtts://localhost:{self.port}" if tls else f"mqtt://127.0.0.1:{self.port}"
         self._process: subprocess.Popen[bytes] | None = None
 
     @property
@@ -84,9 +97,22 @@ class Mosquitto:
         """
         self.directory.mkdir(parents=True, exist_ok=True)
         config = self.directory / "mosquitto.conf"
-        config.write_text(
-            _CONFIG.format(port=self.port, directory=self.directory, user=getpass.getuser())
-        )
+        text = _CONFIG.format(port=self.port, directory=self.directory, user=getpass.getuser())
+        if self.users:
+            passwords = self.directory / "passwd"
+            passwords.write_text("")
+            for name, password in self.users.items():
+                subprocess.run(
+                    [_PASSWD, "-b", str(passwords), name, password],
+                    check=True,
+                    capture_output=True,
+                )
+            text += f"allow_anonymous false\npassword_file {passwords}\n"
+        else:
+            text += "allow_anonymous true\n"
+        if self.tls:
+            text += f"certfile {self.tls[0]}\nkeyfile {self.tls[1]}\n"
+        config.write_text(text)
         self._process = subprocess.Popen(
             [self.program, "-c", str(config)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
         )
