@@ -23,6 +23,12 @@ system-deps:
 	@dpkg -s gnubg >/dev/null 2>&1 || (apt-get update && apt-get install -y gnubg)
 	@# systemd-analyze verifies the service unit in hardware/.
 	@command -v systemd-analyze >/dev/null || (apt-get update && apt-get install -y systemd)
+	@# Chromium: the web view's tests drive it with Playwright.
+	@command -v chromium >/dev/null || (apt-get update && apt-get install -y chromium)
+	@# Mosquitto: the MQTT tests start their own broker on a free loopback port.
+	@command -v mosquitto >/dev/null || (apt-get update && apt-get install -y mosquitto)
+	@# openssl: the MQTT TLS test makes its certificate authority and broker certificate.
+	@command -v openssl >/dev/null || (apt-get update && apt-get install -y openssl)
 
 demo: venv
 	$(BIN)/tabula demo

@@ -25,6 +25,7 @@ COMMANDS: dict[str, str] = {
     "check-config": "controller.commands.check_config",
     "hint": "controller.commands.hint",
     "review": "controller.commands.review",
+    "hub": "controller.commands.hub",
     "dice": "controller.commands.dice",
     "calibrate": "controller.commands.calibrate",
     "run": "controller.commands.run",

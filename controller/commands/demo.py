@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import random
 import sys
 import tempfile
@@ -63,6 +64,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--illegal", type=float, default=0.08, help="share of illegal plays")
     parser.add_argument("--cocked", type=float, default=0.08, help="share of cocked rolls")
     parser.add_argument(
+        "--broker",
+        default=None,
+        help="also publish every event to this MQTT broker (mqtt://host[:port])",
+    )
+    parser.add_argument(
+        "--board-id", default="demo", help="the board's id on the broker (default: demo)"
+    )
+    parser.add_argument(
         "--ack",
         action="store_true",
         help="print 'ack SEQ' after each journalled event (crash tests)",
@@ -83,6 +92,15 @@ def run(args: argparse.Namespace) -> int:
     if args.games is not None and args.games < 1:
         print(f"tabula demo: --games {args.games}: expected at least 1", file=sys.stderr)
         return 2
+    if args.broker is not None:
+        from controller.config import parse_config
+
+        parse_config(  # the same checks as the configuration's [mqtt] keys
+            f"[mqtt]\nbroker = {json.dumps(args.broker)}\n"
+            f"board_id = {json.dumps(args.board_id)}\n",
+            source="--broker/--board-id",
+            check_files=False,
+        )
     if args.length < 0 or (args.length == 0 and args.games is None):
         print(
             f"tabula demo: --length {args.length}: a match of at least 1 point, or 0 (money "
@@ -128,6 +146,8 @@ def run(args: argparse.Namespace) -> int:
                 announce=_echo,
                 illegal_rate=args.illegal,
                 cocked_rate=args.cocked,
+                broker=args.broker,
+                board_id=args.board_id,
             )
         )
         counts = result.counts

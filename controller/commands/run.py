@@ -115,16 +115,40 @@ async def _serve(config: Config) -> None:
         camera: RollSource | None = None
         if config.camera.enabled:
             camera = _camera(config)
+        extra = await _web_and_mqtt(config, service, journal, stack)
         systemd = stack.enter_context(SystemdNotifier())
         systemd.ready(service.resumed)
         with contextlib.suppress(asyncio.CancelledError):
             await service.run(
                 board=link,
                 camera=camera,
-                extra=[("watchdog", watchdog_loop(systemd))],
+                extra=[("watchdog", watchdog_loop(systemd)), *extra],
             )
         systemd.stopping("stopping: every event is in the journal")
         _log.info("stopped")
+
+
+async def _web_and_mqtt(
+    config: Config, service: Any, journal: Any, stack: contextlib.AsyncExitStack
+) -> list[tuple[str, Any]]:
+    """Serve the board's web view (``[web]``) and name the MQTT publisher's task (``[mqtt]``)."""
+    extra: list[tuple[str, Any]] = []
+    if config.web.enabled:
+        from controller.web import WebServer, create_app
+
+        app = create_app(service, token=config.web.token)
+        web = await stack.enter_async_context(WebServer(app, config.web.host, config.web.port))
+        _log.info("web view on %s%s", web.url, "" if config.web.token else " (read-only)")
+    if config.mqtt is not None:
+        from controller.mqtt import MqttPublisher, journal_events
+
+        board_id = config.mqtt.board_id
+        publisher = MqttPublisher(
+            service, config.mqtt, backlog=lambda: journal_events(board_id, journal.entries())
+        )
+        extra.append(("mqtt", publisher.run()))
+        _log.info("publishing to %s as %s", config.mqtt.broker, config.mqtt.topic)
+    return extra
 
 
 def _camera(config: Config) -> Any:

@@ -15,7 +15,7 @@ import contextlib
 import functools
 import random
 import tempfile
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -217,13 +217,24 @@ async def run_simulated(
     show_leds: bool = False,
     on_event: Callable[[int, str], None] | None = None,
     announce: Callable[[str], None] | None = None,
+    broker: str | None = None,
+    board_id: str = "demo",
     **options: Any,
 ) -> DemoResult:
-    """Play ``games`` games (or to the match's end) on a simulated board into ``journal``."""
-    async with SimulatedBoard(journal, seed=seed, rules=rules, mode=mode) as table:
+    """Play ``games`` games (or to the match's end) on a simulated board into ``journal``.
+
+    With ``broker`` (``mqtt://host:port``) the board also publishes its journal and every
+    event to the broker as ``board_id``, and waits for the broker to have them all.
+    """
+    async with contextlib.AsyncExitStack() as stack:
+        table = await stack.enter_async_context(
+            SimulatedBoard(journal, seed=seed, rules=rules, mode=mode, board_id=board_id)
+        )
         service = table.service
         if announce is not None:
             announce(service.resumed)
+        if broker is not None:
+            await stack.enter_async_context(_publishing(service, table.journal, broker))
         driver = table.driver(random.Random(seed), echo=echo, **options)
         watcher = asyncio.create_task(_watch(service, echo if show_leds else None, on_event))
         try:
@@ -240,6 +251,29 @@ async def run_simulated(
             service.counters,
             service.counters.led_updates,
         )
+
+
+@contextlib.asynccontextmanager
+async def _publishing(service: Service, journal: Any, broker: str) -> AsyncIterator[None]:
+    """Publish the journal and the service's events to ``broker`` while inside."""
+    from controller.config import MqttConfig
+    from controller.mqtt import MqttPublisher, journal_events
+
+    board_id = service.board_id
+    publisher = MqttPublisher(
+        service,
+        MqttConfig(broker, board_id),
+        backoff=(0.2, 5.0),
+        backlog=lambda: journal_events(board_id, journal.entries()),
+    )
+    task = asyncio.create_task(publisher.run())
+    try:
+        yield
+        await publisher.drain(30.0)
+    finally:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
 
 
 async def _watch(

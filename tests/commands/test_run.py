@@ -19,7 +19,7 @@ from controller.service.demo import DEMO_PINMAP, FAST_FIRMWARE
 from hardware.simulator import BoardSimulator
 
 
-def _config(tmp_path: Path, device: str) -> Path:
+def _config(tmp_path: Path, device: str, extra: str = "[web]\nenabled = false\n") -> Path:
     path = tmp_path / "tabula.toml"
     path.write_text(
         f"""
@@ -39,7 +39,7 @@ match_length = 3
 [players]
 player_0 = "Ann"
 player_1 = "Bob"
-"""
+{extra}"""
     )
     return path
 

@@ -1,0 +1,65 @@
+"""``tabula hub``: every board of a hall live on one page, their matches archived."""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+from pathlib import Path
+
+HELP = "follow every board through an MQTT broker: one live page, matches archived"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--broker", required=True, help="mqtt://host[:port] or mqtts://...")
+    parser.add_argument(
+        "--archive", required=True, type=Path, help="folder of the archived matches"
+    )
+    parser.add_argument("--host", default="127.0.0.1", help="the page's address")
+    parser.add_argument("--port", type=int, default=8090, help="the page's port")
+    parser.add_argument(
+        "--config",
+        type=Path,
+        help="a tabula.toml whose [mqtt] gives the credentials, TLS files and topic prefix",
+    )
+    parser.add_argument("--client-id", default="tabula-hub", help="the hub's MQTT client id")
+
+
+def run(args: argparse.Namespace) -> int:
+    import asyncio
+    import logging
+    import sys
+
+    from controller.config import ConfigError, load_config, parse_config
+    from controller.hub import Hub
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
+    if not 0 <= args.port <= 65535:
+        raise ConfigError([f"--port: a TCP port 0..65535, got {args.port!r}"])
+    checked = parse_config(
+        f'[mqtt]\nbroker = {json.dumps(args.broker)}\nboard_id = "hub"\n',
+        source="--broker",
+        check_files=False,
+    ).mqtt
+    assert checked is not None
+    mqtt = checked
+    if args.config is not None:
+        configured = load_config(args.config).mqtt
+        if configured is None:
+            raise ConfigError([f"{args.config}: no [mqtt] section"])
+        mqtt = dataclasses.replace(configured, broker=checked.broker)
+    args.archive.mkdir(parents=True, exist_ok=True)
+    hub = Hub(mqtt, args.archive, host=args.host, port=args.port, identifier=args.client_id)
+
+    async def main() -> None:
+        task = asyncio.create_task(hub.run())
+        ready = asyncio.create_task(hub.ready.wait())
+        await asyncio.wait({task, ready}, return_when=asyncio.FIRST_COMPLETED)
+        if ready.done():
+            print(f"tabula hub: {hub.web.url} following {mqtt.broker}, archive {args.archive}")
+            sys.stdout.flush()
+        ready.cancel()
+        await task
+
+    asyncio.run(main())
+    return 0

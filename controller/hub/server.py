@@ -1,0 +1,216 @@
+"""The hub's asyncio shell: subscribe to every board, serve the hall's page, archive matches.
+
+Why a persistent session: the hub subscribes with a fixed client id and
+``clean_session=False``, so that a broker with persistence keeps the hub's subscription
+and queues the boards' QoS 1 events while the hub (or the broker itself) restarts; with the
+per-board sequence numbers (:mod:`controller.hub.state`) nothing is lost unseen, and what
+is delivered twice is taken once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import os
+import random
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any, Final
+
+import aiomqtt
+from aiohttp import web
+
+from controller.config import MqttConfig
+from controller.hub.state import Archive, HubState
+from controller.mqtt.codec import subscriptions
+from controller.mqtt.publisher import ClientFactory, backoff_delay, client_options
+from controller.web.app import STATIC, Fanout, json_error, sse_headers
+from controller.web.server import WebServer
+
+__all__ = ["Hub", "write_archive"]
+
+_log = logging.getLogger(__name__)
+_PUSH_S: Final = 0.05
+"""How often changed boards are pushed to the page (coalesced: a busy hall is one push)."""
+
+
+def write_archive(directory: Path, archive: Archive) -> list[Path]:
+    """Write a match's ``.sgf`` (and ``.mat``) in ``directory/<board_id>/``; the paths written.
+
+    Each file is written beside and renamed, so a reader never sees half a match.
+    """
+    folder = directory / archive.board_id
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    for suffix, text in ((".sgf", archive.sgf), (".mat", archive.mat)):
+        if text is None:
+            continue
+        path = folder / f"{archive.name}{suffix}"
+        partial = path.with_suffix(suffix + ".part")
+        partial.write_text(text, encoding="utf-8")
+        os.replace(partial, path)
+        written.append(path)
+    return written
+
+
+class Hub:
+    """Subscribes to every board under the prefix, shows them live, archives their matches.
+
+    Args:
+        config: the broker, credentials, TLS and topic prefix (``board_id`` unused).
+        archive: the folder of the archived matches, one subfolder per board.
+        host: the page's address.
+        port: the page's port (0: any free port).
+        identifier: the hub's MQTT client id (its persistent session on the broker).
+        keepalive: seconds between keep-alive pings to the broker.
+        rng: the jitter of the reconnection backoff.
+        client_factory: aiomqtt.Client or a stand-in with its signature.
+    """
+
+    def __init__(
+        self,
+        config: MqttConfig,
+        archive: Path,
+        *,
+        host: str = "127.0.0.1",
+        port: int = 8090,
+        identifier: str = "tabula-hub",
+        keepalive: int = 10,
+        rng: random.Random | None = None,
+        client_factory: ClientFactory = aiomqtt.Client,
+    ) -> None:
+        self.config = config
+        self.archive = archive
+        self.state = HubState(config.topic_prefix)
+        self.connected = False
+        self.written: list[Path] = []
+        self._identifier = identifier
+        self._keepalive = keepalive
+        self._rng = rng or random.Random()
+        self._client_factory = client_factory
+        self._versions: dict[str, int] = {}
+        self._dirty = False
+        self.changes = Fanout(0)
+        self.ready = asyncio.Event()
+        """Set once the page is served (:attr:`web` then has its port)."""
+        app = web.Application()
+        app[_HUB] = self
+        app.router.add_get("/", _page)
+        app.router.add_get("/static/{name}", _static)
+        app.router.add_get("/api/boards", _boards)
+        app.router.add_get("/api/stream", _stream)
+        app.on_shutdown.append(_on_shutdown)
+        self.web = WebServer(app, host, port)
+
+    async def run(self) -> None:
+        """Serve the page and follow the broker until cancelled."""
+        async with self.web:
+            self.ready.set()
+            pusher = asyncio.create_task(self._push())
+            try:
+                await self._follow()
+            finally:
+                pusher.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await pusher
+
+    def take(self, topic: str, payload: bytes) -> None:
+        """Fold one message, write what it finished, and mark its board for the page."""
+        board_id, archives = self.state.receive(topic, payload)
+        for archive in archives:
+            self.written += write_archive(self.archive, archive)
+        if board_id is not None:
+            self._versions[board_id] = self._versions.get(board_id, 0) + 1
+            self._dirty = True
+
+    async def _follow(self) -> None:
+        attempt = 0
+        while True:
+            delay = backoff_delay(attempt, self._rng, base=0.2, cap=10.0)
+            try:
+                async with self._client_factory(
+                    **client_options(self.config),
+                    identifier=self._identifier,
+                    keepalive=self._keepalive,
+                    clean_session=False,
+                ) as client:
+                    for pattern in subscriptions(self.config.topic_prefix):
+                        await client.subscribe(pattern, qos=1)
+                    self.connected, attempt = True, 0
+                    _log.info("hub: following %s", self.config.broker)
+                    async for message in client.messages:
+                        payload = message.payload
+                        data = payload if isinstance(payload, bytes) else str(payload).encode()
+                        self.take(str(message.topic), data)
+            except aiomqtt.MqttError as error:
+                _log.warning(
+                    "hub: broker %s: %s; retry in %.1f s", self.config.broker, error, delay
+                )
+                attempt += 1
+            finally:
+                self.connected = False
+            await asyncio.sleep(delay)
+
+    async def _push(self) -> None:
+        while True:
+            await asyncio.sleep(_PUSH_S)
+            if self._dirty:
+                self._dirty = False
+                self.changes.set(self.changes.value + 1)
+
+    def cards(self, since: dict[str, int]) -> list[dict[str, Any]]:
+        """The cards of the boards changed since the versions in ``since`` (updated)."""
+        cards = []
+        for board_id, version in self._versions.items():
+            if since.get(board_id) != version:
+                since[board_id] = version
+                cards.append(self.state.boards[board_id].to_json())
+        return cards
+
+
+_HUB: Final = web.AppKey("hub", Hub)
+
+
+async def _page(request: web.Request) -> web.StreamResponse:
+    text = (STATIC / "hub.html").read_text(encoding="utf-8")
+    return web.Response(text=text, content_type="text/html")
+
+
+async def _static(request: web.Request) -> web.StreamResponse:
+    name = request.match_info["name"]
+    kinds = {"board.js": "text/javascript", "hub.js": "text/javascript", "style.css": "text/css"}
+    if name not in kinds:
+        return json_error(404, f"no static file {name!r}")
+    return web.Response(text=(STATIC / name).read_text(encoding="utf-8"), content_type=kinds[name])
+
+
+async def _boards(request: web.Request) -> web.StreamResponse:
+    hub = request.app[_HUB]
+    boards = [view.to_json() for view in hub.state.boards.values()]
+    return web.json_response({"summary": hub.state.summary(), "boards": boards})
+
+
+async def _on_shutdown(app: web.Application) -> None:
+    app[_HUB].changes.close()
+
+
+async def _stream(request: web.Request) -> web.StreamResponse:
+    hub = request.app[_HUB]
+    response = web.StreamResponse(headers=sse_headers())
+    await response.prepare(request)
+    sent: dict[str, int] = {}
+
+    async def frames() -> AsyncIterator[bytes]:
+        async for tick in hub.changes.follow():
+            if tick is None:
+                yield b": ping\n\n"
+                continue
+            data = {"summary": hub.state.summary(), "boards": hub.cards(sent)}
+            yield b"data: " + json.dumps(data, separators=(",", ":")).encode() + b"\n\n"
+
+    with contextlib.suppress(ConnectionResetError, asyncio.CancelledError):
+        async for frame in frames():
+            await response.write(frame)
+    return response

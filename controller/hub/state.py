@@ -1,0 +1,223 @@
+"""What the hub knows of every board, folded from MQTT messages: pure, no I/O.
+
+Why pure: proving that nothing was lost or duplicated is the point of the per-board
+sequence numbers, so the bookkeeping is a plain fold the tests can feed directly; the
+asyncio shell (:mod:`controller.hub.server`) only moves messages and writes files.
+
+Each board's events that are match-record events (their ``data`` is the journal's JSON of
+:mod:`controller.record.events`) are applied to a :class:`~controller.record.Replayer`,
+which checks them against the rules; when a match ends (or a money game, for a money
+session) the hub returns an :class:`Archive` with its ``.mat`` and ``.sgf`` texts.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from controller.mqtt.codec import decode_event, decode_online, decode_status, parse_topic
+from controller.mqtt.errors import MqttError
+from controller.record import (
+    Event,
+    GameEnded,
+    InvalidEventError,
+    MatchStarted,
+    Phase,
+    Replayer,
+    event_from_dict,
+)
+from controller.record.errors import MatFileError
+from controller.record.matfile import write_mat
+from controller.record.sgf import write_sgf
+from controller.status import BoardEvent, BoardStatus
+
+__all__ = ["Archive", "BoardView", "HubState"]
+
+
+@dataclass(frozen=True, slots=True)
+class Archive:
+    """A finished match (or money session so far) to write in ``DIR/<board_id>/``."""
+
+    board_id: str
+    name: str
+    """The file name without extension: ``match-<UTC start>-<seq of its start>``."""
+    sgf: str
+    mat: str | None
+    """None where a ``.mat`` cannot hold the match (money play, an accepted illegal play)."""
+
+
+@dataclass(slots=True)
+class BoardView:
+    """One board as the hub sees it."""
+
+    board_id: str
+    status: BoardStatus | None = None
+    online: bool | None = None
+    """None until the board's presence message arrives."""
+    last_seq: int = 0
+    """The sequence number of the last event taken (0: none yet)."""
+    first_seq: int = 0
+    events: int = 0
+    """Events taken, each once, in order."""
+    duplicates: int = 0
+    """Events received again (at-least-once delivery) and ignored."""
+    missing: int = 0
+    """Events never received: gaps in the sequence numbers (dropped by a full outbox)."""
+    archived: int = 0
+    journals: int = 0
+    """Times the board started a new journal (its sequence numbers began again at 1)."""
+    problems: list[str] = field(default_factory=list)
+    _replayer: Replayer | None = None
+    _start: MatchStarted | None = None
+    _match_name: str = ""
+    _record: list[Event] = field(default_factory=list)
+    _first: tuple[float, dict[str, Any]] | None = None
+
+    def alerts(self) -> list[str]:
+        """What needs a person: offline, an illegal play, lost events, the board's own alerts."""
+        alerts = []
+        if self.online is False:
+            alerts.append("board offline")
+        if self.status is not None:
+            if self.status.verdict == "illegal":
+                alerts.append("illegal play")
+            alerts.extend(self.status.alerts)
+        if self.missing:
+            alerts.append(f"{self.missing} events lost")
+        alerts.extend(self.problems[-1:])
+        return alerts
+
+    def to_json(self) -> dict[str, Any]:
+        """The board's card on the hub's page."""
+        return {
+            "board_id": self.board_id,
+            "online": self.online,
+            "status": self.status.to_json() if self.status is not None else None,
+            "events": self.events,
+            "last_seq": self.last_seq,
+            "missing": self.missing,
+            "duplicates": self.duplicates,
+            "archived": self.archived,
+            "alerts": self.alerts(),
+        }
+
+
+class HubState:
+    """Every board under ``prefix``, folded from the messages of its topics."""
+
+    def __init__(self, prefix: str = "tabula") -> None:
+        self.prefix = prefix
+        self.boards: dict[str, BoardView] = {}
+        self.rejected = 0
+        """Messages that were not Tabula's (bad topic or payload)."""
+        self.last_problem = ""
+
+    def board(self, board_id: str) -> BoardView:
+        """The view of ``board_id``, made on first sight."""
+        view = self.boards.get(board_id)
+        if view is None:
+            view = self.boards[board_id] = BoardView(board_id)
+        return view
+
+    def receive(self, topic: str, payload: bytes) -> tuple[str | None, list[Archive]]:
+        """Fold one message; the board it changed (None if refused) and matches to archive."""
+        try:
+            board_id, kind = parse_topic(topic, self.prefix)
+            if kind == "online":
+                self.board(board_id).online = decode_online(payload)
+                return board_id, []
+            if kind == "status":
+                status = decode_status(payload)
+                self._check_board(board_id, status.board_id)
+                self.board(board_id).status = status
+                return board_id, []
+            event = decode_event(payload)
+            self._check_board(board_id, event.board_id)
+            return board_id, self._event(self.board(board_id), event)
+        except MqttError as error:
+            self.rejected += 1
+            self.last_problem = str(error)
+            return None, []
+
+    @staticmethod
+    def _new_journal(view: BoardView, event: BoardEvent) -> bool:
+        """Whether ``event`` starts a new journal on the board (its numbers start again at 1).
+
+        A match started again at 1 is a new journal unless it is the very start already
+        taken, published again (same time and content) after a reconnection.
+        """
+        if event.seq != 1 or event.kind != "match_started":
+            return False
+        return (event.time, dict(event.data)) != view._first
+
+    def _check_board(self, topic_board: str, payload_board: str) -> None:
+        if topic_board != payload_board:
+            raise MqttError(f"board {payload_board!r} published on the topic of {topic_board!r}")
+
+    def _event(self, view: BoardView, event: BoardEvent) -> list[Archive]:
+        if event.seq <= view.last_seq and not self._new_journal(view, event):
+            view.duplicates += 1
+            return []
+        if event.seq <= view.last_seq:
+            view.journals += 1
+            view.last_seq = 0
+        if view.last_seq:
+            view.missing += event.seq - view.last_seq - 1
+        else:
+            view.first_seq = event.seq
+        view.last_seq = event.seq
+        view.events += 1
+        if "v" not in event.data:
+            return []  # a service event (verdict, link): shown through the status
+        try:
+            record_event = event_from_dict(dict(event.data))
+        except InvalidEventError as error:
+            view.problems.append(f"event {event.seq}: {error}")
+            return []
+        return self._record(view, event, record_event)
+
+    def _record(self, view: BoardView, event: BoardEvent, record_event: Event) -> list[Archive]:
+        if isinstance(record_event, MatchStarted):
+            if event.seq == 1:
+                view._first = (event.time, dict(event.data))
+            view._start, view._replayer = record_event, Replayer(record_event)
+            view._record = [record_event]
+            stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime(event.time))
+            view._match_name = f"match-{stamp}-{event.seq}"
+            return []
+        replayer = view._replayer
+        if replayer is None or view._start is None:
+            return []  # joined mid-match: this match cannot be archived whole
+        try:
+            replayer.apply(len(view._record), record_event)
+        except InvalidEventError as error:
+            view.problems.append(f"event {event.seq} refused by the rules: {error}")
+            view._replayer = None
+            return []
+        view._record.append(record_event)
+        if not isinstance(record_event, GameEnded):
+            return []
+        snapshot = replayer.snapshot
+        if snapshot.phase is not Phase.MATCH_OVER and not snapshot.rules.is_money:
+            return []
+        record = replayer.record(tuple(view._record), view._start)
+        try:
+            mat: str | None = write_mat(record)
+        except MatFileError:
+            mat = None
+        view.archived += 1
+        return [Archive(view.board_id, view._match_name, write_sgf(record), mat)]
+
+    def summary(self) -> dict[str, Any]:
+        """Counts over every board, for the page's header and the tests."""
+        views = self.boards.values()
+        return {
+            "boards": len(self.boards),
+            "online": sum(1 for v in views if v.online),
+            "events": sum(v.events for v in views),
+            "missing": sum(v.missing for v in views),
+            "duplicates": sum(v.duplicates for v in views),
+            "archived": sum(v.archived for v in views),
+            "rejected": self.rejected,
+        }

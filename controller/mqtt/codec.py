@@ -1,0 +1,189 @@
+"""Tabula's MQTT topics and payloads, as pure functions (documented in ``TOPICS.md``).
+
+Why pure: the publisher on each board and the hub must agree byte for byte, and the
+agreement is tested without a broker. A board ``<id>`` under the prefix ``tabula`` has:
+
+* ``tabula/<id>/status`` — the latest :class:`~controller.status.BoardStatus`, retained;
+* ``tabula/<id>/events`` — every :class:`~controller.status.BoardEvent`, QoS 1, in order;
+* ``tabula/<id>/online`` — ``online`` or ``offline`` (the last will), retained.
+
+>>> from controller.status import BoardEvent
+>>> event = BoardEvent("hall-7", 3, "rolled", {"player": 0, "dice": [5, 2]})
+>>> decode_event(encode_event(event)) == event
+True
+>>> parse_topic("tabula/hall-7/events")
+('hall-7', 'events')
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Iterable
+from typing import Any, Final, Literal
+
+from controller.mqtt.errors import PayloadError, TopicError
+from controller.record import event_to_dict
+from controller.record.journal import JournalEntry
+from controller.status import STATUS_VERSION, ActionError, BoardEvent, BoardStatus
+
+__all__ = [
+    "KINDS",
+    "OFFLINE",
+    "ONLINE",
+    "Kind",
+    "decode_event",
+    "decode_online",
+    "decode_status",
+    "encode_event",
+    "encode_status",
+    "journal_events",
+    "parse_topic",
+    "subscriptions",
+    "topic",
+]
+
+Kind = Literal["status", "events", "online"]
+KINDS: Final[tuple[Kind, ...]] = ("status", "events", "online")
+ONLINE: Final = b"online"
+OFFLINE: Final = b"offline"
+
+_WORD: Final = re.compile(r"[A-Za-z0-9_.-]{1,64}")
+
+
+def _check_word(value: str, what: str) -> str:
+    if not isinstance(value, str) or not _WORD.fullmatch(value):
+        raise TopicError(f"a {what} is 1 to 64 letters, digits, '_', '.' or '-', got {value!r}")
+    return value
+
+
+def topic(board_id: str, kind: Kind, prefix: str = "tabula") -> str:
+    """The topic of ``board_id``'s ``kind`` of message: ``tabula/<board-id>/<kind>``.
+
+    Raises:
+        TopicError: for a board id or prefix that cannot be one topic level, or an
+            unknown kind.
+    """
+    if kind not in KINDS:
+        raise TopicError(f"unknown kind {kind!r}: {', '.join(KINDS)}")
+    return f"{_check_word(prefix, 'topic prefix')}/{_check_word(board_id, 'board id')}/{kind}"
+
+
+def subscriptions(prefix: str = "tabula") -> tuple[str, ...]:
+    """The topic filters of a subscriber to every board under ``prefix``."""
+    _check_word(prefix, "topic prefix")
+    return tuple(f"{prefix}/+/{kind}" for kind in KINDS)
+
+
+def parse_topic(text: str, prefix: str = "tabula") -> tuple[str, Kind]:
+    """The board id and kind of a topic.
+
+    Raises:
+        TopicError: for a topic outside ``prefix`` or of an unknown shape.
+    """
+    parts = text.split("/")
+    if (
+        len(parts) != 3
+        or parts[0] != prefix
+        or not _WORD.fullmatch(parts[1])
+        or parts[2] not in KINDS
+    ):
+        raise TopicError(f"not a topic {prefix}/<board-id>/status|events|online: {text!r}")
+    kind: Kind = parts[2]
+    return parts[1], kind
+
+
+def _dumps(data: dict[str, Any]) -> bytes:
+    return json.dumps(data, separators=(",", ":"), allow_nan=False).encode()
+
+
+def _loads(payload: bytes, what: str) -> dict[str, Any]:
+    try:
+        data = json.loads(payload)
+    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise PayloadError(f"{what} payload is not JSON ({error}): {payload[:80]!r}") from None
+    if not isinstance(data, dict):
+        raise PayloadError(f"{what} payload is not a JSON object: {payload[:80]!r}")
+    if data.get("version") != STATUS_VERSION:
+        raise PayloadError(
+            f"{what} payload version {data.get('version')!r}: this hub reads {STATUS_VERSION}"
+        )
+    return data
+
+
+def encode_status(status: BoardStatus) -> bytes:
+    """The payload of a status message (compact JSON with ``version``)."""
+    return _dumps(status.to_json())
+
+
+def decode_status(payload: bytes) -> BoardStatus:
+    """The status a payload carries.
+
+    Raises:
+        PayloadError: for a payload that is not a status of this version.
+    """
+    try:
+        return BoardStatus.from_json(_loads(payload, "status"))
+    except ActionError as error:
+        raise PayloadError(f"status payload: {error}") from None
+
+
+def encode_event(event: BoardEvent) -> bytes:
+    """The payload of an event message (compact JSON with ``version``)."""
+    return _dumps(event.to_json())
+
+
+def decode_event(payload: bytes) -> BoardEvent:
+    """The event a payload carries.
+
+    Raises:
+        PayloadError: for a payload that is not an event of this version.
+    """
+    data = _loads(payload, "event")
+    board_id: Any = data.get("board_id")
+    seq: Any = data.get("seq")
+    kind: Any = data.get("kind")
+    body: Any = data.get("data", {})
+    when: Any = data.get("time", 0.0)
+    problems = []
+    if not isinstance(board_id, str) or not _WORD.fullmatch(board_id):
+        problems.append(f"board_id {board_id!r}")
+    if type(seq) is not int or seq < 1:
+        problems.append(f"seq {seq!r} (an integer >= 1)")
+    if not isinstance(kind, str) or not kind:
+        problems.append(f"kind {kind!r}")
+    if not isinstance(body, dict):
+        problems.append(f"data {body!r} (an object)")
+    if not isinstance(when, int | float) or isinstance(when, bool) or not math.isfinite(when):
+        problems.append(f"time {when!r}")
+    if problems:
+        raise PayloadError(f"event payload: bad {', '.join(problems)}: {payload[:120]!r}")
+    return BoardEvent(board_id, seq, kind, body, float(when))
+
+
+def journal_events(board_id: str, entries: Iterable[JournalEntry]) -> list[BoardEvent]:
+    """The board events of journal entries, numbered as the service numbers them.
+
+    Why: the service publishes only what happens while it runs; a publisher starting on a
+    journal publishes the journal first (the hub takes once what it already has), so that
+    the hub can rebuild the whole match from its ``match_started`` on.
+    """
+    events = []
+    for entry in entries:
+        data = event_to_dict(entry.event)
+        events.append(BoardEvent(board_id, entry.seq, str(data["type"]), data, entry.at))
+    return events
+
+
+def decode_online(payload: bytes) -> bool:
+    """Whether an ``online`` message says the board is online.
+
+    Raises:
+        PayloadError: for anything but ``online`` or ``offline``.
+    """
+    if payload == ONLINE:
+        return True
+    if payload == OFFLINE:
+        return False
+    raise PayloadError(f"online payload is 'online' or 'offline', got {payload[:40]!r}")

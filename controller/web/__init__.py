@@ -1,0 +1,21 @@
+"""The board's live web page and its small API, served by the service's asyncio loop.
+
+* :func:`create_app` — the aiohttp application of one :class:`~controller.status.BoardService`.
+* :class:`WebServer` — serves an application on a host and port (an async context manager).
+* ``static/`` — the page: plain HTML, CSS and JavaScript drawing the board in SVG.
+"""
+
+from controller.web.app import STATIC, Fanout, create_app, json_error, sse_headers, stream
+from controller.web.errors import WebError
+from controller.web.server import WebServer
+
+__all__ = [
+    "STATIC",
+    "Fanout",
+    "WebError",
+    "WebServer",
+    "create_app",
+    "json_error",
+    "sse_headers",
+    "stream",
+]

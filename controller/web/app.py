@@ -1,0 +1,247 @@
+"""The board's web view: a live page, its status stream and the referee's small API.
+
+Why aiohttp: the service runs one asyncio loop (DESIGN.md), and the page needs server push
+on that loop; aiohttp serves the page, Server-Sent Events and the JSON API without threads.
+
+Routes (everything JSON answers ``{"error": ...}`` with a 4xx when it refuses):
+
+* ``GET /`` — the page (``static/index.html``), drawn by ``static/board.js``;
+* ``GET /api/status`` — the :class:`~controller.status.BoardStatus` as JSON;
+* ``GET /api/stream`` — Server-Sent Events: the status now, then each new one;
+* ``POST /api/action`` — an action (``controller.status.action_from_json``), behind the
+  token: ``Authorization: Bearer <token>``;
+* ``GET /api/export/mat`` and ``/api/export/sgf`` — the match so far, behind the token.
+
+Without a token configured the page is read-only: every action is refused with 403.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hmac
+import json
+import logging
+from collections.abc import AsyncIterator
+from importlib import resources
+from typing import Any, Final, Literal
+
+from aiohttp import web
+
+from controller.status import ActionError, BoardEvent, BoardService, BoardStatus, action_from_json
+
+__all__ = ["STATIC", "Fanout", "create_app", "json_error", "sse_headers", "stream"]
+
+_log = logging.getLogger(__name__)
+
+STATIC: Final = resources.files("controller.web") / "static"
+"""The page's files, shipped as package data (no build step, no CDN)."""
+
+_SERVICE: Final = web.AppKey("service", BoardService)
+_TOKEN: Final = web.AppKey("token", str)
+_PING_S: Final = 15.0
+"""A comment line this often keeps idle proxies from closing a stream."""
+
+
+def json_error(status: int, message: str, **headers: str) -> web.Response:
+    """A JSON error response ``{"error": message}`` with HTTP ``status``."""
+    return web.json_response({"error": message}, status=status, headers=headers)
+
+
+def sse_headers() -> dict[str, str]:
+    """The headers of a Server-Sent Events response."""
+    return {
+        "Content-Type": "text/event-stream",
+        "Cache-Control": "no-cache",
+        "X-Accel-Buffering": "no",
+    }
+
+
+class Fanout:
+    """The latest value of a stream, and a wake-up for each reader (a slow reader skips).
+
+    Why: a phone on a bad network must not hold back the board nor the other readers;
+    each reader is only told that something changed and reads the latest value.
+    """
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+        self._readers: set[asyncio.Queue[None]] = set()
+        self.closed = False
+
+    def set(self, value: Any) -> None:
+        """A new value: wake every reader."""
+        self.value = value
+        for queue in self._readers:
+            if queue.empty():
+                queue.put_nowait(None)
+
+    def close(self) -> None:
+        """Wake every reader for the last time (idempotent)."""
+        self.closed = True
+        self.set(self.value)
+
+    async def follow(self) -> AsyncIterator[Any]:
+        """The value now, then each new one (the latest when several came meanwhile)."""
+        queue: asyncio.Queue[None] = asyncio.Queue(maxsize=1)
+        self._readers.add(queue)
+        try:
+            yield self.value
+            while not self.closed:
+                try:
+                    await asyncio.wait_for(queue.get(), _PING_S)
+                except TimeoutError:
+                    yield None  # nothing new: the caller sends a keep-alive
+                    continue
+                if not self.closed:
+                    yield self.value
+        finally:
+            self._readers.discard(queue)
+
+
+_FANOUT: Final = web.AppKey("fanout", Fanout)
+
+
+async def _follow_service(app: web.Application) -> AsyncIterator[None]:
+    """Keep the fan-out at the service's latest status while the app runs."""
+    service = app[_SERVICE]
+    fanout = Fanout(service.status())
+    app[_FANOUT] = fanout
+
+    async def pump() -> None:
+        async for update in service.updates():
+            if isinstance(update, BoardStatus):
+                fanout.set(update)
+            elif not isinstance(update, BoardEvent):
+                _log.warning("board %s: unexpected update %r", service.board_id, update)
+
+    task = asyncio.create_task(pump())
+    yield
+    fanout.close()
+    task.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await task
+
+
+async def _on_shutdown(app: web.Application) -> None:
+    app[_FANOUT].close()  # ends the open streams, or shutdown would wait for them
+
+
+async def _index(request: web.Request) -> web.StreamResponse:
+    return web.Response(
+        text=(STATIC / "index.html").read_text(encoding="utf-8"), content_type="text/html"
+    )
+
+
+async def _static(request: web.Request) -> web.StreamResponse:
+    name = request.match_info["name"]
+    types = {".js": "text/javascript", ".css": "text/css", ".svg": "image/svg+xml"}
+    kind = next((t for suffix, t in types.items() if name.endswith(suffix)), None)
+    path = STATIC / name
+    if kind is None or "/" in name or not path.is_file():
+        return json_error(404, f"no static file {name!r}")
+    return web.Response(text=path.read_text(encoding="utf-8"), content_type=kind)
+
+
+async def _status(request: web.Request) -> web.StreamResponse:
+    return web.json_response(request.app[_FANOUT].value.to_json())
+
+
+async def stream(request: web.Request, fanout: Fanout, encode: Any) -> web.StreamResponse:
+    """Send ``encode(value)`` as an SSE ``data:`` line for each value of ``fanout``."""
+    response = web.StreamResponse(headers=sse_headers())
+    await response.prepare(request)
+    try:
+        async for value in fanout.follow():
+            if value is None:
+                await response.write(b": ping\n\n")
+            else:
+                await response.write(b"data: " + encode(value) + b"\n\n")
+    except (ConnectionResetError, asyncio.CancelledError):
+        pass
+    return response
+
+
+async def _stream(request: web.Request) -> web.StreamResponse:
+    def encode(status: BoardStatus) -> bytes:
+        return json.dumps(status.to_json(), separators=(",", ":")).encode()
+
+    return await stream(request, request.app[_FANOUT], encode)
+
+
+def _refusal(request: web.Request) -> web.Response | None:
+    """The response refusing a request without the right token, or None if it has it."""
+    token = request.app[_TOKEN]
+    if not token:
+        return json_error(403, "this board has no web token configured: it is read-only")
+    header = request.headers.get("Authorization", "")
+    if not header.startswith("Bearer "):
+        return json_error(
+            401,
+            "this action needs the board's token (header Authorization: Bearer <token>)",
+            **{"WWW-Authenticate": 'Bearer realm="tabula"'},
+        )
+    if not hmac.compare_digest(header[len("Bearer ") :].encode(), token.encode()):
+        return json_error(403, "wrong token")
+    return None
+
+
+async def _action(request: web.Request) -> web.StreamResponse:
+    refusal = _refusal(request)
+    if refusal is not None:
+        return refusal
+    try:
+        body = await request.json()
+    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        return json_error(400, f"the body is not JSON: {error}")
+    try:
+        action = action_from_json(body)
+    except ActionError as error:
+        return json_error(400, str(error))
+    service = request.app[_SERVICE]
+    try:
+        await service.apply(action)
+    except ActionError as error:
+        return json_error(409, str(error))
+    return web.json_response({"ok": True, "status": service.status().to_json()})
+
+
+async def _export(request: web.Request) -> web.StreamResponse:
+    fmt = request.match_info["fmt"]
+    if fmt not in ("mat", "sgf"):
+        return json_error(404, f"no export format {fmt!r}: mat or sgf")
+    refusal = _refusal(request)
+    if refusal is not None:
+        return refusal
+    service = request.app[_SERVICE]
+    kind: Literal["mat", "sgf"] = "mat" if fmt == "mat" else "sgf"
+    try:
+        text = service.export(kind)
+    except ActionError as error:
+        return json_error(409, str(error))
+    return web.Response(
+        text=text,
+        content_type="text/plain",
+        headers={"Content-Disposition": f'attachment; filename="{service.board_id}.{fmt}"'},
+    )
+
+
+def create_app(service: BoardService, *, token: str | None) -> web.Application:
+    """The board's web application (serve it with ``aiohttp.web.AppRunner``).
+
+    Args:
+        service: the board shown and acted upon.
+        token: the referee's token (config ``web.token``); None makes the page read-only.
+    """
+    app = web.Application(client_max_size=64 * 1024)
+    app[_SERVICE] = service
+    app[_TOKEN] = token or ""
+    app.cleanup_ctx.append(_follow_service)
+    app.on_shutdown.append(_on_shutdown)
+    app.router.add_get("/", _index)
+    app.router.add_get("/static/{name}", _static)
+    app.router.add_get("/api/status", _status)
+    app.router.add_get("/api/stream", _stream)
+    app.router.add_post("/api/action", _action)
+    app.router.add_get("/api/export/{fmt}", _export)
+    return app

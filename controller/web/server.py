@@ -1,0 +1,72 @@
+"""Serving an aiohttp application on the service's loop, as an async context manager.
+
+Why: the board's service and the hub both serve a page beside other work on one asyncio
+loop; ``aiohttp.web.run_app`` would own the loop. Port 0 picks a free port (tests).
+"""
+
+from __future__ import annotations
+
+from types import TracebackType
+
+from aiohttp import web
+
+from controller.web.errors import WebError
+
+__all__ = ["WebServer"]
+
+
+class WebServer:
+    """``app`` served on ``host``:``port`` between :meth:`start` and :meth:`close`.
+
+    Args:
+        app: the application (``create_app`` or the hub's).
+        host: the address to listen on.
+        port: the TCP port; 0 for any free port (then read :attr:`port`).
+    """
+
+    def __init__(self, app: web.Application, host: str = "127.0.0.1", port: int = 8080) -> None:
+        self.app = app
+        self.host = host
+        self.port = port
+        self._runner: web.AppRunner | None = None
+
+    @property
+    def url(self) -> str:
+        """The page's address."""
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        return f"http://{host}:{self.port}/"
+
+    async def start(self) -> None:
+        """Listen; :attr:`port` is then the port bound.
+
+        Raises:
+            WebError: if the address cannot be listened on (taken, not this machine's).
+        """
+        runner = web.AppRunner(self.app, access_log=None, shutdown_timeout=1.0)
+        await runner.setup()
+        site = web.TCPSite(runner, self.host, self.port)
+        try:
+            await site.start()
+        except OSError as error:
+            await runner.cleanup()
+            raise WebError(f"cannot serve the page on {self.url}: {error.strerror}") from None
+        self._runner = runner
+        self.port = runner.addresses[0][1]
+
+    async def close(self) -> None:
+        """Stop serving (idempotent)."""
+        runner, self._runner = self._runner, None
+        if runner is not None:
+            await runner.cleanup()
+
+    async def __aenter__(self) -> WebServer:
+        await self.start()
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        await self.close()

@@ -1,0 +1,115 @@
+// The board's page: follows /api/stream (Server-Sent Events) and sends the referee's actions.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+let current = null;
+
+function show(status) {
+  current = status;
+  window.tabulaStatus = status;  // for the browser tests and the curious
+  drawBoard($("board"), status, {});
+  const names = status.players;
+  $("board-id").textContent = status.board_id;
+  $("player0").textContent = names[0];
+  $("player1").textContent = names[1];
+  $("score").textContent = scoreWords(status);
+  $("turn").textContent = status.turn === null ? phaseWords(status.phase) : `${names[status.turn]} ${phaseWords(status.phase)}`;
+  $("pips").textContent = `${names[0]} ${status.pips[0]}, ${names[1]} ${status.pips[1]}`;
+  const owner = status.cube_owner === null ? "centred" : `owned by ${names[status.cube_owner]}`;
+  $("cube").textContent = `${status.cube_value}, ${owner}${status.cube_offered ? ", offered" : ""}`;
+  if (status.dice) {
+    const conf = status.dice_confidence ? ` (camera ${status.dice_confidence.map((c) => Math.round(c * 100) + "%").join(", ")})` : "";
+    $("dice").textContent = `${status.dice.join("-")}${conf}${status.dice_source ? ", " + status.dice_source : ""}`;
+  } else {
+    $("dice").textContent = "—";
+  }
+  $("links").textContent = Object.entries(status.links).map(([k, v]) => `${k}: ${v}`).join(", ");
+  $("mode").textContent = status.mode;
+  $("verdict").textContent = verdictWords(status);
+  $("verdict").className = "verdict " + status.verdict;
+  $("text").textContent = status.text;
+  $("xgid").value = status.xgid;
+  $("gnubg-id").value = status.gnubg_id;
+  const alerts = $("alerts");
+  alerts.replaceChildren(...status.alerts.map((a) => Object.assign(document.createElement("li"), { textContent: a })));
+  const moves = $("moves");
+  moves.replaceChildren(...status.moves.map((m) => Object.assign(document.createElement("li"), { textContent: m })));
+  moves.scrollTop = moves.scrollHeight;
+  if (document.activeElement !== $("position")) $("position").value = status.position.join(",");
+  document.body.dataset.seq = String(status.seq);
+}
+
+function connect() {
+  const source = new EventSource("/api/stream");
+  source.onopen = () => { $("connection").textContent = "live"; $("connection").className = "badge live"; };
+  source.onerror = () => { $("connection").textContent = "reconnecting…"; $("connection").className = "badge down"; };
+  source.onmessage = (message) => show(JSON.parse(message.data));
+}
+
+function token() {
+  const value = $("token").value.trim();
+  try { localStorage.setItem("tabula-token", value); } catch (e) { /* private mode */ }
+  return value;
+}
+
+function report(text, ok) {
+  $("action-result").textContent = text;
+  $("action-result").className = "action-result " + (ok ? "ok" : "refused");
+}
+
+async function act(body) {
+  const headers = { "Content-Type": "application/json" };
+  const t = token();
+  if (t) headers.Authorization = "Bearer " + t;
+  const response = await fetch("/api/action", { method: "POST", headers, body: JSON.stringify(body) });
+  const data = await response.json().catch(() => ({ error: response.statusText }));
+  if (response.ok) {
+    report(`${body.action}: done`, true);
+    show(data.status);
+  } else {
+    report(`${body.action} refused (${response.status}): ${data.error}`, false);
+  }
+}
+
+async function download(fmt) {
+  const headers = {};
+  const t = token();
+  if (t) headers.Authorization = "Bearer " + t;
+  const response = await fetch(`/api/export/${fmt}`, { headers });
+  if (!response.ok) {
+    const data = await response.json().catch(() => ({ error: response.statusText }));
+    report(`download .${fmt} refused (${response.status}): ${data.error}`, false);
+    return;
+  }
+  const blob = await response.blob();
+  const link = Object.assign(document.createElement("a"), { href: URL.createObjectURL(blob), download: `${current ? current.board_id : "match"}.${fmt}` });
+  link.click();
+  URL.revokeObjectURL(link.href);
+  report(`.${fmt} downloaded`, true);
+}
+
+function setup() {
+  for (const id of ["die1", "die2"]) {
+    for (let d = 1; d <= 6; d++) $(id).appendChild(Object.assign(document.createElement("option"), { value: d, textContent: d }));
+  }
+  try { $("token").value = localStorage.getItem("tabula-token") || ""; } catch (e) { /* private mode */ }
+  $("enter-dice").onclick = () => act({ action: "enter-dice", dice: [Number($("die1").value), Number($("die2").value)] });
+  $("accept").onclick = () => act({ action: "accept" });
+  $("demand").onclick = () => act({ action: "demand" });
+  $("correct").onclick = () => act({ action: "correct-position", board: $("position").value.split(/[\s,]+/).filter(Boolean).map(Number) });
+  $("new-game").onclick = () => act({ action: "new-game" });
+  $("new-match").onclick = () => act({ action: "new-match", length: Number($("length").value) });
+  $("download-mat").onclick = () => download("mat");
+  $("download-sgf").onclick = () => download("sgf");
+  for (const button of document.querySelectorAll("[data-copy]")) {
+    button.onclick = () => {
+      const input = $(button.dataset.copy);
+      input.select();
+      if (navigator.clipboard) navigator.clipboard.writeText(input.value).catch(() => document.execCommand("copy"));
+      else document.execCommand("copy");
+    };
+  }
+  connect();
+}
+
+setup();

@@ -1,0 +1,115 @@
+"""The hub's fold of MQTT messages, fed directly: once and in order, gaps, archives."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from controller.cli import main
+from controller.hub import HubState, write_archive
+from controller.mqtt import encode_event, encode_status, topic
+from controller.record.matfile import read_mat
+from controller.selfplay_board import SelfPlayBoard
+from controller.status import BoardEvent, BoardStatus
+
+
+def recorded(board: SelfPlayBoard) -> tuple[list[BoardEvent], list[BoardStatus]]:
+    """Every event and status of the board's whole match."""
+    updates = board.play_through()
+    events = [update for update in updates if isinstance(update, BoardEvent)]
+    statuses = [update for update in updates if isinstance(update, BoardStatus)]
+    return events, statuses
+
+
+def feed(state: HubState, events: list[BoardEvent]) -> list:
+    archives = []
+    for event in events:
+        archives += state.receive(topic(event.board_id, "events"), encode_event(event))[1]
+    return archives
+
+
+def test_each_event_taken_once_in_order_and_the_match_archived() -> None:
+    board = SelfPlayBoard("b1", seed=4, match_length=3)
+    events, statuses = recorded(board)
+    state = HubState()
+    archives = feed(state, events[:50] + events[40:60] + events[60:])
+    view = state.boards["b1"]
+    assert (view.events, view.duplicates, view.missing, view.last_seq) == (
+        len(events),
+        10,
+        0,
+        board.seq,
+    )
+    (archive,) = archives
+    assert archive.mat == board.export("mat") and archive.sgf == board.export("sgf")
+    assert archive.name.startswith("match-") and archive.name.endswith("-1")
+    assert read_mat(archive.mat).record().state.match.score == board.status().score
+    state.receive("tabula/b1/status", encode_status(statuses[-1]))
+    state.receive("tabula/b1/online", b"offline")
+    assert view.status == board.status()
+    assert view.alerts() == ["board offline"]
+
+
+def test_gaps_are_counted_and_a_match_joined_late_is_not_archived() -> None:
+    events, _ = recorded(SelfPlayBoard("b2", seed=4, match_length=1))
+    state = HubState()
+    assert feed(state, events[5:20] + events[25:]) == []
+    view = state.boards["b2"]
+    assert (view.first_seq, view.missing) == (6, 5)
+    assert "5 events lost" in view.alerts()
+
+
+def test_an_event_the_rules_refuse_stops_the_archive_of_its_match() -> None:
+    events, _ = recorded(SelfPlayBoard("b3", seed=4, match_length=1))
+    played = next(i for i, e in enumerate(events) if e.kind == "played")
+    bad = dict(events[played].data, notation="24/1")
+    events[played] = replace(events[played], data=bad)
+    state = HubState()
+    assert feed(state, events) == []
+    (problem,) = state.boards["b3"].problems
+    assert problem.startswith(f"event {played + 1} refused by the rules: event {played}")
+    assert "the canonical notation is" in problem
+
+
+def test_a_money_session_is_archived_as_sgf_after_each_game() -> None:
+    events, _ = recorded(SelfPlayBoard("b4", seed=4, match_length=0, games=2))
+    archives = feed(HubState(), events)
+    assert [a.mat for a in archives] == [None, None]
+    assert archives[1].sgf.count("(;FF[4]") == 2
+
+
+def test_foreign_messages_are_counted_not_taken(tmp_path: Path) -> None:
+    state = HubState()
+    event = BoardEvent("b5", 1, "verdict", {}, 0.0)
+    assert state.receive("tabula/other/events", encode_event(event)) == (None, [])
+    assert state.receive("tabula/b5/events", b"{") == (None, [])
+    assert state.receive("tabula/b5/what", b"") == (None, [])
+    assert state.rejected == 3
+    assert (
+        state.last_problem == "not a topic tabula/<board-id>/status|events|online: 'tabula/b5/what'"
+    )
+    assert state.boards == {}
+
+
+def test_archives_are_written_per_board(tmp_path: Path) -> None:
+    events, _ = recorded(SelfPlayBoard("b6", seed=9, match_length=1))
+    (archive,) = feed(HubState(), events)
+    paths = write_archive(tmp_path, archive)
+    assert [p.relative_to(tmp_path).parent.name for p in paths] == ["b6", "b6"]
+    assert sorted(p.suffix for p in tmp_path.glob("b6/*")) == [".mat", ".sgf"]
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--broker", "http://x"], "tabula hub: --broker:2: mqtt.broker: expected a URL mqtt://"),
+        (["--broker", "mqtt://h", "--port", "70000"], "tabula hub: --port: a TCP port 0..65535"),
+    ],
+)
+def test_the_command_refuses_bad_arguments(
+    argv: list[str], message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["hub", *argv, "--archive", str(tmp_path)]) == 2
+    assert capsys.readouterr().err.startswith(message)

@@ -1,0 +1,139 @@
+"""The board's API over real HTTP: statuses, the token, refusals that change nothing, exports."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import aiohttp
+import pytest
+
+from controller.record.matfile import read_mat
+from controller.selfplay_board import SelfPlayBoard
+from controller.web import WebError, WebServer, create_app
+
+TOKEN = "referee-token-0123456789"
+
+
+def run(body: Callable[[SelfPlayBoard, str], Awaitable[None]], token: str | None = TOKEN) -> None:
+    async def main() -> None:
+        board = SelfPlayBoard("hall-1", seed=5, match_length=3)
+        async with WebServer(create_app(board, token=token), port=0) as server:
+            await body(board, server.url)
+        board.close()
+
+    asyncio.run(main())
+
+
+async def post(url: str, body: Any, token: str | None = TOKEN, raw: bytes | None = None):
+    headers = {"Content-Type": "application/json"}
+    if token is not None:
+        headers["Authorization"] = f"Bearer {token}"
+    data = raw if raw is not None else json.dumps(body).encode()
+    async with (
+        aiohttp.ClientSession() as session,
+        session.post(url + "api/action", data=data, headers=headers) as response,
+    ):
+        return response.status, await response.json()
+
+
+def test_status_and_stream_follow_the_board() -> None:
+    async def body(board: SelfPlayBoard, url: str) -> None:
+        async with aiohttp.ClientSession() as session:
+            async with session.get(url + "api/status") as response:
+                assert (await response.json())["seq"] == board.seq == 0
+            async with session.get(url + "api/stream") as response:
+                first = await response.content.readline()
+                assert json.loads(first[len(b"data: ") :])["seq"] == 0
+                await response.content.readline()
+                board.step()
+                pushed = json.loads((await response.content.readline())[len(b"data: ") :])
+                assert pushed["seq"] == 1
+                assert pushed["xgid"] == board.status().xgid
+            async with session.get(url + "static/board.js") as response:
+                assert "drawBoard" in await response.text()
+            async with session.get(url + "static/../app.py") as response:
+                assert response.status == 404
+
+    run(body)
+
+
+def test_actions_need_the_token_and_refusals_change_nothing() -> None:
+    async def body(board: SelfPlayBoard, url: str) -> None:
+        while board.status().phase != "roll":
+            board.step()
+        before = board.status()
+        cases = [
+            (None, {"action": "enter-dice", "dice": [3, 1]}, 401, "needs the board's token"),
+            (
+                "wrong-token-0123456789",
+                {"action": "enter-dice", "dice": [3, 1]},
+                403,
+                "wrong token",
+            ),
+            (TOKEN, {"action": "enter-dice", "dice": [7, 1]}, 400, "two numbers 1-6, got [7, 1]"),
+            (TOKEN, {"action": "fly"}, 400, "unknown action 'fly'"),
+            (TOKEN, [1, 2], 400, "an action is a JSON object"),
+            (TOKEN, {"action": "correct-position", "board": [0] * 25}, 400, "26 integers"),
+            (TOKEN, {"action": "accept"}, 409, "no illegal play to accept"),
+            (
+                TOKEN,
+                {"action": "correct-position", "board": [0] * 26},
+                409,
+                "both players have borne off all 15",
+            ),
+        ]
+        for token, request, code, text in cases:
+            status, answer = await post(url, request, token)
+            assert (status, text in answer["error"]) == (code, True), answer
+            assert board.status() == before
+        status, answer = await post(url, None, raw=b"{nope")
+        assert status == 400 and answer["error"].startswith("the body is not JSON")
+        status, answer = await post(url, {"action": "enter-dice", "dice": [6, 5]})
+        assert status == 200 and answer["status"]["dice"] == [6, 5]
+        assert board.status().dice == (6, 5) and board.status().dice_source == "manual"
+
+    run(body)
+
+
+def test_without_a_configured_token_the_board_is_read_only() -> None:
+    async def body(board: SelfPlayBoard, url: str) -> None:
+        status, answer = await post(url, {"action": "new-match", "length": 1})
+        assert status == 403 and "read-only" in answer["error"]
+        assert board.status().match_length == 3
+
+    run(body, token=None)
+
+
+def test_exports_behind_the_token() -> None:
+    async def body(board: SelfPlayBoard, url: str) -> None:
+        while board.step():
+            pass
+        auth = {"Authorization": f"Bearer {TOKEN}"}
+        async with aiohttp.ClientSession() as session:
+            async with session.get(url + "api/export/mat") as response:
+                assert response.status == 401
+            async with session.get(url + "api/export/mat", headers=auth) as response:
+                assert response.headers["Content-Disposition"].endswith('filename="hall-1.mat"')
+                record = read_mat(await response.text()).record()
+                assert record.state.match.score == board.status().score
+            async with session.get(url + "api/export/sgf", headers=auth) as response:
+                assert (await response.text()).startswith("(;FF[4]GM[6]")
+            async with session.get(url + "api/export/pdf", headers=auth) as response:
+                assert response.status == 404
+                assert (await response.json())["error"] == "no export format 'pdf': mat or sgf"
+
+    run(body)
+
+
+def test_a_taken_port_is_a_clear_error() -> None:
+    async def main() -> None:
+        board = SelfPlayBoard("hall-1")
+        async with WebServer(create_app(board, token=None), port=0) as first:
+            second = WebServer(create_app(board, token=None), port=first.port)
+            with pytest.raises(WebError, match=f"cannot serve the page on {first.url}: "):
+                await second.start()
+
+    asyncio.run(main())

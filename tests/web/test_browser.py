@@ -1,0 +1,172 @@
+"""The board's page in a real browser: Playwright driving Debian's chromium, headless.
+
+The board is a :class:`~controller.selfplay_board.SelfPlayBoard` (the service is not
+wired yet); its statuses come from the rules engine, the record and the referee.
+Screenshots go to ``tests/artifacts/`` (ignored by git) for a person to look at.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+import statistics
+import time
+from collections.abc import Awaitable, Callable
+
+import pytest
+
+from controller.selfplay_board import SelfPlayBoard
+from controller.web import WebServer, create_app
+from tests._browser import ARGS, ARTIFACTS, CHROMIUM
+
+playwright = pytest.importorskip("playwright.async_api")
+
+TOKEN = "referee-token-0123456789"
+
+pytestmark = pytest.mark.skipif(
+    shutil.which(CHROMIUM) is None, reason="Debian's chromium is missing: make system-deps"
+)
+
+Body = Callable[[SelfPlayBoard, str, "playwright.Page"], Awaitable[None]]
+
+
+def run(body: Body, *, viewport: dict[str, int] | None = None, mobile: bool = False) -> None:
+    async def main() -> None:
+        board = SelfPlayBoard("hall-2", seed=11, match_length=3)
+        async with (
+            WebServer(create_app(board, token=TOKEN), port=0) as server,
+            playwright.async_playwright() as p,
+        ):
+            browser = await p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+            try:
+                context = await browser.new_context(
+                    viewport=viewport or {"width": 1280, "height": 800},
+                    is_mobile=mobile,
+                    has_touch=mobile,
+                    device_scale_factor=2 if mobile else 1,
+                )
+                page = await context.new_page()
+                errors: list[str] = []
+                page.on("pageerror", lambda error: errors.append(str(error)))
+                await page.goto(server.url)
+                await body(board, server.url, page)
+                assert errors == []
+            finally:
+                await browser.close()
+        board.close()
+
+    asyncio.run(main())
+
+
+async def shown_seq(page: playwright.Page, seq: int) -> None:
+    await page.wait_for_function(f"document.body.dataset.seq === '{seq}'", timeout=5000)
+
+
+def expected_checkers(cells: tuple[tuple[int, int] | None, ...], side: int) -> int:
+    """How many checkers of ``side`` board.js draws: stacks of 5 on points, 4 on bars."""
+    return sum(
+        min(cell[side], cap)
+        for index, cell in enumerate(cells)
+        if cell is not None
+        for cap in [5 if index < 24 else 4 if index < 26 else 15]
+    )
+
+
+def test_the_page_shows_the_position_the_board_set() -> None:
+    async def body(board: SelfPlayBoard, url: str, page: playwright.Page) -> None:
+        for _ in range(30):
+            board.step()
+        await page.reload()
+        status = board.status()
+        await shown_seq(page, status.seq)
+        for side, colour in enumerate(("white", "black")):
+            drawn = await page.locator(f"#board .checker.{colour}").count()
+            assert drawn == expected_checkers(status.cells, side)
+        assert await page.input_value("#xgid") == status.xgid
+        assert await page.input_value("#gnubg-id") == status.gnubg_id
+        assert await page.text_content("#player0") == "White"
+        moves = await page.locator("#moves li").all_text_contents()
+        assert moves == list(status.moves)
+        assert await page.text_content("#pips") == f"White {status.pips[0]}, Black {status.pips[1]}"
+        lit = [i for i, light in enumerate(status.lights[:28]) if light.colour != "off"]
+        for index in lit:
+            led = page.locator(f'#board [data-led="{index}"]')
+            assert status.lights[index].colour in (await led.get_attribute("class") or "")
+        ARTIFACTS.mkdir(exist_ok=True)
+        await page.screenshot(path=str(ARTIFACTS / "board-desktop.png"), full_page=True)
+
+    run(body)
+
+
+def test_the_page_follows_each_move_without_reloading() -> None:
+    latencies: list[float] = []
+
+    async def body(board: SelfPlayBoard, url: str, page: playwright.Page) -> None:
+        await shown_seq(page, 0)
+        await page.evaluate(
+            """() => { window.notReloaded = true; window.seenAt = {};
+            new MutationObserver(() => { window.seenAt[document.body.dataset.seq] = Date.now(); })
+              .observe(document.body, {attributes: true, attributeFilter: ["data-seq"]}); }"""
+        )
+        for _ in range(20):
+            sent = time.time() * 1000
+            board.step()
+            await shown_seq(page, board.seq)
+            seen = await page.evaluate(f"window.seenAt['{board.seq}']")
+            latencies.append(seen - sent)
+            assert await page.input_value("#xgid") == board.status().xgid
+        assert await page.evaluate("window.notReloaded") is True
+
+    run(body)
+    print(
+        f"push latency: median {statistics.median(latencies):.1f} ms, max {max(latencies):.1f} ms"
+    )
+    assert statistics.median(latencies) < 100
+
+
+def test_an_action_without_the_token_is_refused_and_changes_nothing() -> None:
+    async def body(board: SelfPlayBoard, url: str, page: playwright.Page) -> None:
+        while board.status().phase != "roll":
+            board.step()
+        before = board.status()
+        await shown_seq(page, before.seq)
+        await page.click("#referee summary")
+        await page.select_option("#die1", "6")
+        await page.click("#enter-dice")
+        result = page.locator("#action-result")
+        await result.filter(has_text="refused").wait_for()
+        assert "refused (401)" in (await result.text_content() or "")
+        answer = await page.evaluate(
+            """async () => { const r = await fetch('/api/action', {method: 'POST',
+            headers: {'Authorization': 'Bearer not-the-token-at-all'},
+            body: JSON.stringify({action: 'new-match', length: 1})});
+            return [r.status, (await r.json()).error]; }"""
+        )
+        assert answer == [403, "wrong token"]
+        assert board.status() == before
+        await page.fill("#token", TOKEN)
+        await page.click("#enter-dice")
+        await result.filter(has_text="enter-dice: done").wait_for()
+        assert board.status().dice is not None and board.status().dice[0] == 6
+        await shown_seq(page, board.seq)
+        assert "manual" in (await page.text_content("#dice") or "")
+
+    run(body)
+
+
+def test_the_page_fits_a_phone() -> None:
+    async def body(board: SelfPlayBoard, url: str, page: playwright.Page) -> None:
+        for _ in range(12):
+            board.step()
+        await shown_seq(page, board.seq)
+        width = await page.evaluate("document.documentElement.scrollWidth")
+        assert width <= 390
+        box = await page.locator("#board").bounding_box()
+        assert box is not None and 340 <= box["width"] <= 390
+        await page.click("#referee summary")
+        button = await page.locator("#enter-dice").bounding_box()
+        assert button is not None and button["height"] >= 36  # a finger can press it
+        ARTIFACTS.mkdir(exist_ok=True)
+        await page.screenshot(path=str(ARTIFACTS / "board-phone.png"), full_page=True)
+
+    run(body, viewport={"width": 390, "height": 844}, mobile=True)

@@ -1,0 +1,122 @@
+"""``tabula run`` with ``[web]`` and ``[mqtt]``: the real service's page and its hall presence.
+
+The service runs on the pty board simulator (as ``tests/commands/test_run.py``); a private
+Mosquitto and an in-process hub receive what it publishes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import shutil
+import signal
+import sys
+import time
+from pathlib import Path
+
+import aiohttp
+import pytest
+
+from controller.config import MqttConfig
+from controller.hub import Hub
+from controller.mqtt.mosquitto import Mosquitto, free_port
+from controller.service.demo import DEMO_PINMAP, FAST_FIRMWARE
+from hardware.simulator import BoardSimulator
+from tests._browser import ARGS, ARTIFACTS, CHROMIUM
+from tests.commands.test_run import _config
+
+TOKEN = "referee-token-0123456789"
+ROOT = Path(__file__).resolve().parents[2]
+
+if shutil.which("mosquitto") is None and shutil.which("mosquitto", path="/usr/sbin") is None:
+    pytest.skip("Debian's mosquitto is missing: make system-deps", allow_module_level=True)
+
+
+async def _until_json(session: aiohttp.ClientSession, url: str, timeout: float = 20.0) -> dict:
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            async with session.get(url) as response:
+                data: dict = await response.json()
+                return data
+        except aiohttp.ClientError:
+            if time.monotonic() > deadline:
+                raise
+            await asyncio.sleep(0.1)
+
+
+def test_the_service_serves_its_page_and_publishes_to_the_hub(tmp_path: Path) -> None:
+    port = free_port()
+    with (
+        Mosquitto(tmp_path / "broker") as broker,
+        BoardSimulator(settings=FAST_FIRMWARE, pinmap=DEMO_PINMAP) as sim,
+    ):
+        extra = (
+            f'[web]\nport = {port}\ntoken = "{TOKEN}"\n'
+            f'[mqtt]\nbroker = "{broker.url}"\nboard_id = "pi-1"\n'
+        )
+        config = _config(tmp_path, sim.path, extra)
+        hub = Hub(MqttConfig(broker.url, "hub"), tmp_path / "archive", port=0)
+        url = f"http://127.0.0.1:{port}/"
+
+        async def main() -> None:
+            following = asyncio.create_task(hub.run())
+            service = await asyncio.create_subprocess_exec(
+                sys.executable, "-m", "controller.cli", "run", "--config", str(config),
+                cwd=ROOT, stderr=asyncio.subprocess.PIPE,
+            )  # fmt: skip
+            try:
+                async with aiohttp.ClientSession() as session:
+                    status = await _until_json(session, url + "api/status")
+                    assert (status["board_id"], status["players"]) == ("pi-1", ["Ann", "Bob"])
+                    async with session.post(url + "api/action", json={"action": "accept"}) as r:
+                        assert r.status == 401
+                    headers = {"Authorization": f"Bearer {TOKEN}"}
+                    body = {"action": "new-match", "length": 5}
+                    async with session.post(url + "api/action", json=body, headers=headers) as r:
+                        assert r.status == 409
+                        assert "not taken by this board's service" in (await r.json())["error"]
+                await _page_shows(url, "Ann")
+                for _ in range(200):
+                    view = hub.state.boards.get("pi-1")
+                    if view is not None and view.online and view.status is not None:
+                        break
+                    await asyncio.sleep(0.05)
+                assert view is not None and view.online and view.status is not None
+                assert (view.first_seq, view.missing) == (1, 0)  # the journal, from its start
+                assert view.status.players == ("Ann", "Bob")
+            finally:
+                service.send_signal(signal.SIGTERM)
+                _, stderr = await service.communicate()
+                assert service.returncode == 0, stderr.decode()
+                for _ in range(100):
+                    if hub.state.boards["pi-1"].online is False:
+                        break
+                    await asyncio.sleep(0.05)
+                following.cancel()
+                await asyncio.gather(following, return_exceptions=True)
+            assert hub.state.boards["pi-1"].online is False  # said offline when stopped
+            assert f"web view on {url}" in stderr.decode()
+
+        asyncio.run(main())
+
+
+async def _page_shows(url: str, name: str) -> None:
+    """The page, in chromium, shows the service's players; a screenshot."""
+    if shutil.which(CHROMIUM) is None:
+        return  # the browser tests say why they skip
+    from playwright.async_api import async_playwright
+
+    async with async_playwright() as p:
+        browser = await p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+        try:
+            page = await browser.new_page(viewport={"width": 1100, "height": 800})
+            await page.goto(url)
+            await page.wait_for_function("window.tabulaStatus !== undefined", timeout=10000)
+            assert await page.text_content("#player0") == name
+            status = json.loads(await page.evaluate("JSON.stringify(window.tabulaStatus)"))
+            assert status["board_id"] == "pi-1"
+            ARTIFACTS.mkdir(exist_ok=True)
+            await page.screenshot(path=str(ARTIFACTS / "service-board.png"), full_page=True)
+        finally:
+            await browser.close()
