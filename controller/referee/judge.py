@@ -467,6 +467,7 @@ class Judge:
         if sum(mover) != CHECKERS or sum(opponent) != CHECKERS:
             return None
         board = [0] * 26
+        sign = 1 if self.player == 0 else -1  # the layout counts player 1's checkers negative
         for point in range(1, 25):
             if mover[point] and opponent[point]:
                 if opponent[point] != 1 or self._before_view[1][point] != 1:
@@ -474,7 +475,7 @@ class Judge:
                 opponent[point] = 0
                 opponent[0] += 1
             index = self.locate(self.player, point) + 1
-            board[index] = mover[point] - opponent[point]
+            board[index] = sign * (mover[point] - opponent[point])
         bars = {self.player: mover[25], 1 - self.player: opponent[0]}
         board[25], board[0] = bars[0], -bars[1]
         return tuple(board)

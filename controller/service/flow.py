@@ -394,7 +394,7 @@ class Flow:
     ) -> tuple[Flow, list[record.Event]]:
         end = turn.end
         assert end is not None and turn.dice is not None
-        after = end.board if end.play is not None else _shown(turn) or end.board
+        after = end.board
         legal = {play.result for play in legal_plays(turn.before, turn.player, turn.dice)}
         if after in legal:
             notation = canonical_notation(turn.before, turn.player, turn.dice, after)
@@ -446,36 +446,11 @@ class Flow:
         return flow, events
 
 
-def _shown(turn: TurnState) -> Board | None:
-    """The board the cells show, in the 26-integer layout, if every cell is read and whole.
-
-    Why not the verdict's board: an illegal verdict's board is not always in the layout's
-    own orientation (player 1's comes mirrored), while the cells always are.
-    """
-    cells = turn.cells
-    if cells is None or any(cell is None for cell in cells):
-        return None
-    board = [0] * 26
-    for location in range(24):
-        cell = cells[location]
-        assert cell is not None
-        if cell[0] and cell[1]:
-            return None  # a hit not finished
-        board[location + 1] = cell[0] - cell[1]
-    bar0, bar1 = cells[24], cells[25]
-    assert bar0 is not None and bar1 is not None
-    board[25], board[0] = bar0[0], -bar1[1]
-    try:
-        return check_board(tuple(board))
-    except RulesError:
-        return None
-
-
 def _flagged(turn: TurnState) -> record.Flagged:
     """The record of a flagged play: the board shown if it is a position, else the nearest."""
     flagged = turn.flagged
     assert flagged is not None
-    for board in (_shown(turn), flagged.nearest, turn.before):
+    for board in (flagged.board, flagged.nearest, turn.before):
         if board is None:
             continue
         try:

@@ -155,3 +155,15 @@ def test_the_nearest_legal_position_and_the_differing_locations() -> None:
     differing = {index - 1 for index in range(1, 25) if verdict.nearest[index] != after[index]}
     assert verdict.locations == differing
     assert differing == {7, 8}  # points 8 and 9
+
+
+def test_an_illegal_board_is_reported_in_the_layout_for_either_player() -> None:
+    """The board of an illegal verdict is the 26 integers seen, player 1's checkers negative."""
+    for player, after in (
+        (0, board_of({24: 1, 20: 1, 13: 5, 8: 3, 6: 5}, OPPONENT_AT_START)),
+        (1, tuple(-n for n in reversed(board_of({24: 1, 20: 1, 13: 5, 8: 3, 6: 5},
+                                               OPPONENT_AT_START)))),
+    ):  # fmt: skip
+        verdict = verdict_on(START, (6, 5), after, player, final=True)
+        assert verdict.kind is Kind.ILLEGAL
+        assert verdict.board == after
