@@ -60,8 +60,8 @@ def run(args: argparse.Namespace) -> int:
 
 async def _serve(config: Config) -> None:
     from controller.devices import PiDevices, make_pin_factory
-    from controller.referee import Mode
-    from controller.service import Key, Service
+    from controller.referee import Button, Mode
+    from controller.service import Service
     from controller.service.service import RollSource, open_journal
     from controller.systemd import SystemdNotifier, watchdog_loop
     from firmware_bridge import BoardLink
@@ -72,7 +72,6 @@ async def _serve(config: Config) -> None:
     for number in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(number, task.cancel)
     board_id = config.mqtt.board_id if config.mqtt is not None else socket.gethostname()
-    keys = {key.value for key in Key}
     async with contextlib.AsyncExitStack() as stack:
         journal = stack.enter_context(open_journal(config.journal))
         service = Service(
@@ -95,13 +94,12 @@ async def _serve(config: Config) -> None:
         )
 
         def pressed(press: Any) -> None:
-            name = press.button.value
-            if name in keys:
-                service.press(Key(name))
-            elif name == "mode":
+            if press.button is Button.MODE:
                 service.next_mode()
+            elif press.button is Button.HINT:
+                _log.info("button hint: not used by the service")
             else:
-                _log.info("button %s: not used by the service", name)
+                service.press(press.button)
 
         devices = stack.enter_context(
             PiDevices.open(

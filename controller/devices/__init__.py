@@ -21,7 +21,7 @@ all from the configuration's ``[gpio]`` section.
 
 from __future__ import annotations
 
-from controller.devices.buttons import ButtonName, ButtonPress, Buttons
+from controller.devices.buttons import ButtonPress, Buttons
 from controller.devices.buzzer import ATTENTION, FAULT, ILLEGAL, BuzzPattern, FaultBuzzer
 from controller.devices.errors import (
     DeviceClosedError,
@@ -54,7 +54,6 @@ __all__ = [
     "PIN_FACTORIES",
     "REGISTERS",
     "BoardLeds",
-    "ButtonName",
     "ButtonPress",
     "Buttons",
     "BuzzPattern",

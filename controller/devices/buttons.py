@@ -9,49 +9,28 @@ the loop, never a call into the service from another thread.
 from __future__ import annotations
 
 import asyncio
-import enum
 import logging
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from gpiozero import Button
+from gpiozero import Button as GpioButton
 
 from controller.closing import Closing
 from controller.devices.errors import DeviceClosedError, PinError
+from controller.referee.turn import Button
 
-__all__ = ["ButtonName", "ButtonPress", "Buttons"]
+__all__ = ["ButtonPress", "Buttons"]
 
 _log = logging.getLogger(__name__)
-
-
-class ButtonName(enum.StrEnum):
-    """What a button means; the value is the pin map key's suffix (``button_done``)."""
-
-    DONE = "done"
-    """Commit the turn."""
-    DOUBLE = "double"
-    """Offer the cube."""
-    TAKE = "take"
-    """Take the cube."""
-    DROP = "drop"
-    """Drop (pass) the cube."""
-    ACCEPT = "accept"
-    """Accept the opponent's illegal play as played."""
-    UNDO = "undo"
-    """Take back the last uncommitted change."""
-    HINT = "hint"
-    """Learner mode: show the best play."""
-    MODE = "mode"
-    """Switch between referee, learner and recorder."""
 
 
 @dataclass(frozen=True, slots=True)
 class ButtonPress:
     """One press of a button, at a time of the service's clock (seconds)."""
 
-    button: ButtonName
+    button: Button
     at: float
 
 
@@ -64,11 +43,11 @@ class Buttons(Closing):
     Presses go to ``on_press`` if given, else to the :attr:`presses` queue; either way
     they arrive in ``loop``, in order. Example::
 
-        buttons = Buttons({ButtonName.DONE: 17, ButtonName.UNDO: 27})
+        buttons = Buttons({Button.DONE: 17, Button.UNDO: 27})
         press = await buttons.presses.get()
 
     Args:
-        pins: BCM pin of each button (a :class:`ButtonName` or its value).
+        pins: BCM pin of each button (a :class:`Button` or its value).
         loop: the service's loop; None for the running loop.
         on_press: called in the loop with each press, instead of queueing it.
         bounce_s: gpiozero's debounce time, None for none.
@@ -81,7 +60,7 @@ class Buttons(Closing):
 
     def __init__(
         self,
-        pins: Mapping[ButtonName | str, int],
+        pins: Mapping[Button | str, int],
         *,
         loop: asyncio.AbstractEventLoop | None = None,
         on_press: Callable[[ButtonPress], object] | None = None,
@@ -89,30 +68,32 @@ class Buttons(Closing):
         clock: Callable[[], float] = time.monotonic,
         pin_factory: Any = None,
     ) -> None:
-        names: dict[ButtonName, int] = {}
+        names: dict[Button, int] = {}
         for name, pin in pins.items():
             try:
-                names[ButtonName(name)] = pin
+                names[Button(name)] = pin
             except ValueError:
-                known = ", ".join(b.value for b in ButtonName)
+                known = ", ".join(b.value for b in Button)
                 raise PinError(f"button {name!r}: expected one of {known}") from None
         self._loop = loop or asyncio.get_running_loop()
         self._on_press = on_press
         self._clock = clock
         self.presses: asyncio.Queue[ButtonPress] = asyncio.Queue()
         """Presses not delivered to ``on_press``, oldest first."""
-        self._buttons: dict[ButtonName, Any] = {}
+        self._buttons: dict[Button, Any] = {}
         self._closed = False
         try:
             for name, pin in names.items():
-                button = Button(pin, pull_up=True, bounce_time=bounce_s, pin_factory=pin_factory)
+                button = GpioButton(
+                    pin, pull_up=True, bounce_time=bounce_s, pin_factory=pin_factory
+                )
                 self._buttons[name] = button
                 button.when_pressed = self._callback(name)
         except BaseException:
             self.close()
             raise
 
-    def _callback(self, name: ButtonName) -> Callable[[], None]:
+    def _callback(self, name: Button) -> Callable[[], None]:
         def pressed() -> None:
             press = ButtonPress(name, self._clock())
             try:
@@ -130,11 +111,11 @@ class Buttons(Closing):
             self.presses.put_nowait(press)
 
     @property
-    def names(self) -> tuple[ButtonName, ...]:
+    def names(self) -> tuple[Button, ...]:
         """The buttons present, in the order given."""
         return tuple(self._buttons)
 
-    def is_pressed(self, name: ButtonName) -> bool:
+    def is_pressed(self, name: Button) -> bool:
         """Whether ``name`` is held down now.
 
         Raises:

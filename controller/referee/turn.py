@@ -105,14 +105,33 @@ class DiceSource(StrEnum):
 
 
 class Button(StrEnum):
-    """The buttons the referee listens to (the cube's buttons belong to the service)."""
+    """Every button of the board, and the web view's actions that act as one.
+
+    The value is the pin map's key suffix (``button_done``). The turn answers Done,
+    Accept, Demand, Undo and Decline; the cube's buttons, Hint and Mode belong to the
+    service.
+    """
 
     DONE = "done"
+    """Commit the turn."""
+    DOUBLE = "double"
+    """Offer the cube."""
+    TAKE = "take"
+    """Take the cube."""
+    DROP = "drop"
+    """Drop (pass) the cube."""
     ACCEPT = "accept"
+    """Accept the opponent's illegal play as played."""
     DEMAND = "demand"
+    """Demand a legal play instead (no button of its own: Undo while a play is flagged)."""
     UNDO = "undo"
+    """Take back the last uncommitted change."""
     DECLINE = "decline"
     """Jacquet's rule 11: decline numbers handed over that would break a point."""
+    HINT = "hint"
+    """Learner mode: show the best play."""
+    MODE = "mode"
+    """Switch between referee, learner and recorder."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -565,6 +584,8 @@ class TurnState:
             return replace(self, notice="Done counts only while playing")
         if button is Button.DECLINE:
             return self._decline()
+        if button not in (Button.ACCEPT, Button.DEMAND):
+            return replace(self, notice=f"{button.value} is not the turn's to answer")
         if self.phase is not Phase.FLAGGED:
             return replace(self, notice=f"{button.value} counts only after an illegal play")
         if button is Button.DEMAND:

@@ -9,13 +9,12 @@
 """
 
 from controller.service.errors import RefusedError, ServiceError
-from controller.service.flow import Flow, Key
+from controller.service.flow import Flow
 from controller.service.orientation import logical_cells, mirror, physical_scene
 from controller.service.service import Service, scene_text
 
 __all__ = [
     "Flow",
-    "Key",
     "RefusedError",
     "Service",
     "ServiceError",

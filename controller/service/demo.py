@@ -24,7 +24,6 @@ from controller.config import parse_config
 from controller.record.journal import Journal
 from controller.referee import Mode
 from controller.rules import Rules
-from controller.service.flow import Key
 from controller.service.service import Service, open_journal, scene_text
 from controller.service.simulation import DriverCounts, RollPool, TableCamera, TableDriver
 
@@ -163,7 +162,7 @@ class SimulatedBoard:
                 gpio,
                 send_leds=self.link.send_leds,
                 pin_factory=self.factory,
-                on_press=lambda press: service.press(Key(press.button.value)),
+                on_press=lambda press: service.press(press.button),
             )
         )
         service.leds = self.devices.leds

@@ -14,7 +14,6 @@ rules engine's :class:`~controller.rules.CubeState`; the score the rules' :class
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from enum import StrEnum
 
 from controller import record
 from controller.referee import (
@@ -61,25 +60,11 @@ __all__ = [
     "DiceEntered",
     "Flow",
     "Input",
-    "Key",
     "KeyPressed",
     "Observed",
     "PositionSet",
     "canonical_notation",
 ]
-
-
-class Key(StrEnum):
-    """The buttons the flow answers (the web view's actions map onto them too)."""
-
-    DONE = "done"
-    DOUBLE = "double"
-    TAKE = "take"
-    DROP = "drop"
-    ACCEPT = "accept"
-    UNDO = "undo"
-    DEMAND = "demand"
-    """No button of its own: Undo while a play is flagged demands a legal play."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,7 +95,7 @@ class CameraLifted:
 class KeyPressed:
     """A button (or the web view's equivalent action)."""
 
-    key: Key
+    key: Button
 
 
 @dataclass(frozen=True, slots=True)
@@ -327,15 +312,15 @@ class Flow:
         """A double (or beaver) is pending: only Take, Drop and (a beaver) Double count."""
         player = cube.to_act
         key = event.key if isinstance(event, KeyPressed) else None
-        if key is Key.TAKE:
+        if key is Button.TAKE:
             cube = cube.take(player)
             return replace(self, cube=cube, notice=f"player {player} took: cube at {cube.value}"), [
                 record.Taken(player)
             ]
-        if key is Key.DROP:
+        if key is Button.DROP:
             result = cube.drop(player)
             return self._game_over(result, [record.Dropped(player), _ended(result)])
-        if key is Key.DOUBLE:
+        if key is Button.DOUBLE:
             problem = cube.beaver_problem(player)
             if problem is not None:
                 raise RefusedError(problem)
@@ -345,8 +330,10 @@ class Flow:
             ]
         raise RefusedError(f"player {player} must take or drop the cube first")
 
-    def _key(self, key: Key, turn: TurnState, cube: CubeState) -> tuple[Flow, list[record.Event]]:
-        if key is Key.DOUBLE:
+    def _key(
+        self, key: Button, turn: TurnState, cube: CubeState
+    ) -> tuple[Flow, list[record.Event]]:
+        if key is Button.DOUBLE:
             if turn.phase in (Phase.ROLL, Phase.MANUAL_DICE):
                 problem = cube.double_problem(turn.player)
                 if problem is not None:
@@ -357,11 +344,11 @@ class Flow:
                     record.Doubled(turn.player, value)
                 ]
             return self._turn(turn.on(TurnDoubled(1 - turn.player)))
-        if key in (Key.TAKE, Key.DROP):
+        if key in (Button.TAKE, Button.DROP):
             raise RefusedError("no double to answer")
-        if key is Key.UNDO and turn.phase is Phase.FLAGGED:
-            key = Key.DEMAND
-        return self._turn(turn.on(Press(Button(key.value))))
+        if key is Button.UNDO and turn.phase is Phase.FLAGGED:
+            key = Button.DEMAND
+        return self._turn(turn.on(Press(key)))
 
     def _turn(self, turn: TurnState) -> tuple[Flow, list[record.Event]]:
         """Adopt the turn's new state: record what it implies, end it when it is over."""

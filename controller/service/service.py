@@ -31,7 +31,7 @@ from controller.devices import LedBackend, blink_forever
 from controller.record.journal import Journal
 from controller.record.matfile import write_mat
 from controller.record.sgf import write_sgf
-from controller.referee import Cells, Mode
+from controller.referee import Button, Cells, Mode
 from controller.rules import Rules, RulesError, gnubg_id, pip_counts, xgid
 from controller.scene import Scene
 from controller.service.errors import RefusedError
@@ -43,7 +43,6 @@ from controller.service.flow import (
     DiceEntered,
     Flow,
     Input,
-    Key,
     KeyPressed,
     Observed,
     PositionSet,
@@ -199,9 +198,9 @@ class Service:
         if isinstance(action, EnterDice):
             item: Input = DiceEntered(action.dice)
         elif isinstance(action, AcceptPlay):
-            item = KeyPressed(Key.ACCEPT)
+            item = KeyPressed(Button.ACCEPT)
         elif isinstance(action, DemandPlay):
-            item = KeyPressed(Key.DEMAND)
+            item = KeyPressed(Button.DEMAND)
         elif isinstance(action, CorrectPosition):
             item = PositionSet(action.board)
         else:
@@ -219,7 +218,7 @@ class Service:
 
     # Inputs from the edges.
 
-    def press(self, key: Key) -> None:
+    def press(self, key: Button) -> None:
         """A button was pressed (called in the loop: gpiozero's callbacks arrive there)."""
         self._queue.put_nowait(_Queued(KeyPressed(key)))
 

@@ -8,12 +8,13 @@ import logging
 import threading
 
 import pytest
-from gpiozero import Button
+from gpiozero import Button as GpioButton
 
-from controller.devices import ButtonName, ButtonPress, Buttons, DeviceClosedError, PinError
+from controller.devices import ButtonPress, Buttons, DeviceClosedError, PinError
+from controller.referee import Button
 from tests.devices.conftest import RecordingFactory
 
-PINS = {ButtonName.DONE: 17, ButtonName.UNDO: 27, "accept": 19, ButtonName.DOUBLE: 5}
+PINS = {Button.DONE: 17, Button.UNDO: 27, "accept": 19, Button.DOUBLE: 5}
 
 
 def ticking() -> itertools.count[float]:
@@ -42,11 +43,11 @@ def test_presses_reach_the_queue_in_order(mock_factory: RecordingFactory) -> Non
             return got
 
     assert asyncio.run(main()) == [
-        ButtonPress(ButtonName.DONE, 100.0),
-        ButtonPress(ButtonName.ACCEPT, 101.0),
-        ButtonPress(ButtonName.DONE, 102.0),
-        ButtonPress(ButtonName.DOUBLE, 103.0),
-        ButtonPress(ButtonName.UNDO, 104.0),
+        ButtonPress(Button.DONE, 100.0),
+        ButtonPress(Button.ACCEPT, 101.0),
+        ButtonPress(Button.DONE, 102.0),
+        ButtonPress(Button.DOUBLE, 103.0),
+        ButtonPress(Button.UNDO, 104.0),
     ]
 
 
@@ -54,10 +55,10 @@ def test_release_is_not_a_press(mock_factory: RecordingFactory) -> None:
     async def main() -> tuple[int, bool, bool]:
         with Buttons(PINS, clock=lambda: 0.0) as buttons:
             mock_factory.pin(17).drive_low()
-            held = buttons.is_pressed(ButtonName.DONE)
+            held = buttons.is_pressed(Button.DONE)
             mock_factory.pin(17).drive_high()
             await asyncio.sleep(0.01)
-            return buttons.presses.qsize(), held, buttons.is_pressed(ButtonName.DONE)
+            return buttons.presses.qsize(), held, buttons.is_pressed(Button.DONE)
 
     assert asyncio.run(main()) == (1, True, False)
 
@@ -73,8 +74,8 @@ def test_presses_from_another_thread(mock_factory: RecordingFactory) -> None:
             return got
 
     assert asyncio.run(main()) == [
-        ButtonPress(ButtonName.UNDO, 1.0),
-        ButtonPress(ButtonName.ACCEPT, 1.0),
+        ButtonPress(Button.UNDO, 1.0),
+        ButtonPress(Button.ACCEPT, 1.0),
     ]
 
 
@@ -95,20 +96,20 @@ def test_on_press_callback_runs_in_the_loop(mock_factory: RecordingFactory) -> N
             assert buttons.presses.empty()
 
     asyncio.run(main())
-    assert seen == [(ButtonPress(ButtonName.DOUBLE, 2.0), True)]
+    assert seen == [(ButtonPress(Button.DOUBLE, 2.0), True)]
 
 
 def test_every_button_of_the_pin_map(mock_factory: RecordingFactory) -> None:
-    pins = {name: 2 + i for i, name in enumerate(ButtonName)}
+    pins = {name: 2 + i for i, name in enumerate(Button)}
 
-    async def main() -> list[ButtonName]:
+    async def main() -> list[Button]:
         with Buttons(pins, clock=lambda: 0.0) as buttons:
-            assert buttons.names == tuple(ButtonName)
+            assert buttons.names == tuple(Button)
             for pin in pins.values():
                 press(mock_factory, pin)
             return [p.button for p in await drain(buttons, len(pins))]
 
-    assert asyncio.run(main()) == list(ButtonName)
+    assert asyncio.run(main()) == list(Button)
 
 
 def test_unknown_button(mock_factory: RecordingFactory) -> None:
@@ -124,9 +125,9 @@ def test_close_releases_and_stops(mock_factory: RecordingFactory) -> None:
         buttons = Buttons(PINS, clock=lambda: 0.0)
         buttons.close()
         buttons.close()
-        Button(17).close()  # the pin is free again
+        GpioButton(17).close()  # the pin is free again
         with pytest.raises(DeviceClosedError, match=r"^buttons are closed$"):
-            buttons.is_pressed(ButtonName.DONE)
+            buttons.is_pressed(Button.DONE)
         return buttons.presses.qsize()
 
     assert asyncio.run(main()) == 0

@@ -13,7 +13,6 @@ from controller.config import parse_config
 from controller.devices import (
     FAULT,
     BoardLeds,
-    ButtonName,
     ButtonPress,
     Colour,
     Lamp,
@@ -24,6 +23,7 @@ from controller.devices import (
     frame_bits,
     led_frame,
 )
+from controller.referee import Button
 from firmware_bridge import LedFrame
 from tests.devices.conftest import RecordingFactory, bits_at_rising_edges
 
@@ -53,7 +53,7 @@ def test_shift_register_config(mock_factory: RecordingFactory) -> None:
             async with asyncio.timeout(2.0):
                 return await pi.buttons.presses.get()
 
-    assert asyncio.run(main()) == ButtonPress(ButtonName.ACCEPT, 5.0)
+    assert asyncio.run(main()) == ButtonPress(Button.ACCEPT, 5.0)
     assert sent == []
     # Everything was released: the pins can be claimed again.
     DigitalOutputDevice(10).close()
@@ -68,7 +68,8 @@ def test_board_config(mock_factory: RecordingFactory) -> None:
         with PiDevices.open(gpio, send_leds=sent.append) as pi:
             assert isinstance(pi.leds, BoardLeds)
             await pi.leds.show(SCENE.with_status(Lamp(Colour.AMBER, Pattern.SLOW)))
-            assert set(pi.buttons.names) == set(ButtonName)
+            # every button of the pin map: all but those that are only web actions
+            assert set(pi.buttons.names) == set(Button) - {Button.DEMAND, Button.DECLINE}
 
     asyncio.run(main())
     assert sent == [

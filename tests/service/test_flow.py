@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from controller import record
-from controller.referee import Mode, cells_from_board
+from controller.referee import Button, Mode, cells_from_board
 from controller.rules import START, Rules, legal_plays
 from controller.service.errors import RefusedError
 from controller.service.flow import (
@@ -14,7 +14,6 @@ from controller.service.flow import (
     CameraRollFault,
     DiceEntered,
     Flow,
-    Key,
     KeyPressed,
     Observed,
     PositionSet,
@@ -63,7 +62,7 @@ def test_a_legal_play_is_committed_by_lifting_the_dice_and_the_opponent_rolls() 
 
 
 def test_a_cocked_roll_is_rolled_again_and_records_nothing() -> None:
-    flow, _ = play(started(), "8/5 6/5").on(KeyPressed(Key.DONE))
+    flow, _ = play(started(), "8/5 6/5").on(KeyPressed(Button.DONE))
     flow, events = flow.on(CameraRollFault("die at [1, 2, 3, 4] is cocked"))
     assert events == [] and flow.phase == "roll"
     assert flow.display().text.startswith("roll again")
@@ -75,26 +74,26 @@ def test_an_illegal_play_is_flagged_then_accepted_or_demanded() -> None:
     moved[13], moved[7], moved[11] = 2, 2, 1  # 13/7(2) 13/11: no roll plays that
     board = tuple(moved)
     flow, _ = flow.on(Observed(cells_from_board(board)))
-    flow, events = flow.on(KeyPressed(Key.DONE))
+    flow, events = flow.on(KeyPressed(Button.DONE))
     assert flow.phase == "flagged"
     assert [type(e) for e in events] == [record.Flagged]
-    demanded, _ = flow.on(KeyPressed(Key.UNDO))  # Undo while flagged: a legal play demanded
+    demanded, _ = flow.on(KeyPressed(Button.UNDO))  # Undo while flagged: a legal play demanded
     assert demanded.phase == "moving"
-    flow, events = flow.on(KeyPressed(Key.ACCEPT))
+    flow, events = flow.on(KeyPressed(Button.ACCEPT))
     assert events == [record.IllegalPlayAccepted(0, (3, 1), START, board)]
     assert flow.phase == "roll"
 
 
 def test_cube_double_take_then_a_drop_ends_the_game() -> None:
     flow, _ = play(started(), "8/5 6/5").on(CameraLifted())
-    flow, events = flow.on(KeyPressed(Key.DOUBLE))
+    flow, events = flow.on(KeyPressed(Button.DOUBLE))
     assert events == [record.Doubled(1, 2)] and flow.phase == "cube-offered"
     with pytest.raises(RefusedError, match="player 0 must take or drop"):
-        flow.on(KeyPressed(Key.DONE))
-    flow, events = flow.on(KeyPressed(Key.TAKE))
+        flow.on(KeyPressed(Button.DONE))
+    flow, events = flow.on(KeyPressed(Button.TAKE))
     assert events == [record.Taken(0)] and flow.phase == "roll"
     with pytest.raises(RefusedError, match="no double to answer"):
-        flow.on(KeyPressed(Key.TAKE))
+        flow.on(KeyPressed(Button.TAKE))
     flow, _ = flow.on(CameraRoll((6, 5)))
     flow, _ = flow.on(CameraLifted())  # 6-5 unplayed: the board did not move
     assert flow.phase == "flagged"  # the dice left unplayed: an illegal play
@@ -102,8 +101,8 @@ def test_cube_double_take_then_a_drop_ends_the_game() -> None:
 
 def test_a_drop_scores_the_cube_and_the_next_game_opens() -> None:
     flow, _ = play(started(), "8/5 6/5").on(CameraLifted())
-    flow, _ = flow.on(KeyPressed(Key.DOUBLE))
-    flow, events = flow.on(KeyPressed(Key.DROP))
+    flow, _ = flow.on(KeyPressed(Button.DOUBLE))
+    flow, events = flow.on(KeyPressed(Button.DROP))
     assert events == [record.Dropped(0), record.GameEnded(1, 1, dropped=True)]
     assert flow.phase == "opening" and flow.match.score == (0, 1)
 
