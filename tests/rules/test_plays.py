@@ -228,12 +228,12 @@ def test_every_play_replays_step_by_step_into_its_result(case: tuple) -> None:
     for play in legal_plays(board, player, dice):
         view = board if player == 0 else flip(board)
         for move in play.moves:
-            assert move in _legal_steps(view, dice, play.moves)
+            assert move in _legal_steps(view, dice)
             view = _apply(view, move.source, move.destination)
         assert (view if player == 0 else flip(view)) == play.result
 
 
-def _legal_steps(view: tuple[int, ...], dice: tuple[int, int], moves: tuple[Move, ...]) -> set:
+def _legal_steps(view: tuple[int, ...], dice: tuple[int, int]) -> set:
     from controller.rules.plays import step_moves
 
     return {move for die in set(dice) for move in step_moves(view, die)}
