@@ -15,17 +15,17 @@ import tempfile
 import time
 from pathlib import Path
 
-from controller.record import event_to_json, from_selfplay
+from controller.record import event_to_json
 from controller.record.journal import Journal
 from controller.rules import Rules
-from controller.selfplay import SimulatedPlayer, play_match
+from controller.selfplay import SimulatedPlayer, play_match, record_events
 
 
 def _events() -> list[object]:
     rules = Rules(match_length=7)
     rng = random.Random(1)
     players = (SimulatedPlayer(random.Random(2)), SimulatedPlayer(random.Random(3)))
-    return list(from_selfplay(play_match(rules, rng, players), rules))
+    return list(record_events(play_match(rules, rng, players), rules))
 
 
 def _bare_commits(path: Path, texts: list[str]) -> list[float]:

@@ -12,11 +12,11 @@ import random
 import time
 
 from controller.engine import ENGINE_KINDS, EngineKind, Review, make_engine
-from controller.record import MatchRecord, from_selfplay, replay
+from controller.record import MatchRecord, replay
 from controller.record.sgf import write_sgf
 from controller.review import analyse, build_report, render_html, render_text
 from controller.rules import Rules, Xgid
-from controller.selfplay import SimulatedPlayer, play_match
+from controller.selfplay import SimulatedPlayer, play_match, record_events
 
 LENGTH = 5
 
@@ -28,7 +28,7 @@ def _match(seed: int = 3) -> MatchRecord:
         SimulatedPlayer(random.Random(seed * 7 + 1), aggression=0.7),
         SimulatedPlayer(random.Random(seed * 7 + 2), aggression=0.7),
     )
-    return replay(from_selfplay(play_match(rules, rng, players), rules))
+    return replay(record_events(play_match(rules, rng, players), rules))
 
 
 async def _review(kind: EngineKind, record: MatchRecord) -> Review:

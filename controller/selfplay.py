@@ -8,9 +8,21 @@ recorder, service) drive their simulated boards with it. Everything random comes
 from __future__ import annotations
 
 import random
-from collections.abc import Generator, Iterator
+from collections.abc import Generator, Iterable, Iterator
 from dataclasses import dataclass
 
+from controller.record.errors import InvalidEventError
+from controller.record.events import (
+    Doubled,
+    Dropped,
+    Event,
+    GameEnded,
+    MatchStarted,
+    OpeningRolled,
+    Rolled,
+    Taken,
+)
+from controller.record.events import Played as RecordedPlay
 from controller.rules.board import Board, Player, pip_counts
 from controller.rules.cube import CubeState, GameResult, Rules, outcome
 from controller.rules.jacquet import JacquetTurn
@@ -31,6 +43,7 @@ __all__ = [
     "Taken",
     "play_jacquet_game",
     "play_match",
+    "record_events",
 ]
 
 
@@ -53,22 +66,6 @@ class Played:
     dice: tuple[int, int]
     play: Play
     board: Board
-
-
-@dataclass(frozen=True, slots=True)
-class Doubled:
-    player: Player
-    value: int
-
-
-@dataclass(frozen=True, slots=True)
-class Taken:
-    player: Player
-
-
-@dataclass(frozen=True, slots=True)
-class Dropped:
-    player: Player
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,6 +166,40 @@ def _play_game(
             yield Taken(1 - player)
         cube = cube.roll(player)
         dice = (rng.randint(1, 6), rng.randint(1, 6))
+
+
+def record_events(
+    events: Iterable[MatchEvent], rules: Rules, names: tuple[str, str] = ("White", "Black")
+) -> Iterator[Event]:
+    """The journal's events for the events of :func:`play_match` (the cube's are the same).
+
+    Self-play reports the opening roll's result, not its ties: a game whose opening
+    doubled the cube automatically cannot be recorded faithfully and is refused.
+
+    Raises:
+        InvalidEventError: for a game started with an automatic double.
+    """
+    yield MatchStarted(names, rules)
+    opening = False
+    for event in events:
+        if isinstance(event, GameStarted):
+            if event.cube_value != 1:
+                raise InvalidEventError(
+                    f"{event!r}: self-play does not report the tied opening rolls"
+                )
+            high, low = event.dice
+            yield OpeningRolled((high, low) if event.first_player == 0 else (low, high))
+            opening = True
+        elif isinstance(event, Played):
+            if not opening:
+                yield Rolled(event.player, event.dice)
+            opening = False
+            yield RecordedPlay(event.player, event.dice, event.play.notation, event.board)
+        elif isinstance(event, Doubled | Taken | Dropped):
+            yield event
+        elif isinstance(event, GameWon):
+            result = event.result
+            yield GameEnded(result.winner, result.points, result.kind, result.dropped)
 
 
 @dataclass(frozen=True, slots=True)

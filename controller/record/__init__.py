@@ -46,7 +46,6 @@ from controller.record.model import (
     MatchSnapshot,
     Phase,
     Replayer,
-    from_selfplay,
     replay,
 )
 
@@ -81,6 +80,5 @@ __all__ = [
     "event_from_json",
     "event_to_dict",
     "event_to_json",
-    "from_selfplay",
     "replay",
 ]

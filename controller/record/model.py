@@ -7,15 +7,12 @@ the partial board last seen). It checks every event against the rules engine: a 
 board must be reachable by a legal play and its notation must be the canonical one, a cube
 action must be allowed, a game's result must be what the board or the drop says. So a
 journal that replays is a match that happened, and an exported file can trust it.
-
-:func:`from_selfplay` turns the events of :func:`controller.selfplay.play_match` into
-record events, which the tests use to make matches.
 """
 
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
 from controller.record.errors import InvalidEventError
@@ -51,13 +48,6 @@ from controller.rules import (
     legal_plays,
     outcome,
 )
-from controller.selfplay import Doubled as SelfplayDoubled
-from controller.selfplay import Dropped as SelfplayDropped
-from controller.selfplay import GameStarted as SelfplayGameStarted
-from controller.selfplay import GameWon as SelfplayGameWon
-from controller.selfplay import MatchEvent
-from controller.selfplay import Played as SelfplayPlayed
-from controller.selfplay import Taken as SelfplayTaken
 
 __all__ = [
     "GameRecord",
@@ -65,7 +55,6 @@ __all__ = [
     "MatchSnapshot",
     "Phase",
     "Replayer",
-    "from_selfplay",
     "replay",
 ]
 
@@ -440,42 +429,3 @@ def replay(events: Iterable[Event]) -> MatchRecord:
     for index, event in enumerate(events[1:], 1):
         replayer.apply(index, event)
     return replayer.record(events, start)
-
-
-def from_selfplay(
-    events: Iterable[MatchEvent], rules: Rules, names: tuple[str, str] = ("White", "Black")
-) -> Iterator[Event]:
-    """Record events for the events of :func:`controller.selfplay.play_match`.
-
-    Self-play reports the opening roll's result, not its ties: a game whose opening
-    doubled the cube automatically cannot be recorded faithfully and is refused.
-
-    Raises:
-        InvalidEventError: for a game started with an automatic double.
-    """
-    yield MatchStarted(names, rules)
-    opening = False
-    for event in events:
-        if isinstance(event, SelfplayGameStarted):
-            if event.cube_value != 1:
-                raise InvalidEventError(
-                    f"{event!r}: self-play does not report the tied opening rolls"
-                )
-            high, low = event.dice
-            yield OpeningRolled((high, low) if event.first_player == 0 else (low, high))
-            opening = True
-        elif isinstance(event, SelfplayPlayed):
-            if not opening:
-                yield Rolled(event.player, event.dice)
-            opening = False
-            yield Played(event.player, event.dice, event.play.notation, event.board)
-        elif isinstance(event, SelfplayDoubled):
-            yield Doubled(event.player, event.value)
-        elif isinstance(event, SelfplayTaken):
-            yield Taken(event.player)
-        elif isinstance(event, SelfplayDropped):
-            yield Dropped(event.player)
-        elif isinstance(event, SelfplayGameWon):
-            result = event.result
-            yield GameEnded(result.winner, result.points, result.kind, result.dropped)
-

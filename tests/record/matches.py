@@ -27,10 +27,9 @@ from controller.record import (
     Replayer,
     Rolled,
     Taken,
-    from_selfplay,
 )
 from controller.rules import Board, Player, Rules, legal_plays, legal_results, outcome
-from controller.selfplay import SimulatedPlayer, play_match
+from controller.selfplay import SimulatedPlayer, play_match, record_events
 
 NAMES = ("Alice", "Bob")
 
@@ -46,7 +45,7 @@ def selfplay_events(seed: int, length: int) -> list[Event]:
     """The record events of one simulated ``length``-point match."""
     rules = Rules(match_length=length)
     rng = random.Random(seed)
-    return list(from_selfplay(play_match(rules, rng, players(seed)), rules, NAMES))
+    return list(record_events(play_match(rules, rng, players(seed)), rules, NAMES))
 
 
 def nudge(board: Board, player: Player, rng: random.Random) -> Board | None:

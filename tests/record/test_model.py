@@ -21,11 +21,10 @@ from controller.record import (
     PositionEdited,
     Rolled,
     Taken,
-    from_selfplay,
     replay,
 )
 from controller.rules import START, Rules, legal_plays, xgid
-from controller.selfplay import GameWon, play_match
+from controller.selfplay import GameWon, play_match, record_events
 from tests.record.matches import NAMES, irregular_events, nudge, players
 
 RULES = Rules(match_length=5)
@@ -42,7 +41,7 @@ def opening() -> list[Event]:
 def test_selfplay_matches_replay_to_the_same_score(seed: int) -> None:
     rng = random.Random(seed)
     played = list(play_match(RULES, rng, players(seed)))
-    record = replay(from_selfplay(played, RULES, NAMES))
+    record = replay(record_events(played, RULES, NAMES))
     final = played[-1]
     assert isinstance(final, GameWon)
     assert record.state.match == final.match
@@ -173,7 +172,7 @@ def test_selfplay_with_automatic_doubles_is_refused() -> None:
                 first_game.append(event)
                 if isinstance(event, GameWon):
                     break
-            list(from_selfplay(first_game, rules, NAMES))
+            list(record_events(first_game, rules, NAMES))
 
 
 def test_taken_doubles_raise_the_cube() -> None:

@@ -11,10 +11,9 @@ from controller.record import (
     Played,
     Rolled,
     Taken,
-    from_selfplay,
 )
 from controller.rules import START, Rules, legal_plays
-from controller.selfplay import GameWon, SimulatedPlayer, play_match
+from controller.selfplay import GameWon, SimulatedPlayer, play_match, record_events
 from tests.record.matches import selfplay_events
 
 NAMES = ("Alice", "Bob")
@@ -35,7 +34,7 @@ def money_record() -> list[Event]:
             events.append(event)
             if isinstance(event, GameWon):
                 break
-        recorded = list(from_selfplay(events, Rules(), NAMES))
+        recorded = list(record_events(events, Rules(), NAMES))
         if any(isinstance(event, Taken) for event in recorded):
             return recorded
     raise AssertionError("no simulated money game with a double taken")
