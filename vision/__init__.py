@@ -1,5 +1,12 @@
 """Dice reading with OpenCV for Tabula: camera sources, calibration, dice, cube, settling.
 
+Two small learned nets (a die detector and a die-face classifier, ONNX files in
+``vision/models`` run by ``cv2.dnn``; no PyTorch at run time) find the dice when no empty
+board is learnt and read every die's face; OpenCV does the rest (the learnt board's
+difference, outlines, the cube, calibration, settling). They are retrained on demand with
+``python -m vision.train`` (the ``train`` extra), with 5-fold held-out evaluation on the
+real photos: see :mod:`vision.train`.
+
 The referee service uses a small API::
 
     from vision import DiceReader, RollWatcher, SettleDetector, open_source, load_calibration
@@ -21,7 +28,7 @@ The referee service uses a small API::
   :func:`save_calibration` / :func:`load_calibration` keep it in ``[camera.calibration]``.
 - :class:`SettleDetector` takes an injectable clock; its threshold derives from the camera
   noise (measured with :meth:`SettleDetector.measure_noise`, else estimated).
-- :func:`render_roll` draws labelled synthetic rolls (tests, demo).
+- :func:`render_roll` draws labelled synthetic rolls (tests, demo, training).
 """
 
 from __future__ import annotations
@@ -52,7 +59,7 @@ from vision._sources import (
     read_image,
 )
 from vision._synth import SyntheticDie, SyntheticRoll, render_roll
-from vision.errors import CalibrationError, CameraError, ImageError, VisionError
+from vision.errors import CalibrationError, CameraError, ImageError, ModelError, VisionError
 
 __all__ = [
     "BOARD_SIZE",
@@ -70,6 +77,7 @@ __all__ = [
     "FrameSource",
     "ImageError",
     "MarkerDetection",
+    "ModelError",
     "PiCameraSource",
     "RollEvent",
     "RollReading",

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from vision._calibration import Calibration
 from vision._model import Box, Die, Verdict
+from vision._net import FOLDS, photo_fold
 from vision._reader import DiceReader
 from vision._sources import read_image
 from vision._synth import render_roll
@@ -30,6 +31,8 @@ class Score:
     false_positives: int = 0
     confusions: Counter[tuple[int, int]] = field(default_factory=Counter)
     failures: list[str] = field(default_factory=list)
+    #: (confidence, right?) of every matched die: does the confidence tell right from wrong?
+    reads: list[tuple[float, bool]] = field(default_factory=list)
 
     @property
     def recall(self) -> float:
@@ -52,6 +55,14 @@ class Score:
         return (f"{self.labels} dice: recall {self.recall:.3f}, precision {self.precision:.3f}, "
                 f"value accuracy {self.accuracy:.3f} ({self.correct}/{self.matched})")
 
+    def confident(self, threshold: float) -> tuple[float, float]:
+        """Share of the matched dice read with at least ``threshold`` confidence, and the
+        value accuracy of those (what the service would accept without asking)."""
+        sure = [right for conf, right in self.reads if conf >= threshold]
+        if not sure:
+            return 0.0, 1.0
+        return len(sure) / len(self.reads), sum(sure) / len(sure)
+
 
 def score_image(score: Score, name: str, dice: Sequence[Die],
                 labels: Sequence[tuple[Box | Sequence[float], int]]) -> None:
@@ -73,6 +84,7 @@ def score_image(score: Score, name: str, dice: Sequence[Die],
         used.add(hit)
         score.matched += 1
         truth = labels[hit][1]
+        score.reads.append((die.confidence, truth == die.value))
         if truth == die.value:
             score.correct += 1
         else:
@@ -84,13 +96,18 @@ def score_image(score: Score, name: str, dice: Sequence[Die],
 
 
 def evaluate_photos(folder: Path, reader: DiceReader | None = None) -> Score:
-    """Read every photo of a labelled folder (``manifest.jsonl``) and score it."""
-    reader = reader or DiceReader()
+    """Read every photo of a labelled folder (``manifest.jsonl``) and score it.
+
+    Without ``reader``, each photo is read by the model of its own fold
+    (:func:`vision._net.photo_fold`), which never saw it in training: held-out figures.
+    """
+    folds = {k: DiceReader(model=f"fold{k}") for k in range(FOLDS)}
     score = Score()
     with (folder / "manifest.jsonl").open(encoding="utf-8") as handle:
         rows = [json.loads(line) for line in handle]
     for row in rows:
-        reading = reader.read(read_image(folder / row["image"]))
+        read_by = reader or folds[photo_fold(row["image"])]
+        reading = read_by.read(read_image(folder / row["image"]))
         labels = [(d["box"], d["value"]) for d in row["dice"]]
         score_image(score, row["image"], reading.dice, labels)
     return score

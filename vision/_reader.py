@@ -9,6 +9,7 @@ never a guess.
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import cv2
 import numpy as np
@@ -17,6 +18,7 @@ import numpy.typing as npt
 from vision._calibration import Calibration
 from vision._detect import Candidate, find_dice, foreground
 from vision._model import CUBE_VALUES, CubeReading, Die, RollReading, Verdict
+from vision._net import Nets, load_nets
 from vision.errors import ImageError
 
 Image = npt.NDArray[np.uint8]
@@ -45,6 +47,12 @@ def check_frame(frame: object, what: str = "frame") -> Image:
 class DiceReader:
     """Reads the dice (and the cube) in camera frames.
 
+    Where the dice are: with a learnt empty board (:meth:`set_background`, the service's
+    case) the dice are the blobs that differ from it (OpenCV, :func:`find_dice`); without
+    one (``tabula dice`` on any image) a small learned detector finds them. What they show:
+    a small learned classifier reads each die's face (or says it is no die), its
+    probability being the die's confidence. See :mod:`vision._net` and :mod:`vision.train`.
+
     Args:
         calibration: the board calibration; the frame is warped to the board view, the
             right-hand-half rule is checked and the cube's side is told. Without it the
@@ -54,6 +62,10 @@ class DiceReader:
         min_confidence: below it a die is ``unreadable``.
         max_aspect: a die whose outline is longer than this ratio is leaning (cocked);
             default 1.17 on the board view, no check without calibration.
+        model: the learned nets to use: ``"all"`` (the service's), ``"foldK"`` (trained
+            without the real photos of fold K, for held-out evaluation), or None for the
+            classical reader alone (pip blobs fitted to the six layouts; the reference
+            of the benchmark).
     """
 
     def __init__(
@@ -63,8 +75,11 @@ class DiceReader:
         expected_dice: int | None = None,
         min_confidence: float = 0.8,
         max_aspect: float | None = None,
+        model: str | None = "all",
     ) -> None:
         self.calibration = calibration
+        self.model = model
+        self._nets: Nets | None = load_nets(model) if model is not None else None
         self.expected_dice = expected_dice
         self.min_confidence = min_confidence
         # Only the board view is seen square: in a raw frame, perspective and the side
@@ -105,11 +120,21 @@ class DiceReader:
         background = self._background
         if background is not None and background.shape != view.shape:
             background = None
-        mask = foreground(view, background)
-        candidates = find_dice(view, mask)
+        # The mask is needed by the classical finder, the cube and the outline of a die
+        # (leaning?), all of the board view; a raw image read by the nets needs none.
+        mask = None
+        if self._nets is None or background is not None or self.calibration is not None:
+            mask = foreground(view, background)
+        if self._nets is None or background is not None:
+            assert mask is not None
+            candidates = find_dice(view, mask)
+            if self._nets is not None:
+                candidates = _reread(self._nets, view, candidates)
+        else:
+            candidates = _detect(self._nets, view, mask)
         # The cube's side only means something on the board view: read it when calibrated.
         cube = None
-        if self.calibration is not None:
+        if self.calibration is not None and mask is not None:
             cube = self._read_cube(view, mask, candidates)
         if cube is not None:
             candidates = [c for c in candidates if not _inside(c.center, cube.box)]
@@ -168,6 +193,80 @@ class DiceReader:
         if abs(cx - w / 2) < 0.06 * w and abs(cy - h / 2) < 0.15 * h:
             return "centre"
         return "player1" if cy > h / 2 else "player2"
+
+
+#: A candidate the classifier finds likelier no die than a die is dropped.
+_NOT_A_DIE = 0.5
+
+
+def _reread(nets: Nets, view: Image, candidates: list[Candidate]) -> list[Candidate]:
+    """Blobs found on the learnt board, read by the classifier and the pip layouts both.
+
+    Two readers that agree are as sure as the surer one; when they disagree, the surer one
+    wins with the margin between them as its confidence, so that a disagreement between
+    two sure readers is ``unreadable`` rather than a guess.
+    """
+    probs = nets.classify(view, [c.center for c in candidates], [_box_side(c.box)
+                                                                 for c in candidates])
+    out = []
+    for c, p in zip(candidates, probs, strict=True):
+        if p[0] > _NOT_A_DIE:
+            continue
+        value = int(np.argmax(p[1:])) + 1
+        net = float(p[value])
+        if value == c.value:
+            out.append(replace(c, confidence=max(net, c.confidence)))
+        elif net >= c.confidence:
+            out.append(replace(c, value=value, confidence=net - c.confidence))
+        else:
+            out.append(replace(c, confidence=c.confidence - net))
+    return out
+
+
+def _box_side(box: tuple[int, int, int, int]) -> float:
+    return math.sqrt(max(1, box[2] - box[0]) * max(1, box[3] - box[1]))
+
+
+def _detect(nets: Nets, view: Image, mask: Image | None) -> list[Candidate]:
+    """Dice found by the detector and read by the classifier."""
+    h, w = view.shape[:2]
+    found = sorted(nets.detect(view), key=lambda d: -d.score)
+    kept: list[tuple[tuple[float, float], float]] = []
+    for d in found:
+        side = math.sqrt(d.size[0] * d.size[1])
+        # Two peaks on one die: the weaker goes.
+        if all(math.hypot(d.center[0] - c[0], d.center[1] - c[1]) > 0.5 * min(side, s)
+               for c, s in kept):
+            kept.append((d.center, side))
+    probs = nets.classify(view, [c for c, _s in kept], [s for _c, s in kept])
+    out = []
+    for (centre, side), p in zip(kept, probs, strict=True):
+        if p[0] > _NOT_A_DIE:
+            continue
+        value = int(np.argmax(p[1:])) + 1
+        half = side / 2
+        box = (max(0, round(centre[0] - half)), max(0, round(centre[1] - half)),
+               min(w, round(centre[0] + half)), min(h, round(centre[1] + half)))
+        aspect = _outline_aspect(mask, centre, side) if mask is not None else 1.0
+        out.append(Candidate(value, float(p[value]), box, centre, side, aspect, value))
+    return out
+
+
+def _outline_aspect(mask: Image, centre: tuple[float, float], side: float) -> float:
+    """Length over width of the foreground outline at a die (1.0 when it is not the die's
+    own: merged with a neighbour)."""
+    r = round(side)
+    x0, y0 = max(0, round(centre[0]) - r), max(0, round(centre[1]) - r)
+    sub = mask[y0 : y0 + 2 * r, x0 : x0 + 2 * r]
+    contours, _ = cv2.findContours(sub, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    at = (float(centre[0] - x0), float(centre[1] - y0))
+    for contour in contours:
+        if cv2.pointPolygonTest(contour, at, False) >= 0:
+            if cv2.contourArea(contour) > 1.6 * side * side:
+                return 1.0
+            (_cx, _cy), (rw, rh), _a = cv2.minAreaRect(contour)
+            return max(rw, rh) / max(1.0, min(rw, rh))
+    return 1.0
 
 
 def _inside(point: tuple[float, float], box: tuple[int, int, int, int]) -> bool:

@@ -1,10 +1,11 @@
-"""Errors of the dice reader: a missing camera, an unreadable image, a failed calibration."""
+"""Errors of the dice reader: a missing camera, an unreadable image, a failed calibration,
+a missing model file."""
 
 from __future__ import annotations
 
 from controller.errors import TabulaError
 
-__all__ = ["CalibrationError", "CameraError", "ImageError", "VisionError"]
+__all__ = ["CalibrationError", "CameraError", "ImageError", "ModelError", "VisionError"]
 
 
 class VisionError(TabulaError):
@@ -21,3 +22,7 @@ class ImageError(VisionError, ValueError):
 
 class CalibrationError(VisionError, ValueError):
     """The board markers were not found, or a stored calibration is malformed."""
+
+
+class ModelError(VisionError, FileNotFoundError):
+    """A learned model of the dice reader is unknown or its file is missing."""

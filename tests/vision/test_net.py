@@ -1,0 +1,60 @@
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from vision import DiceReader, ModelError, render_roll
+from vision._net import FOLDS, MODEL_NAMES, MODELS, crop, load_nets, photo_fold
+
+
+def test_every_model_is_shipped_and_small() -> None:
+    for name in MODEL_NAMES:
+        for part in ("detector", "classifier"):
+            path = MODELS / f"{part}-{name}.onnx"
+            assert path.is_file(), path
+            assert path.stat().st_size < 500_000, path
+
+
+def test_folds_are_a_stable_hash_of_the_file_name(photo_labels: list[dict[str, object]]
+                                                  ) -> None:
+    assert photo_fold("images/IMG_20191208_111228.jpg") == photo_fold("IMG_20191208_111228.jpg")
+    counts = np.bincount([photo_fold(str(row["image"])) for row in photo_labels],
+                         minlength=FOLDS)
+    assert counts.sum() == 200
+    assert counts.min() >= 25, counts  # every fold holds out a fair share of the photos
+
+
+def test_crop_is_centred_and_sized() -> None:
+    image = np.zeros((100, 100, 3), np.uint8)
+    image[40:60, 40:60] = 255
+    patch = crop(image, (50.0, 50.0), 20.0, size=26)
+    assert patch.shape == (26, 26, 3)
+    # The die spans 1/1.3 of the patch, centred.
+    assert patch[13, 13].tolist() == [255, 255, 255]
+    assert patch[1, 1].tolist() == [0, 0, 0]
+
+
+def test_detector_and_classifier_read_a_synthetic_roll_without_background() -> None:
+    right = 0
+    for seed in range(6):
+        roll = render_roll(random.Random(500 + seed), dice=3)
+        reading = DiceReader().read(roll.image)
+        truth = sorted(d.value for d in roll.dice)
+        right += sorted(d.value for d in reading.dice) == truth
+    assert right >= 5
+
+
+def test_classifier_says_an_empty_patch_is_no_die() -> None:
+    nets = load_nets("all")
+    board = render_roll(random.Random(2)).background
+    probs = nets.classify(board, [(100.0, 240.0), (320.0, 240.0)], [30.0, 30.0])
+    assert probs.shape == (2, 7)
+    assert np.allclose(probs.sum(axis=1), 1.0, atol=1e-4)
+    assert (probs[:, 0] > 0.5).all(), probs
+
+
+def test_unknown_model_is_a_clear_error() -> None:
+    with pytest.raises(ModelError, match=r"no dice model 'fold9': .*detector-fold9\.onnx"):
+        DiceReader(model="fold9")

@@ -1,0 +1,45 @@
+"""The training data of the nets (only where the ``train`` extra, PyTorch, is installed)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+pytest.importorskip("torch")
+
+from vision._net import STRIDE  # noqa: E402
+from vision.train import classifier_samples, detector_sample  # noqa: E402
+
+
+def _picture() -> tuple[np.ndarray, list[tuple[float, float, float, float, int]]]:
+    image = np.full((256, 256, 3), 200, np.uint8)
+    image[40:60, 100:120] = 30  # one dark die, centre (110, 50), 20 x 20
+    return image, [(110.0, 50.0, 20.0, 20.0, 3)]
+
+
+def test_detector_targets_follow_the_die_through_turns_and_flips() -> None:
+    image, dice = _picture()
+    for seed in range(12):
+        rng = np.random.default_rng(seed)
+        window, target = detector_sample(image, dice, rng, 128)
+        assert window.shape == (128, 128, 3) and target.shape == (6, 32, 32)
+        ys, xs = np.nonzero(target[5])
+        if not len(ys):
+            continue  # the die fell outside the window
+        gy, gx = int(ys[0]), int(xs[0])
+        cx = (gx + 0.5 + target[1, gy, gx]) * STRIDE
+        cy = (gy + 0.5 + target[2, gy, gx]) * STRIDE
+        # The target centre is on the dark die in the window.
+        assert window[round(cy), round(cx)].mean() < 100, (seed, cx, cy)
+        assert target[0, gy, gx] == 1.0
+
+
+def test_classifier_samples_label_dice_and_negatives() -> None:
+    image, dice = _picture()
+    patches, labels = classifier_samples([(image, dice)], np.random.default_rng(0), copies=4,
+                                         negatives=1.0)
+    assert patches.shape[1:] == (40, 40, 3)
+    assert sorted(set(labels.tolist())) == [0, 3]
+    assert (labels == 3).sum() == 4
+    # A die patch is dark in the middle, a negative is not centred on the die.
+    assert patches[labels == 3][:, 18:22, 18:22].mean() < 100

@@ -1,0 +1,159 @@
+"""The learned part of the dice reader: a tiny die detector and a die-face classifier.
+
+Both are small convolutional nets trained with PyTorch by :mod:`vision.train` (on demand,
+not a run-time dependency) and shipped as ONNX files in ``vision/models/``, run here with
+OpenCV's ``cv2.dnn`` (no torch at run time). The pre-processing below is shared by the
+training and the run time, so both see the same pixels.
+
+- The **detector** (CenterNet-like) reads the frame scaled to :data:`DETECT_WIDTH` pixels
+  wide and gives, on a grid of stride :data:`STRIDE`, a die-centre heat map, the centre's
+  offset within the cell and the box's log width and height.
+- The **classifier** reads a :data:`CROP` x :data:`CROP` patch centred on a candidate die
+  (side :data:`CROP_SCALE` times the die's) and gives 7 probabilities: not a die, then the
+  values 1 to 6.
+
+Models come per fold (``fold0`` .. ``fold4``: trained without the real photos of that fold,
+see :func:`photo_fold`) for honest held-out figures, and ``all`` (every photo) for the
+service.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from vision.errors import ModelError
+
+Image = npt.NDArray[np.uint8]
+Floats = npt.NDArray[np.float32]
+
+MODELS = Path(__file__).resolve().parent / "models"
+#: The detector reads frames scaled to this width.
+DETECT_WIDTH = 256
+#: Output stride of the detector, in pixels of its input.
+STRIDE = 4
+#: Side of the classifier's input patch, and the patch side over the die's side.
+CROP = 40
+CROP_SCALE = 1.3
+#: The real photos are split into this many folds for cross-validation.
+FOLDS = 5
+#: The model names shipped: one per fold, and ``all``.
+MODEL_NAMES = (*(f"fold{k}" for k in range(FOLDS)), "all")
+
+
+def photo_fold(name: str) -> int:
+    """The fold of a real photo, from a hash of its file name (stable, not tuned)."""
+    digest = hashlib.sha1(Path(name).name.encode("utf-8")).digest()
+    return digest[0] % FOLDS
+
+
+def normalise(image: Image) -> Floats:
+    """BGR uint8 (H x W x 3 or N x H x W x 3) to the nets' float input, channels first."""
+    x = image.astype(np.float32) * (1 / 64.0) - 2.0
+    return np.ascontiguousarray(np.moveaxis(x, -1, -3))
+
+
+def detector_size(width: int, height: int) -> tuple[int, int, float]:
+    """The detector's input size (a multiple of 8 high) for a frame, and the scale."""
+    scale = DETECT_WIDTH / width
+    h = max(8, round(height * scale / 8) * 8)
+    return DETECT_WIDTH, h, scale
+
+
+def crop(image: Image, centre: tuple[float, float], side: float, angle: float = 0.0,
+         size: int = CROP) -> Image:
+    """The classifier's patch: ``CROP_SCALE`` x ``side`` around ``centre``, rotated by
+    ``angle`` degrees, resampled to ``size`` x ``size`` (the border replicates)."""
+    span = max(4.0, side * CROP_SCALE)
+    m = cv2.getRotationMatrix2D(centre, angle, size / span)
+    m[0, 2] += size / 2 - centre[0]
+    m[1, 2] += size / 2 - centre[1]
+    flags = cv2.INTER_AREA if span > size else cv2.INTER_LINEAR
+    return cv2.warpAffine(image, m, (size, size), flags=flags, borderMode=cv2.BORDER_REPLICATE)
+
+
+@dataclass(frozen=True, slots=True)
+class Detection:
+    """A die found by the detector, in frame pixels."""
+
+    center: tuple[float, float]
+    size: tuple[float, float]
+    score: float
+
+    @property
+    def box(self) -> tuple[int, int, int, int]:
+        """The axis-aligned box (x1, y1, x2, y2)."""
+        (cx, cy), (w, h) = self.center, self.size
+        return (round(cx - w / 2), round(cy - h / 2), round(cx + w / 2), round(cy + h / 2))
+
+
+def decode(out: Floats, scale: float, threshold: float) -> list[Detection]:
+    """Peaks of the detector's output (5 x H x W: heat logit, dx, dy, log w, log h)."""
+    heat = 1 / (1 + np.exp(-out[0]))
+    peaks = (heat == cv2.dilate(heat, np.ones((3, 3), np.uint8))) & (heat > threshold)
+    found = []
+    for gy, gx in zip(*np.nonzero(peaks), strict=True):
+        cx = (gx + 0.5 + float(out[1, gy, gx])) * STRIDE / scale
+        cy = (gy + 0.5 + float(out[2, gy, gx])) * STRIDE / scale
+        w = float(np.exp(out[3, gy, gx])) / scale
+        h = float(np.exp(out[4, gy, gx])) / scale
+        found.append(Detection((cx, cy), (w, h), float(heat[gy, gx])))
+    return found
+
+
+class Nets:
+    """The detector and the classifier of one model name, run with ``cv2.dnn``.
+
+    Args:
+        name: ``all`` (the service's model) or ``foldK`` (evaluation of fold K's photos).
+        folder: where the ``detector-NAME.onnx`` and ``classifier-NAME.onnx`` files are.
+    """
+
+    def __init__(self, name: str = "all", folder: Path = MODELS) -> None:
+        self.name = name
+        paths = [folder / f"{part}-{name}.onnx" for part in ("detector", "classifier")]
+        for path in paths:
+            if not path.is_file():
+                raise ModelError(f"no dice model {name!r}: {str(path)!r} is missing "
+                                 f"(models: {', '.join(MODEL_NAMES)}; python -m vision.train)")
+        self._detector = cv2.dnn.readNetFromONNX(str(paths[0]))
+        self._classifier = cv2.dnn.readNetFromONNX(str(paths[1]))
+
+    def detect(self, image: Image, threshold: float = 0.3) -> list[Detection]:
+        """The dice the detector sees in a BGR frame."""
+        w, h, scale = detector_size(image.shape[1], image.shape[0])
+        small = cv2.resize(image, (w, h), interpolation=cv2.INTER_AREA)
+        self._detector.setInput(normalise(small)[None])
+        out = self._detector.forward()
+        return decode(out[0], scale, threshold)
+
+    def classify(self, image: Image, centres: list[tuple[float, float]],
+                 sides: list[float], angles: list[float] | None = None) -> Floats:
+        """N x 7 probabilities (not a die, values 1..6) of patches around the centres.
+
+        Each patch is read at its four right-angle turns and the probabilities averaged:
+        a face's value does not turn with it, and the average is steadier.
+        """
+        if not centres:
+            return np.zeros((0, 7), np.float32)
+        angles = angles if angles is not None else [0.0] * len(centres)
+        patches = np.stack([crop(image, c, s, a)
+                            for c, s, a in zip(centres, sides, angles, strict=True)])
+        turned = np.concatenate([np.rot90(patches, k, axes=(1, 2)) for k in range(4)])
+        self._classifier.setInput(normalise(np.ascontiguousarray(turned)))
+        logits = self._classifier.forward().reshape(4, len(centres), 7)
+        e = np.exp(logits - logits.max(axis=2, keepdims=True))
+        probs = e / e.sum(axis=2, keepdims=True)
+        return probs.mean(axis=0).astype(np.float32)
+
+
+@functools.cache
+def load_nets(name: str = "all") -> Nets:
+    """The nets of a model name, loaded once per process."""
+    return Nets(name)
