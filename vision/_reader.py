@@ -195,8 +195,9 @@ class DiceReader:
         return "player1" if cy > h / 2 else "player2"
 
 
-#: A candidate the classifier finds likelier no die than a die is dropped.
-_NOT_A_DIE = 0.5
+def _no_die(p: npt.NDArray[np.float32]) -> bool:
+    """Whether the classifier's likeliest class is "not a die" (argmax over the 7)."""
+    return bool(p[0] >= p[1:].max())
 
 
 def _reread(nets: Nets, view: Image, candidates: list[Candidate]) -> list[Candidate]:
@@ -210,7 +211,7 @@ def _reread(nets: Nets, view: Image, candidates: list[Candidate]) -> list[Candid
                                                                  for c in candidates])
     out = []
     for c, p in zip(candidates, probs, strict=True):
-        if p[0] > _NOT_A_DIE:
+        if _no_die(p):
             continue
         value = int(np.argmax(p[1:])) + 1
         net = float(p[value])
@@ -241,7 +242,7 @@ def _detect(nets: Nets, view: Image, mask: Image | None) -> list[Candidate]:
     probs = nets.classify(view, [c for c, _s in kept], [s for _c, s in kept])
     out = []
     for (centre, side), p in zip(kept, probs, strict=True):
-        if p[0] > _NOT_A_DIE:
+        if _no_die(p):
             continue
         value = int(np.argmax(p[1:])) + 1
         half = side / 2

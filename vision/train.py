@@ -294,8 +294,9 @@ def export(net: nn.Module, path: Path, shape: tuple[int, int]) -> None:
 
 
 def train_model(name: str, photos: Path, out: Path, quick: bool = False,
-                part: str = "both") -> dict[str, Any]:
-    """Train and export the detector and (or) the classifier of one model name."""
+                part: str = "both", epochs: tuple[int, int] = (16, 30)) -> dict[str, Any]:
+    """Train and export the detector and (or) the classifier of one model name
+    (``epochs``: the classifier's and the detector's)."""
     fold = None if name == "all" else int(name.removeprefix("fold"))
     start = time.process_time()
     train = load_photos(photos, fold)
@@ -304,10 +305,10 @@ def train_model(name: str, photos: Path, out: Path, quick: bool = False,
           f"{len(synth)} synthetic rolls", flush=True)
     seed = 17 + (fold if fold is not None else 9)
     if part in ("both", "classifier"):
-        classifier = train_classifier(train, synth, 2 if quick else 16, seed)
+        classifier = train_classifier(train, synth, 2 if quick else epochs[0], seed)
         export(classifier, out / f"classifier-{name}.onnx", (CROP, CROP))
     if part in ("both", "detector"):
-        detector = train_detector(train, synth, 2 if quick else 30, seed)
+        detector = train_detector(train, synth, 2 if quick else epochs[1], seed)
         export(detector, out / f"detector-{name}.onnx", (DETECT_WIDTH * 3 // 4, DETECT_WIDTH))
     seconds = time.process_time() - start
     print(f"{name}: trained in {seconds:.0f} s CPU", flush=True)
@@ -324,12 +325,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--quick", action="store_true", help="a smoke run (2 epochs)")
     parser.add_argument("--part", choices=("both", "classifier", "detector"), default="both")
+    parser.add_argument("--classifier-epochs", type=int, default=16)
+    parser.add_argument("--detector-epochs", type=int, default=30)
     args = parser.parse_args(argv)
     torch.set_num_threads(args.threads)
     cv2.setNumThreads(1)
     args.out.mkdir(parents=True, exist_ok=True)
     for name in args.model or MODEL_NAMES:
-        train_model(name, args.photos, args.out, args.quick, args.part)
+        train_model(name, args.photos, args.out, args.quick, args.part,
+                    (args.classifier_epochs, args.detector_epochs))
     return 0
 
 

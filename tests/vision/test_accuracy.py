@@ -1,10 +1,9 @@
 """Accuracy of the reader on the real photos and on the synthetic roll set.
 
-The floors below are the figures measured when the tests were written, as a regression
-guard. On the real photos the issue's targets (98% value accuracy, 97% recall) are NOT
-met (about 78% and 88%): the classical reader misses or adds pips on marbled,
-translucent and low-contrast dice, and merges touching clusters. The synthetic set meets
-its targets (see ``python -m benchmarks.bench_vision`` for the 2,000-roll figures).
+The real photos are read held out: each by the model of its fold, trained without it
+(:mod:`vision.train`). The floors below sit a little under the figures measured when the
+models were trained, as a regression guard (see ``python -m benchmarks.bench_vision`` for
+the figures and the 2,000-roll synthetic set).
 """
 
 from __future__ import annotations
@@ -12,14 +11,26 @@ from __future__ import annotations
 from tests.vision.conftest import PHOTOS
 from vision._evaluate import evaluate_photos, evaluate_synthetic
 
+# Measured held out (vision/models as committed): recall 0.999, precision 0.995, value
+# accuracy 0.959; confidence >= 0.8 on 82.5% of the dice, 99.6% of those right.
+RECALL = 0.99
+PRECISION = 0.985
+ACCURACY = 0.95
+SURE_SHARE = 0.78
+SURE_ACCURACY = 0.99
 
-def test_real_photos_accuracy_floor() -> None:
+
+def test_real_photos_held_out_accuracy_floor() -> None:
     score = evaluate_photos(PHOTOS)
     assert score.labels == 1487
     print(score.summary())
-    assert score.recall >= 0.85, score.summary()
-    assert score.precision >= 0.96, score.summary()
-    assert score.accuracy >= 0.76, score.summary() + "\n" + "\n".join(score.failures[:30])
+    assert score.recall >= RECALL, score.summary()
+    assert score.precision >= PRECISION, score.summary()
+    assert score.accuracy >= ACCURACY, score.summary() + "\n" + "\n".join(score.failures[:30])
+    # The confidence means something: the dice read sure are read right far more often.
+    share, sure_accuracy = score.confident(0.8)
+    assert share >= SURE_SHARE, (share, sure_accuracy)
+    assert sure_accuracy >= SURE_ACCURACY, (share, sure_accuracy)
 
 
 def test_synthetic_rolls() -> None:
