@@ -293,7 +293,7 @@ def export(net: nn.Module, path: Path, shape: tuple[int, int]) -> None:
                       dynamic_axes={"x": {0: "n", 2: "h", 3: "w"}, "y": {0: "n"}})
 
 
-def train_model(name: str, photos: Path, out: Path, quick: bool = False,
+def train_model(name: str, photos: Path, out: Path, *, quick: bool = False,
                 part: str = "both", epochs: tuple[int, int] = (16, 30)) -> dict[str, Any]:
     """Train and export the detector and (or) the classifier of one model name
     (``epochs``: the classifier's and the detector's)."""
@@ -332,8 +332,8 @@ def main(argv: list[str] | None = None) -> int:
     cv2.setNumThreads(1)
     args.out.mkdir(parents=True, exist_ok=True)
     for name in args.model or MODEL_NAMES:
-        train_model(name, args.photos, args.out, args.quick, args.part,
-                    (args.classifier_epochs, args.detector_epochs))
+        train_model(name, args.photos, args.out, quick=args.quick, part=args.part,
+                    epochs=(args.classifier_epochs, args.detector_epochs))
     return 0
 
 

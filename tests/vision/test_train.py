@@ -7,8 +7,8 @@ import pytest
 
 pytest.importorskip("torch")
 
-from vision._net import STRIDE  # noqa: E402
-from vision.train import classifier_samples, detector_sample  # noqa: E402
+from vision._net import STRIDE
+from vision.train import classifier_samples, detector_sample
 
 
 def _picture() -> tuple[np.ndarray, list[tuple[float, float, float, float, int]]]:
