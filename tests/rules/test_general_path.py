@@ -58,9 +58,7 @@ def test_golden_cases_general_path_plays_as_the_reference() -> None:
         ), case["id"]
 
 
-def _game_positions(
-    variant: Variant, seeds: range
-) -> list[tuple[Board, int, tuple[int, ...]]]:
+def _game_positions(variant: Variant, seeds: range) -> list[tuple[Board, int, tuple[int, ...]]]:
     """Every turn of random games, handed-over numbers included."""
     positions = []
     for seed in seeds:
@@ -123,7 +121,10 @@ MIXED = [
     replace(JACQUET, name="jacquet-no-courier", courier=False, home_point_limit=None),
     replace(JACQUET, name="jacquet-enter-first", must_enter_first=True, home_point_limit=1),
     replace(
-        BACKGAMMON, name="backgammon-n-times", doublets=Doublets.N_TIMES, bear_off=BearOff.ANY_HIGHER
+        BACKGAMMON,
+        name="backgammon-n-times",
+        doublets=Doublets.N_TIMES,
+        bear_off=BearOff.ANY_HIGHER,
     ),
     replace(BACKGAMMON, name="backgammon-lost", unplayable=Unplayable.LOST, courier=True),
 ]
