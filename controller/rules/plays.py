@@ -20,9 +20,9 @@ The seed's rules (``regles-du-backgammon.txt``, "Mouvement des dames"):
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from operator import neg
+from operator import itemgetter, neg
 from typing import NamedTuple
 
 from controller.rules.board import Board, Player, check_board, flip
@@ -172,34 +172,64 @@ def _view(board: Board, player: Player) -> Board:
     return board if player == 0 else flip(board)
 
 
-def _general_steps(view: Board, die: int, variant: Variant) -> list[tuple[int, int]]:
-    """The single moves of ``die`` under any variant's description (the slower path)."""
-    on_bar = view[BAR] > 0
-    steps = []
-    if on_bar:
-        target = BAR - die
-        if view[target] >= -1:
-            steps.append((BAR, target))
-        if variant.must_enter_first:
-            return _within_home_limit(view, steps, variant)
-    highest = 24
-    while highest and view[highest] <= 0:
-        highest -= 1
-    can_bear_off = not on_bar and highest <= 6
-    any_higher = variant.bear_off is BearOff.ANY_HIGHER
-    for source in range(highest, 0, -1):
-        if view[source] <= 0:
-            continue
-        if source == START_INDEX and variant.courier and not _courier_lets_go(view):
-            continue
-        target = source - die
-        if target >= 1:
-            if view[target] >= -1:
-                steps.append((source, target))
-        elif can_bear_off and (any_higher or target == 0 or source == highest):
-            steps.append((source, OFF))
-    return _within_home_limit(view, steps, variant)
+_StepFunction = Callable[[Board, int], list[Move]]
+_Moves = tuple[Move, ...]
 
+
+@functools.cache
+def _general_steps(variant: Variant) -> _StepFunction:
+    """The single moves of a die under ``variant``'s description (the slower path).
+
+    Built once per variant, with its rules read into local flags: the searches call it for
+    every board they reach, and re-reading the description each time cost more than the
+    moves themselves. The moves come from :data:`_MOVES`, so that a play's moves need no
+    copying.
+    """
+    must_enter_first = variant.must_enter_first
+    any_higher = variant.bear_off is BearOff.ANY_HIGHER
+    courier = variant.courier
+    limit = variant.home_point_limit
+    moves = _MOVES
+
+    def steps_of(view: Board, die: int) -> list[Move]:
+        on_bar = view[BAR] > 0
+        steps = []
+        # Rule 8 bites only when a checker joins a lone one in the first quadrant
+        # (view 19..24) and makes a point there: noted on the way, checked at the end.
+        makes_point = False
+        if on_bar:
+            target = BAR - die
+            if view[target] >= -1:
+                steps.append(moves[BAR][target])
+                makes_point = view[target] == 1
+            if must_enter_first:
+                return _within_home_limit(view, steps, limit) if makes_point else steps
+        highest = 24
+        while highest and view[highest] <= 0:
+            highest -= 1
+        can_bear_off = not on_bar and highest <= 6
+        for source in range(highest, 0, -1):
+            if view[source] <= 0:
+                continue
+            if source == START_INDEX and courier and not _courier_lets_go(view):
+                continue
+            target = source - die
+            if target >= 1:
+                if view[target] >= -1:
+                    steps.append(moves[source][target])
+                    if target >= 19 and view[target] == 1:
+                        makes_point = True
+            elif can_bear_off and (any_higher or target == 0 or source == highest):
+                steps.append(moves[source][OFF])
+        return _within_home_limit(view, steps, limit) if makes_point else steps
+
+    return steps_of
+
+
+_MOVES: tuple[tuple[Move, ...], ...] = tuple(
+    tuple(Move(source, destination) for destination in range(BAR + 1)) for source in range(BAR + 1)
+)
+"""Every move, made once: ``_MOVES[source][destination]``."""
 
 START_INDEX = 24
 """The view index of ``pos`` 1, where Jacquet's checkers start."""
@@ -208,57 +238,56 @@ START_INDEX = 24
 def _courier_lets_go(view: Board) -> bool:
     """Jacquet's rule 5: may a checker leave the start point now?
 
-    Yes if no other checker is out, one is on the bar, fewer than 14 remain at the start,
-    or one has reached the last quadrant.
+    Yes if one is on the bar, fewer than 14 remain at the start, no other checker is out,
+    or one has reached the last quadrant (the cheap tests first).
     """
-    out = any(view[index] > 0 for index in range(1, START_INDEX))
     return (
-        not out
-        or view[BAR] > 0
+        view[BAR] > 0
         or view[START_INDEX] < 14
-        or any(view[index] > 0 for index in range(1, 7))
+        or max(view[1:START_INDEX]) <= 0
+        or max(view[1:7]) > 0
     )
 
 
-def _within_home_limit(
-    view: Board, steps: list[tuple[int, int]], variant: Variant
-) -> list[tuple[int, int]]:
-    """Jacquet's rule 8: keep the steps after which few enough first-quadrant points are made."""
-    limit = variant.home_point_limit
-    # Only a checker joining a lone one in the first quadrant can make a point there.
-    if limit is None or not any(19 <= target <= 24 and view[target] == 1 for _, target in steps):
+def _within_home_limit(view: Board, steps: list[Move], limit: int | None) -> list[Move]:
+    """Jacquet's rule 8: keep the steps after which few enough first-quadrant points are made.
+
+    Called only when one of ``steps`` makes a point there.
+    """
+    if limit is None:
         return steps
     made = sum(1 for n in view[19:25] if n >= 2)
     kept = []
-    for source, target in steps:
+    for step in steps:
+        source, target = step
         after = made - (19 <= source <= 24 and view[source] == 2)
         after += 19 <= target <= 24 and view[target] == 1
         if after <= limit:
-            kept.append((source, target))
+            kept.append(step)
     return kept
 
 
 def _search_all(
-    view: Board, numbers: tuple[int, ...], variant: Variant
-) -> dict[tuple[Board, tuple[int, ...]], _Steps]:
+    view: Board, numbers: tuple[int, ...], steps_of: _StepFunction
+) -> dict[tuple[Board, tuple[int, ...]], _Moves]:
     """Every end of a play in any order: the board and the numbers left, with one way there.
 
     A play ends when no number left can be played, which includes the moment the mover has
     borne off every checker.
     """
-    ends: dict[tuple[Board, tuple[int, ...]], _Steps] = {}
+    ends: dict[tuple[Board, tuple[int, ...]], _Moves] = {}
     if len(numbers) == 2 and numbers[0] != numbers[1]:  # the common case, unrolled
         for first, second in (numbers, numbers[::-1]):
-            for step in _general_steps(view, first, variant):
+            for step in steps_of(view, first):
                 after = _apply(view, *step)
-                follow_ups = _general_steps(after, second, variant) if max(after) > 0 else []
+                follow_ups = steps_of(after, second) if max(after) > 0 else []
                 for follow_up in follow_ups:
                     ends.setdefault((_apply(after, *follow_up), ()), (step, follow_up))
                 if not follow_ups:
                     ends.setdefault((after, (second,)), (step,))
         return ends or {(view, numbers): ()}
     seen: set[tuple[Board, tuple[int, ...]]] = set()
-    stack: list[tuple[Board, _Steps, tuple[int, ...]]] = [(view, (), numbers)]
+    stack: list[tuple[Board, _Moves, tuple[int, ...]]] = [(view, (), numbers)]
     while stack:
         board, steps, left = stack.pop()
         if (board, left) in seen:
@@ -270,7 +299,7 @@ def _search_all(
                 if number in left[:index]:
                     continue
                 rest = left[:index] + left[index + 1 :]
-                for step in _general_steps(board, number, variant):
+                for step in steps_of(board, number):
                     moved = True
                     stack.append((_apply(board, *step), (*steps, step), rest))
         if not moved:
@@ -279,13 +308,13 @@ def _search_all(
 
 
 def _search_in_order(
-    view: Board, numbers: tuple[int, ...], variant: Variant
-) -> dict[tuple[Board, tuple[int, ...]], _Steps]:
+    view: Board, numbers: tuple[int, ...], steps_of: _StepFunction
+) -> dict[tuple[Board, tuple[int, ...]], _Moves]:
     """Ludii's way: the player picks an order; each number is played if it can be, else lost."""
-    ends: dict[tuple[Board, tuple[int, ...]], _Steps] = {}
+    ends: dict[tuple[Board, tuple[int, ...]], _Moves] = {}
     orders = {numbers, tuple(reversed(numbers))}
     for order in orders:
-        stack: list[tuple[Board, _Steps, int, tuple[int, ...]]] = [(view, (), 0, ())]
+        stack: list[tuple[Board, _Moves, int, tuple[int, ...]]] = [(view, (), 0, ())]
         seen: set[tuple[Board, int, tuple[int, ...]]] = set()
         while stack:
             board, steps, index, lost = stack.pop()
@@ -295,7 +324,7 @@ def _search_in_order(
             if index == len(order) or max(board) <= 0:
                 ends.setdefault((board, (*lost, *order[index:])), steps)
                 continue
-            moves = _general_steps(board, order[index], variant)
+            moves = steps_of(board, order[index])
             if not moves:
                 stack.append((board, steps, index + 1, (*lost, order[index])))
             stack.extend(
@@ -306,19 +335,19 @@ def _search_in_order(
 
 def _enumerate_variant(
     view: Board, numbers: tuple[int, ...], variant: Variant
-) -> dict[Board, tuple[_Steps, tuple[int, ...]]]:
+) -> dict[Board, tuple[_Moves, tuple[int, ...]]]:
     """Results of the legal plays of ``numbers`` under ``variant``, with the numbers unused."""
     if variant.unplayable is Unplayable.LOST:
-        ends = _search_in_order(view, numbers, variant)
+        ends = _search_in_order(view, numbers, _general_steps(variant))
     else:
-        ends = _search_all(view, numbers, variant)
+        ends = _search_all(view, numbers, _general_steps(variant))
         most = max(len(numbers) - len(left) for _, left in ends)
         ends = {end: steps for end, steps in ends.items() if len(numbers) - len(end[1]) == most}
         if most == 1 and len(numbers) == 2 and numbers[0] != numbers[1]:
             # Either number but not both: the higher one (the numbers come highest first).
             higher = {end: steps for end, steps in ends.items() if end[1] == numbers[1:]}
             ends = higher or ends
-    results: dict[Board, tuple[_Steps, tuple[int, ...]]] = {}
+    results: dict[Board, tuple[_Moves, tuple[int, ...]]] = {}
     for (board, left), steps in ends.items():
         # Jacquet's rule 12: the game ends with the last checker off, even mid-turn, and
         # nothing is left to hand over.
@@ -328,17 +357,43 @@ def _enumerate_variant(
 
 def _to_view(board: Board, player: Player, variant: Variant) -> Board:
     """The board as ``player`` sees it along their track under ``variant``."""
-    view = map(board.__getitem__, variant.tracks[player])
-    return tuple(view) if player == 0 else tuple(map(neg, view))
+    return _viewers(variant.tracks[player], player)[0](board)
 
 
 def _from_view(view: Board, player: Player, variant: Variant) -> Board:
     """The layout board of a view of ``player`` (the inverse of :func:`_to_view`)."""
-    board = map(view.__getitem__, _inverse(variant.tracks[player]))
-    return tuple(board) if player == 0 else tuple(map(neg, board))
+    return _viewers(variant.tracks[player], player)[1](view)
+
+
+_Viewer = Callable[[Board], Board]
 
 
 @functools.cache
+def _viewers(track: tuple[int, ...], player: Player) -> tuple[_Viewer, _Viewer]:
+    """The functions from a layout board to ``player``'s view along ``track``, and back.
+
+    Made once per track: a turn converts every result back to the layout.
+    """
+    if track == _IDENTITY and player == 0:
+        return _same, _same
+    if track == _IDENTITY[::-1] and player == 1:
+        return flip, flip
+    to_view, from_view = itemgetter(*track), itemgetter(*_inverse(track))
+    if player == 0:
+        return to_view, from_view
+    return (
+        lambda board: tuple(map(neg, to_view(board))),
+        lambda view: tuple(map(neg, from_view(view))),
+    )
+
+
+_IDENTITY = tuple(range(BAR + 1))
+
+
+def _same(board: Board) -> Board:
+    return board
+
+
 def _inverse(track: tuple[int, ...]) -> tuple[int, ...]:
     inverse = [0] * len(track)
     for view_index, layout_index in enumerate(track):
@@ -417,14 +472,13 @@ def plays_of_numbers(
         InvalidPositionError: if ``board`` is not a possible board.
     """
     board = check_board(board)
-    view = _to_view(board, player, variant)
+    to_view, from_view = _viewers(variant.tracks[player], player)
+    view = to_view(board)
     results = _enumerate_variant(view, numbers, variant)
     if not results:
         return (Play((), board, numbers, view),)
-    plays = [
-        Play(
-            tuple(Move(*step) for step in steps), _from_view(result, player, variant), unused, view
-        )
-        for result, (steps, unused) in results.items()
-    ]
-    return tuple(sorted(plays, key=lambda play: play.result))
+    # Results are distinct, so the sort never compares further than the layout board.
+    plays = sorted(
+        (from_view(result), steps, unused) for result, (steps, unused) in results.items()
+    )
+    return tuple(Play(steps, result, unused, view) for result, steps, unused in plays)

@@ -157,7 +157,7 @@ class PlayTree:
                 if number in left[:index]:
                     continue
                 rest = left[:index] + left[index + 1 :]
-                for source, target in _general_steps(board, number, self.variant):
+                for source, target in _general_steps(self.variant)(board, number):
                     child = (_apply(board, source, target), rest)
                     if child in self._children or self._visit_variant(child, ends):
                         children.append((source, target, child))
@@ -182,7 +182,7 @@ class PlayTree:
                     if number in left[:index]:
                         continue
                     rest = left[:index] + left[index + 1 :]
-                    steps = _general_steps(board, number, self.variant)
+                    steps = _general_steps(self.variant)(board, number)
                     if not steps:
                         lost.append((board, rest))
                     children += [
