@@ -189,39 +189,37 @@ def _general_steps(variant: Variant) -> _StepFunction:
     any_higher = variant.bear_off is BearOff.ANY_HIGHER
     courier = variant.courier
     limit = variant.home_point_limit
-    moves = _MOVES
+    enter, bear_off = _MOVES[BAR], [moves[OFF] for moves in _MOVES]
 
     def steps_of(view: Board, die: int) -> list[Move]:
-        on_bar = view[BAR] > 0
+        # The order is the one a plain scan gives (the bar, then sources from the highest
+        # down): the searches keep the first way they find to each result.
         steps = []
-        # Rule 8 bites only when a checker joins a lone one in the first quadrant
-        # (view 19..24) and makes a point there: noted on the way, checked at the end.
-        makes_point = False
+        on_bar = view[BAR] > 0
         if on_bar:
-            target = BAR - die
-            if view[target] >= -1:
-                steps.append(moves[BAR][target])
-                makes_point = view[target] == 1
+            if view[BAR - die] >= -1:
+                steps.append(enter[BAR - die])
             if must_enter_first:
-                return _within_home_limit(view, steps, limit) if makes_point else steps
-        highest = 24
-        while highest and view[highest] <= 0:
-            highest -= 1
-        can_bear_off = not on_bar and highest <= 6
-        for source in range(highest, 0, -1):
-            if view[source] <= 0:
-                continue
-            if source == START_INDEX and courier and not _courier_lets_go(view):
-                continue
-            target = source - die
-            if target >= 1:
-                if view[target] >= -1:
-                    steps.append(moves[source][target])
-                    if target >= 19 and view[target] == 1:
-                        makes_point = True
-            elif can_bear_off and (any_higher or target == 0 or source == highest):
-                steps.append(moves[source][OFF])
-        return _within_home_limit(view, steps, limit) if makes_point else steps
+                return _within_home_limit(view, steps, limit) if limit is not None else steps
+        top = START_INDEX
+        if courier and view[START_INDEX] > 0 and not _courier_lets_go(view):
+            top -= 1
+        row = _BY_DIE[die]
+        steps += [
+            row[source]
+            for source in range(top, die, -1)
+            if view[source] > 0 and view[source - die] >= -1
+        ]
+        if not on_bar and max(view[7:BAR]) <= 0:  # every checker home: bearing off
+            highest = 6
+            while highest and view[highest] <= 0:
+                highest -= 1
+            steps += [
+                bear_off[source]
+                for source in range(min(highest, die), 0, -1)
+                if view[source] > 0 and (any_higher or source in (die, highest))
+            ]
+        return _within_home_limit(view, steps, limit) if limit is not None else steps
 
     return steps_of
 
@@ -230,6 +228,11 @@ _MOVES: tuple[tuple[Move, ...], ...] = tuple(
     tuple(Move(source, destination) for destination in range(BAR + 1)) for source in range(BAR + 1)
 )
 """Every move, made once: ``_MOVES[source][destination]``."""
+
+_BY_DIE: tuple[tuple[Move, ...], ...] = tuple(
+    tuple(_MOVES[source][max(source - die, 0)] for source in range(BAR + 1)) for die in range(7)
+)
+"""The moves of each die: ``_BY_DIE[die][source]`` (the off moves unused)."""
 
 START_INDEX = 24
 """The view index of ``pos`` 1, where Jacquet's checkers start."""
@@ -249,14 +252,12 @@ def _courier_lets_go(view: Board) -> bool:
     )
 
 
-def _within_home_limit(view: Board, steps: list[Move], limit: int | None) -> list[Move]:
-    """Jacquet's rule 8: keep the steps after which few enough first-quadrant points are made.
-
-    Called only when one of ``steps`` makes a point there.
-    """
-    if limit is None:
+def _within_home_limit(view: Board, steps: list[Move], limit: int) -> list[Move]:
+    """Jacquet's rule 8: keep the steps after which few enough first-quadrant points are made."""
+    made = len([n for n in view[19:BAR] if n >= 2])
+    # One step makes at most one more point, and only by joining a lone checker there.
+    if made < limit or not any(target >= 19 and view[target] == 1 for _, target in steps):
         return steps
-    made = sum(1 for n in view[19:25] if n >= 2)
     kept = []
     for step in steps:
         source, target = step
@@ -314,6 +315,9 @@ def _search_in_order(
     ends: dict[tuple[Board, tuple[int, ...]], _Moves] = {}
     orders = {numbers, tuple(reversed(numbers))}
     for order in orders:
+        if len(order) == 2:  # the common case, unrolled
+            _two_in_order(view, order, steps_of, ends)
+            continue
         stack: list[tuple[Board, _Moves, int, tuple[int, ...]]] = [(view, (), 0, ())]
         seen: set[tuple[Board, int, tuple[int, ...]]] = set()
         while stack:
@@ -327,10 +331,42 @@ def _search_in_order(
             moves = steps_of(board, order[index])
             if not moves:
                 stack.append((board, steps, index + 1, (*lost, order[index])))
-            stack.extend(
-                (_apply(board, *step), (*steps, step), index + 1, lost) for step in moves
-            )
+            stack.extend((_apply(board, *step), (*steps, step), index + 1, lost) for step in moves)
     return ends
+
+
+def _two_in_order(
+    view: Board,
+    order: tuple[int, ...],
+    steps_of: _StepFunction,
+    ends: dict[tuple[Board, tuple[int, ...]], _Moves],
+) -> None:
+    """:func:`_search_in_order` of two numbers in one order, adding to ``ends``.
+
+    It visits the ends in the order of the general search's stack (the last move found
+    first), so that each result keeps the same way there.
+    """
+    first, second = order
+    if max(view) <= 0:
+        ends.setdefault((view, order), ())
+        return
+    moves = steps_of(view, first)
+    for step in reversed(moves):
+        after = _apply(view, *step)
+        if max(after) <= 0:
+            ends.setdefault((after, (second,)), (step,))
+            continue
+        follow_ups = steps_of(after, second)
+        for follow_up in reversed(follow_ups):
+            ends.setdefault((_apply(after, *follow_up), ()), (step, follow_up))
+        if not follow_ups:
+            ends.setdefault((after, (second,)), (step,))
+    if not moves:  # the first number is lost
+        follow_ups = steps_of(view, second)
+        for follow_up in reversed(follow_ups):
+            ends.setdefault((_apply(view, *follow_up), (first,)), (follow_up,))
+        if not follow_ups:
+            ends.setdefault((view, order), ())
 
 
 def _enumerate_variant(
