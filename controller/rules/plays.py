@@ -291,20 +291,23 @@ def _search_all(
     stack: list[tuple[Board, _Moves, tuple[int, ...]]] = [(view, (), numbers)]
     while stack:
         board, steps, left = stack.pop()
-        if (board, left) in seen:
+        node = (board, left)
+        if node in seen:
             continue
-        seen.add((board, left))
+        seen.add(node)
         moved = False
         if left and max(board) > 0:
-            for index, number in enumerate(left):
-                if number in left[:index]:
-                    continue
+            for number in dict.fromkeys(left):
+                index = left.index(number)
                 rest = left[:index] + left[index + 1 :]
-                for step in steps_of(board, number):
-                    moved = True
-                    stack.append((_apply(board, *step), (*steps, step), rest))
+                moves = steps_of(board, number)
+                moved = moved or bool(moves)
+                for step in moves:
+                    after = _apply(board, *step)
+                    if (after, rest) not in seen:  # it would be skipped when popped
+                        stack.append((after, (*steps, step), rest))
         if not moved:
-            ends.setdefault((board, left), steps)
+            ends.setdefault(node, steps)
     return ends
 
 
@@ -322,16 +325,21 @@ def _search_in_order(
         seen: set[tuple[Board, int, tuple[int, ...]]] = set()
         while stack:
             board, steps, index, lost = stack.pop()
-            if (board, index, lost) in seen:
+            node = (board, index, lost)
+            if node in seen:
                 continue
-            seen.add((board, index, lost))
+            seen.add(node)
             if index == len(order) or max(board) <= 0:
                 ends.setdefault((board, (*lost, *order[index:])), steps)
                 continue
             moves = steps_of(board, order[index])
             if not moves:
                 stack.append((board, steps, index + 1, (*lost, order[index])))
-            stack.extend((_apply(board, *step), (*steps, step), index + 1, lost) for step in moves)
+            index += 1
+            for step in moves:
+                after = _apply(board, *step)
+                if (after, index, lost) not in seen:  # it would be skipped when popped
+                    stack.append((after, (*steps, step), index, lost))
     return ends
 
 
