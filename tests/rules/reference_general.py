@@ -7,8 +7,11 @@ same numbers left) on thousands of positions. Frozen on purpose: do not optimise
 
 from __future__ import annotations
 
-from controller.rules.board import Board
-from controller.rules.plays import BAR, OFF, _apply, _from_view, _to_view
+import functools
+from operator import neg
+
+from controller.rules.board import Board, check_board
+from controller.rules.plays import BAR, OFF, Move, Play, _apply
 from controller.rules.variants import BearOff, Unplayable, Variant
 
 _Steps = tuple[tuple[int, int], ...]
@@ -166,18 +169,37 @@ def _enumerate_variant(
     return results
 
 
+def _to_view(board: Board, player: int, variant: Variant) -> Board:
+    view = map(board.__getitem__, variant.tracks[player])
+    return tuple(view) if player == 0 else tuple(map(neg, view))
+
+
+def _from_view(view: Board, player: int, variant: Variant) -> Board:
+    board = map(view.__getitem__, _inverse(variant.tracks[player]))
+    return tuple(board) if player == 0 else tuple(map(neg, board))
+
+
+@functools.cache
+def _inverse(track: tuple[int, ...]) -> tuple[int, ...]:
+    inverse = [0] * len(track)
+    for view_index, layout_index in enumerate(track):
+        inverse[layout_index] = view_index
+    return tuple(inverse)
+
+
 def reference_plays(
     board: Board, player: int, numbers: tuple[int, ...], variant: Variant
-) -> list[tuple[tuple[tuple[int, int], ...], Board, tuple[int, ...]]]:
-    """(moves, result, unused) of every play, ordered by result, as plays_of_numbers gave."""
+) -> tuple[Play, ...]:
+    """``plays_of_numbers`` as it was."""
+    board = check_board(board)
     view = _to_view(board, player, variant)
     results = _enumerate_variant(view, numbers, variant)
     if not results:
-        return [((), board, numbers)]
-    return sorted(
-        (
-            (tuple(steps), _from_view(result, player, variant), unused)
-            for result, (steps, unused) in results.items()
-        ),
-        key=lambda play: play[1],
-    )
+        return (Play((), board, numbers, view),)
+    plays = [
+        Play(
+            tuple(Move(*step) for step in steps), _from_view(result, player, variant), unused, view
+        )
+        for result, (steps, unused) in results.items()
+    ]
+    return tuple(sorted(plays, key=lambda play: play.result))

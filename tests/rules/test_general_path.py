@@ -28,15 +28,6 @@ from controller.selfplay import JacquetDeclined, JacquetPlayed, play_jacquet_gam
 from tests.rules.positions import golden_cases, roll
 from tests.rules.reference_general import reference_plays
 
-Plays = list[tuple[tuple[tuple[int, int], ...], Board, tuple[int, ...]]]
-
-
-def general(board: Board, player: int, numbers: tuple[int, ...], variant: Variant) -> Plays:
-    return [
-        (tuple(play.moves), play.result, play.unused)
-        for play in plays_of_numbers(board, player, numbers, variant)
-    ]
-
 
 def test_golden_cases_through_the_general_path() -> None:
     """The 5,000 golden backgammon cases, forced through the variants' generator."""
@@ -53,7 +44,7 @@ def test_golden_cases_general_path_plays_as_the_reference() -> None:
     for case in golden_cases()[::5]:
         board, player = tuple(case["board"]), case["player"]
         numbers = BACKGAMMON.moves_of(tuple(case["dice"]))
-        assert general(board, player, numbers, BACKGAMMON) == reference_plays(
+        assert plays_of_numbers(board, player, numbers, BACKGAMMON) == reference_plays(
             board, player, numbers, BACKGAMMON
         ), case["id"]
 
@@ -74,7 +65,7 @@ def test_random_jacquet_games_play_as_the_reference(variant: Variant) -> None:
     positions = _game_positions(variant, range(1_000, 1_030))
     assert len(positions) > 4_000
     for board, player, numbers in positions:
-        assert general(board, player, numbers, variant) == reference_plays(
+        assert plays_of_numbers(board, player, numbers, variant) == reference_plays(
             board, player, numbers, variant
         ), (board, player, numbers)
 
@@ -136,6 +127,6 @@ def test_random_boards_play_as_the_reference(variant: Variant) -> None:
     for _ in range(600):
         board, player = random_jacquet_board(rng), rng.randint(0, 1)
         numbers = random_numbers(rng, variant)
-        assert general(board, player, numbers, variant) == reference_plays(
+        assert plays_of_numbers(board, player, numbers, variant) == reference_plays(
             board, player, numbers, variant
         ), (board, player, numbers)

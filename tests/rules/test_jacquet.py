@@ -341,7 +341,9 @@ def test_rulesets_agree_where_the_obligations_do_not_bite() -> None:
             if all(not play.unused for play in ludii):
                 compared += 1
                 assert {p.result for p in ludii} == {p.result for p in turn.plays()}, (
-                    turn.board, turn.player, turn.numbers
+                    turn.board,
+                    turn.player,
+                    turn.numbers,
                 )
             else:
                 default = {p.result for p in turn.plays()}
