@@ -200,7 +200,7 @@ def _general_steps(variant: Variant) -> _StepFunction:
             if view[BAR - die] >= -1:
                 steps.append(enter[BAR - die])
             if must_enter_first:
-                return _within_home_limit(view, steps, limit) if limit is not None else steps
+                return steps if limit is None else _within_home_limit(view, steps, limit)
         top = START_INDEX
         if courier and view[START_INDEX] > 0 and not _courier_lets_go(view):
             top -= 1
@@ -219,7 +219,10 @@ def _general_steps(variant: Variant) -> _StepFunction:
                 for source in range(min(highest, die), 0, -1)
                 if view[source] > 0 and (any_higher or source in (die, highest))
             ]
-        return _within_home_limit(view, steps, limit) if limit is not None else steps
+        # Rule 8 needs a lone checker in the first quadrant to join (most boards have none).
+        if limit is None or 1 not in view[19:BAR]:
+            return steps
+        return _within_home_limit(view, steps, limit)
 
     return steps_of
 
@@ -297,7 +300,7 @@ def _search_all(
         seen.add(node)
         moved = False
         if left and max(board) > 0:
-            for number in dict.fromkeys(left):
+            for number in (left[0],) if left.count(left[0]) == len(left) else dict.fromkeys(left):
                 index = left.index(number)
                 rest = left[:index] + left[index + 1 :]
                 moves = steps_of(board, number)

@@ -62,8 +62,8 @@ def _game_positions(variant: Variant, seeds: range) -> list[tuple[Board, int, tu
 
 @pytest.mark.parametrize("variant", [JACQUET, JACQUET_LUDII], ids=lambda v: v.name)
 def test_random_jacquet_games_play_as_the_reference(variant: Variant) -> None:
-    positions = _game_positions(variant, range(1_000, 1_030))
-    assert len(positions) > 4_000
+    positions = _game_positions(variant, range(1_000, 1_015))
+    assert len(positions) > 2_000
     for board, player, numbers in positions:
         assert plays_of_numbers(board, player, numbers, variant) == reference_plays(
             board, player, numbers, variant
