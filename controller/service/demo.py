@@ -114,8 +114,12 @@ class SimulatedBoard:
         flipped: bool = False,
         names: tuple[str, str] = ("White", "Black"),
         board_id: str = "demo",
+        engine: Any = None,
+        signal_s: float = 4.0,
     ) -> None:
         self.journal_path = journal
+        self.engine = engine
+        self.signal_s = signal_s
         self.seed = seed
         self.rules = rules if rules is not None else Rules(match_length=5)
         self.mode = mode
@@ -145,6 +149,8 @@ class SimulatedBoard:
             rules=self.rules,
             mode=self.mode,
             flipped=self.flipped,
+            engine=self.engine,
+            signal_s=self.signal_s,
         )
         self.sim = stack.enter_context(
             BoardSimulator(
