@@ -531,9 +531,7 @@ class Service:
             self._signal = signal_for(item.verdict)
             self._signal_token += 1
             token = self._signal_token
-            asyncio.get_running_loop().call_later(
-                self.signal_s, self.feed_aid, _SignalOver(token)
-            )
+            asyncio.get_running_loop().call_later(self.signal_s, self.feed_aid, _SignalOver(token))
         elif item.epoch != self._epoch:
             self.counters.hints_dropped += 1
             return

@@ -122,7 +122,9 @@ async def _learner_game(table: SimulatedBoard) -> None:
     assert "move 8 to 5 (1 of 2)" in status.text
 
     await move(7, 4)  # 8/5: the next checker is shown
-    await _until("the second checker", lambda: _lamps(leds.scene) == {5: SOURCE_LAMP, 4: TARGET_LAMP})
+    await _until(
+        "the second checker", lambda: _lamps(leds.scene) == {5: SOURCE_LAMP, 4: TARGET_LAMP}
+    )
     await move(5, 4)  # 6/5: the play is complete, the learner display takes over
     await _until("the complete play", lambda: service.status().verdict == "complete")
     assert _lamps(leds.scene) == {4: Lamp(Colour.GREEN, Pattern.FAST)}
@@ -176,7 +178,9 @@ def test_a_late_answer_is_dropped_and_the_signal_goes_out(tmp_path: Path) -> Non
                 assert service.counters.hints == 0 and service.status().hint == ""
                 await _until("the verdict", lambda: service.counters.judged == 1)
                 assert service.status().lights[-1].colour == "green"
-                await _until("the signal's end", lambda: service.status().lights[-1].colour == "off")
+                await _until(
+                    "the signal's end", lambda: service.status().lights[-1].colour == "off"
+                )
                 task.cancel()
         finally:
             await engine.close()
