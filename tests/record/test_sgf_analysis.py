@@ -152,3 +152,31 @@ def test_an_irregular_session_is_analysed_around_its_edits(
     record = replay(events)
     review = runner.run(analyse(engine, record))
     _check_statistics(record, review, tmp_path)
+
+
+def test_gnubg_shows_the_engines_probabilities(
+    blunder: tuple[MatchRecord, Review], tmp_path: Path
+) -> None:
+    record, review = blunder
+    verdict = review.plays[0]
+    assert isinstance(verdict, PlayVerdict)
+    probabilities = verdict.best.probabilities
+    assert probabilities is not None and verdict.played.probabilities is not None
+    assert probabilities == pytest.approx((0.551, 0.174, 0.0127, 0.1244, 0.005), abs=2e-3)
+    path = tmp_path / "blunder.sgf"
+    text = write_sgf(record, review)
+    assert "E ver 3 0.55" in text
+    path.write_text(text, encoding="utf-8")
+    exported = tmp_path / "blunder.txt"
+    run_gnubg([f"load match {path}", f"export match text {exported}"])
+    shown = exported.read_text(encoding="utf-8")
+    best = re.search(
+        r"\s1\. Cubeful 0-ply\s+8/5 6/5.*\n\s+(\d\.\d+) (\d\.\d+) (\d\.\d+) - (\d\.\d+) (\d\.\d+) "
+        r"(\d\.\d+)",
+        shown,
+    )
+    assert best, shown[:3000]
+    win, wing, winbg, lose, loseg, losebg = (float(group) for group in best.groups())
+    assert (win, wing, winbg, loseg, losebg) == pytest.approx(probabilities, abs=1e-3)
+    assert lose == pytest.approx(1 - win, abs=1e-3)
+    assert "nan" not in shown[shown.index("8/5 6/5") :][:400]
