@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from controller.engine import make_engine
+from controller.engine import ENGINE_KINDS, EngineKind, make_engine
 from controller.referee import Button, Mode, cells_from_board
 from controller.rules import START, Rules, legal_plays
 from controller.scene import Colour, Lamp, Pattern, Scene
@@ -80,9 +80,12 @@ def test_one_checker_carried_on_is_one_lift() -> None:
 # Through the service, with the engine.
 
 
-def test_a_hint_is_followed_checker_by_checker_and_each_play_is_judged(tmp_path: Path) -> None:
+@pytest.mark.parametrize("kind", ENGINE_KINDS)
+def test_a_hint_is_followed_checker_by_checker_and_each_play_is_judged(
+    tmp_path: Path, kind: EngineKind
+) -> None:
     async def scenario() -> None:
-        engine = make_engine("bindings", ply=0, budget=30.0)
+        engine = make_engine(kind, ply=0, budget=30.0)
         try:
             async with SimulatedBoard(
                 tmp_path / "learner.sqlite3",

@@ -31,7 +31,7 @@ function show(status) {
     $("last-play").textContent = "—";
     $("best-play").textContent = "—";
   } else {
-    const loss = status.play_loss === null ? "" : ` (−${status.play_loss.toFixed(3)})`;
+    const loss = status.play_loss === null ? "" : ` (-${status.play_loss.toFixed(3)})`;
     $("last-play").textContent = `${names[status.play_player]} ${status.play_notation}: ${status.play_grade}${loss}`;
     $("best-play").textContent = status.play_best;
   }
