@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from controller.engine import ENGINE_KINDS, EngineKind, make_engine
+from controller.engine import ENGINE_KINDS, NO_ENGINE, EngineKind, make_engine
 from controller.referee import Button, Mode, cells_from_board
 from controller.rules import START, Rules, legal_plays
 from controller.scene import Colour, Lamp, Pattern, Scene
@@ -220,5 +220,24 @@ def test_no_hint_in_recorder_mode_by_button_or_action(tmp_path: Path) -> None:
                 task.cancel()
         finally:
             await engine.close()
+
+    asyncio.run(scenario())
+
+
+def test_without_an_engine_the_service_says_so_and_plays_on(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        with open_journal(tmp_path / "none.sqlite3") as journal:
+            service = Service("none", journal, mode=Mode.LEARNER)
+            task = asyncio.create_task(service.run())
+            assert service.status().engine == NO_ENGINE
+            service.feed(_observed(START))
+            await service.apply(EnterDice((3, 1)))
+            with pytest.raises(RefusedError, match="^no engine: hints are off"):
+                await service.apply(Hint())
+            service.feed(_observed(OPENING_BEST.result))
+            service.press(Button.DONE)
+            await _until("the next turn", lambda: service.status().turn == 1)
+            assert service.status().play_grade == "" and service.counters.judged == 0
+            task.cancel()
 
     asyncio.run(scenario())
