@@ -247,7 +247,8 @@ async def run_simulated(
         service = table.service
         if announce is not None:
             announce(service.resumed)
-            announce(choice.message)
+        if echo is not None:
+            echo(choice.message)
         if broker is not None:
             await stack.enter_async_context(_publishing(service, table.journal, broker))
         driver = table.driver(random.Random(seed), echo=echo, **options)
