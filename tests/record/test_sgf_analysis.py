@@ -113,17 +113,22 @@ def test_gnubg_reads_a_money_review_back_as_its_own_statistics(
     assert "Error total EMG (Points)" in output
 
 
+def _as_gnubg_text(sgf: str, folder: Path) -> str:
+    """The match as GNU Backgammon exports it to text after loading ``sgf``."""
+    path = folder / "blunder.sgf"
+    path.write_text(sgf, encoding="utf-8")
+    exported = folder / "blunder.txt"
+    run_gnubg([f"load match {path}", f"export match text {exported}"])
+    return exported.read_text(encoding="utf-8")
+
+
 def test_gnubg_shows_the_blunder_and_the_best_play(
     blunder: tuple[MatchRecord, Review], tmp_path: Path
 ) -> None:
     record, review = blunder
     verdict = review.plays[0]
     assert isinstance(verdict, PlayVerdict)
-    path = tmp_path / "blunder.sgf"
-    path.write_text(write_sgf(record, review), encoding="utf-8")
-    exported = tmp_path / "blunder.txt"
-    run_gnubg([f"load match {path}", f"export match text {exported}"])
-    text = exported.read_text(encoding="utf-8")
+    text = _as_gnubg_text(write_sgf(record, review), tmp_path)
 
     assert re.search(r"Alert: very bad move \( -0\.2\d\d\)", text)
     best = re.search(rf"\s1\. Cubeful 0-ply\s+8/5 6/5\s+Eq\.: {_NUMBER}", text)
@@ -163,13 +168,9 @@ def test_gnubg_shows_the_engines_probabilities(
     probabilities = verdict.best.probabilities
     assert probabilities is not None and verdict.played.probabilities is not None
     assert probabilities == pytest.approx((0.551, 0.174, 0.0127, 0.1244, 0.005), abs=2e-3)
-    path = tmp_path / "blunder.sgf"
     text = write_sgf(record, review)
     assert "E ver 3 0.55" in text
-    path.write_text(text, encoding="utf-8")
-    exported = tmp_path / "blunder.txt"
-    run_gnubg([f"load match {path}", f"export match text {exported}"])
-    shown = exported.read_text(encoding="utf-8")
+    shown = _as_gnubg_text(text, tmp_path)
     best = re.search(
         r"\s1\. Cubeful 0-ply\s+8/5 6/5.*\n\s+(\d\.\d+) (\d\.\d+) (\d\.\d+) - (\d\.\d+) (\d\.\d+) "
         r"(\d\.\d+)",

@@ -232,7 +232,7 @@ def test_without_an_engine_the_service_says_so_and_plays_on(tmp_path: Path) -> N
             assert service.status().engine == NO_ENGINE
             service.feed(_observed(START))
             await service.apply(EnterDice((3, 1)))
-            with pytest.raises(RefusedError, match="^no engine: hints are off"):
+            with pytest.raises(RefusedError, match=r"^no engine: hints are off"):
                 await service.apply(Hint())
             service.feed(_observed(OPENING_BEST.result))
             service.press(Button.DONE)
