@@ -139,6 +139,12 @@ def test_the_page_shows_the_verdict_and_the_best_play(tmp_path: Path) -> None:
             try:
                 page = await browser.new_page()
                 await page.goto(url)
+                await page.click("#referee summary")
+                await page.fill("#token", TOKEN)
+                await page.click("#hint-button")
+                await page.wait_for_function(
+                    "document.getElementById('hint').textContent === 'best 8/5 6/5'", timeout=5000
+                )
                 await _two_plays(service)
                 await page.wait_for_function(
                     "document.getElementById('best-play').textContent === '24/13'", timeout=5000
