@@ -563,6 +563,8 @@ class Service:
     def _display(self) -> Display:
         """The flow's display, with the hint being followed and the last play's signal."""
         display = self.flow.display()
+        if self.flow.mode is Mode.RECORDER:
+            return display  # no aid shows in recorder mode, even one asked before
         guide, turn = self._guide, self.flow.turn
         if guide is not None and turn is not None and turn.cells is not None:
             step = hint_step(guide.best.play, guide.player, guide.before, turn.cells)
@@ -677,8 +679,10 @@ class Service:
         """The status fields of the engine: its name, the hint, the last play's verdict."""
         fields: dict[str, Any] = {
             "engine": self.engine.name if self.engine is not None else NO_ENGINE,
-            "hint": self._advice,
         }
+        if self.flow.mode is Mode.RECORDER:
+            return fields
+        fields["hint"] = self._advice
         verdict = self._verdict
         if verdict is not None:
             fields.update(

@@ -241,3 +241,26 @@ def test_without_an_engine_the_service_says_so_and_plays_on(tmp_path: Path) -> N
             task.cancel()
 
     asyncio.run(scenario())
+
+
+def test_switching_to_recorder_hides_a_hint_already_shown(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        engine = make_engine("bindings", ply=0, budget=30.0)
+        try:
+            with open_journal(tmp_path / "switch.sqlite3") as journal:
+                service = Service("switch", journal, mode=Mode.LEARNER, engine=engine)
+                task = asyncio.create_task(service.run())
+                service.feed(_observed(START))
+                await service.apply(EnterDice((3, 1)))
+                await service.apply(Hint())
+                await _until("the hint", lambda: service.counters.hints == 1)
+                assert service.status().lights[7].blink == "slow"
+                service.next_mode()  # learner -> recorder
+                await _until("recorder", lambda: service.status().mode == "recorder")
+                status = service.status()
+                assert status.hint == "" and all(lamp.colour == "off" for lamp in status.lights)
+                task.cancel()
+        finally:
+            await engine.close()
+
+    asyncio.run(scenario())
