@@ -11,7 +11,8 @@ from __future__ import annotations
 import asyncio
 import random
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +24,7 @@ from controller.rules import START, Rules, legal_plays
 from controller.scene import Colour, Lamp, Pattern, Scene
 from controller.service import RefusedError, Service
 from controller.service.demo import SimulatedBoard
+from controller.service.flow import Observed
 from controller.service.learner import SOURCE_LAMP, TARGET_LAMP, hint_scene, hint_step
 from controller.service.service import open_journal
 from controller.status import EnterDice, Hint
@@ -165,102 +167,87 @@ async def _learner_game(table: SimulatedBoard) -> None:
     assert service.counters.hints_dropped == 0
 
 
-def test_a_late_answer_is_dropped_and_the_signal_goes_out(tmp_path: Path) -> None:
-    async def scenario() -> None:
-        engine = make_engine("bindings", ply=0, budget=30.0)
-        try:
-            with open_journal(tmp_path / "late.sqlite3") as journal:
-                service = Service("late", journal, mode=Mode.LEARNER, engine=engine, signal_s=0.2)
-                task = asyncio.create_task(service.run())
+@asynccontextmanager
+async def _opened(
+    path: Path, mode: Mode, *, engine: bool = True, **options: Any
+) -> AsyncIterator[Service]:
+    """A running service without hardware (observations fed), player 0 to play 31."""
+    teacher = make_engine("bindings", ply=0, budget=30.0) if engine else None
+    try:
+        with open_journal(path) as journal:
+            service = Service(path.stem, journal, mode=mode, engine=teacher, **options)
+            task = asyncio.create_task(service.run())
+            try:
                 service.feed(_observed(START))
                 await service.apply(EnterDice((3, 1)))
-                await service.apply(Hint())
-                service.feed(_observed(OPENING_BEST.result))  # the play is made at once
-                service.press(Button.DONE)  # and committed before the engine answers
-                await _until("the late hint", lambda: service.counters.hints_dropped == 1)
-                assert service.counters.hints == 0 and service.status().hint == ""
-                await _until("the verdict", lambda: service.counters.judged == 1)
-                assert service.status().lights[-1].colour == "green"
-                await _until(
-                    "the signal's end", lambda: service.status().lights[-1].colour == "off"
-                )
+                yield service
+            finally:
                 task.cancel()
-        finally:
-            await engine.close()
+    finally:
+        if teacher is not None:
+            await teacher.close()
+
+
+def _observed(board: tuple[int, ...]) -> Any:
+    return Observed(cells_from_board(board))
+
+
+def test_a_late_answer_is_dropped_and_the_signal_goes_out(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        async with _opened(tmp_path / "late.sqlite3", Mode.LEARNER, signal_s=0.2) as service:
+            await service.apply(Hint())
+            service.feed(_observed(OPENING_BEST.result))  # the play is made at once
+            service.press(Button.DONE)  # and committed before the engine answers
+            await _until("the late hint", lambda: service.counters.hints_dropped == 1)
+            assert service.counters.hints == 0 and service.status().hint == ""
+            await _until("the verdict", lambda: service.counters.judged == 1)
+            assert service.status().lights[-1].colour == "green"
+            await _until("the signal's end", lambda: service.status().lights[-1].colour == "off")
 
     asyncio.run(scenario())
 
 
-def _observed(board: tuple[int, ...]) -> Any:
-    from controller.service.flow import Observed
-
-    return Observed(cells_from_board(board))
-
-
 def test_no_hint_in_recorder_mode_by_button_or_action(tmp_path: Path) -> None:
     async def scenario() -> None:
-        engine = make_engine("bindings", ply=0, budget=30.0)
-        try:
-            with open_journal(tmp_path / "recorder.sqlite3") as journal:
-                service = Service("rec", journal, mode=Mode.RECORDER, engine=engine)
-                task = asyncio.create_task(service.run())
-                service.feed(_observed(START))
-                await service.apply(EnterDice((3, 1)))
-                with pytest.raises(RefusedError, match="no hint in 'recorder' mode"):
-                    await service.apply(Hint())
-                refused = service.counters.refused
-                service.press(Button.HINT)
-                await _until("the refusal", lambda: service.counters.refused > refused)
-                assert service.flow.notice.startswith("no hint in 'recorder' mode")
-                with pytest.raises(RefusedError, match="no review during the game"):
-                    await service.review("html")
-                await asyncio.sleep(0.3)  # time enough for an answer that must not come
-                assert service.counters.hints == 0 and service.status().hint == ""
-                assert not engine._process.running  # type: ignore[attr-defined]
-                task.cancel()
-        finally:
-            await engine.close()
+        async with _opened(tmp_path / "recorder.sqlite3", Mode.RECORDER) as service:
+            with pytest.raises(RefusedError, match="no hint in 'recorder' mode"):
+                await service.apply(Hint())
+            refused = service.counters.refused
+            service.press(Button.HINT)
+            await _until("the refusal", lambda: service.counters.refused > refused)
+            assert service.flow.notice.startswith("no hint in 'recorder' mode")
+            with pytest.raises(RefusedError, match="no review during the game"):
+                await service.review("html")
+            await asyncio.sleep(0.3)  # time enough for an answer that must not come
+            assert service.counters.hints == 0 and service.status().hint == ""
+            assert not service.engine._process.running  # type: ignore[union-attr]
 
     asyncio.run(scenario())
 
 
 def test_without_an_engine_the_service_says_so_and_plays_on(tmp_path: Path) -> None:
     async def scenario() -> None:
-        with open_journal(tmp_path / "none.sqlite3") as journal:
-            service = Service("none", journal, mode=Mode.LEARNER)
-            task = asyncio.create_task(service.run())
+        async with _opened(tmp_path / "none.sqlite3", Mode.LEARNER, engine=False) as service:
             assert service.status().engine == NO_ENGINE
-            service.feed(_observed(START))
-            await service.apply(EnterDice((3, 1)))
             with pytest.raises(RefusedError, match=r"^no engine: hints are off"):
                 await service.apply(Hint())
             service.feed(_observed(OPENING_BEST.result))
             service.press(Button.DONE)
             await _until("the next turn", lambda: service.status().turn == 1)
             assert service.status().play_grade == "" and service.counters.judged == 0
-            task.cancel()
 
     asyncio.run(scenario())
 
 
 def test_switching_to_recorder_hides_a_hint_already_shown(tmp_path: Path) -> None:
     async def scenario() -> None:
-        engine = make_engine("bindings", ply=0, budget=30.0)
-        try:
-            with open_journal(tmp_path / "switch.sqlite3") as journal:
-                service = Service("switch", journal, mode=Mode.LEARNER, engine=engine)
-                task = asyncio.create_task(service.run())
-                service.feed(_observed(START))
-                await service.apply(EnterDice((3, 1)))
-                await service.apply(Hint())
-                await _until("the hint", lambda: service.counters.hints == 1)
-                assert service.status().lights[7].blink == "slow"
-                service.next_mode()  # learner -> recorder
-                await _until("recorder", lambda: service.status().mode == "recorder")
-                status = service.status()
-                assert status.hint == "" and all(lamp.colour == "off" for lamp in status.lights)
-                task.cancel()
-        finally:
-            await engine.close()
+        async with _opened(tmp_path / "switch.sqlite3", Mode.LEARNER) as service:
+            await service.apply(Hint())
+            await _until("the hint", lambda: service.counters.hints == 1)
+            assert service.status().lights[7].blink == "slow"
+            service.next_mode()  # learner -> recorder
+            await _until("recorder", lambda: service.status().mode == "recorder")
+            status = service.status()
+            assert status.hint == "" and all(lamp.colour == "off" for lamp in status.lights)
 
     asyncio.run(scenario())
