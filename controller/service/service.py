@@ -543,6 +543,7 @@ class Service:
             self.counters.hints += 1
         elif item.advice is not None:
             self._advice = _cube_words(item.advice, taker=item.taker)
+            self.flow = _with_notice(self.flow, f"hint: {self._advice}")
             self.counters.hints += 1
         await self._show()
 

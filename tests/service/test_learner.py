@@ -143,7 +143,7 @@ async def _learner_game(table: SimulatedBoard) -> None:
     # Player 1 before rolling: the cube.
     await driver.press(Button.HINT.value)
     await _until("the cube hint", lambda: service.counters.hints == 2)
-    assert service.status().hint == "no double"
+    assert service.status().hint == "no double" and service.status().text == "hint: no double"
     await service.apply(EnterDice((6, 5)))
     assert service.status().hint == ""  # the roll made the advice a thing of the past
 
@@ -249,5 +249,21 @@ def test_switching_to_recorder_hides_a_hint_already_shown(tmp_path: Path) -> Non
             await _until("recorder", lambda: service.status().mode == "recorder")
             status = service.status()
             assert status.hint == "" and all(lamp.colour == "off" for lamp in status.lights)
+
+    asyncio.run(scenario())
+
+
+def test_the_doubled_player_is_told_to_take(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        async with _opened(tmp_path / "cube.sqlite3", Mode.LEARNER) as service:
+            service.feed(_observed(OPENING_BEST.result))
+            service.press(Button.DONE)
+            await _until("player 1's turn", lambda: service.status().turn == 1)
+            service.press(Button.DOUBLE)  # far too early: player 0 takes, of course
+            await _until("the double", lambda: service.status().phase == "cube-offered")
+            await service.apply(Hint())
+            await _until("the cube hint", lambda: service.counters.hints == 1)
+            status = service.status()
+            assert status.hint == "take" and status.text == "hint: take"
 
     asyncio.run(scenario())
