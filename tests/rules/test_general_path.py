@@ -71,30 +71,42 @@ def test_random_jacquet_games_play_as_the_reference(variant: Variant) -> None:
 
 
 def random_jacquet_board(rng: random.Random) -> Board:
-    """Checkers of both sides anywhere on their tracks, many at the start, some on the bar.
+    """Checkers of both sides placed in one of a few shapes along their own tracks.
 
-    Unlike positions of played games these reach the rare corners at once: a courier with
-    checkers on the bar, made points crowding the first quadrant, bearing off with
-    checkers behind.
+    Unlike positions of played games these reach the rare corners at once: a courier out
+    or hit, points crowding the first quadrant against the two-point limit, bearing off
+    with checkers behind or on the bar.
     """
     board = [0] * 26
     for player, sign in ((0, 1), (1, -1)):
         track = JACQUET.tracks[player]
         checkers = 15 - rng.choice([0, 0, 0, rng.randint(0, 14)])
-        at_start = rng.choice([0, rng.randint(0, checkers), checkers - 1, 14])
-        home_only = rng.random() < 0.2
-        for index in range(checkers):
-            if index < at_start and not home_only:
-                view_index = 24
-            elif rng.random() < 0.05:
-                view_index = 25  # the bar
-            else:
-                view_index = rng.randint(1, 6) if home_only else rng.randint(1, 24)
+        for view_index in _shape(rng, checkers):
             point = track[view_index]
             if sign * board[point] < 0 and 1 <= point <= 24:
                 continue  # the other side holds it: this checker is borne off instead
             board[point] += sign
     return tuple(board)
+
+
+def _shape(rng: random.Random, checkers: int) -> list[int]:
+    """View indices of ``checkers`` checkers (24 the start point, 25 the bar)."""
+    shape = rng.choice(["start", "first quadrant", "courier", "home", "anywhere"])
+    if shape == "courier":  # 14 waiting, the courier out or hit
+        return [24] * 14 + [rng.choice([25, rng.randint(1, 23)])]
+    indices = []
+    for index in range(checkers):
+        if shape == "start" and index < rng.randint(0, checkers):
+            indices.append(24)
+        elif rng.random() < 0.05:
+            indices.append(25)
+        elif shape == "first quadrant" and rng.random() < 0.7:
+            indices.append(rng.randint(19, 24))
+        elif shape == "home":
+            indices.append(rng.randint(1, 6))
+        else:
+            indices.append(rng.randint(1, 24))
+    return indices
 
 
 def random_numbers(rng: random.Random, variant: Variant) -> tuple[int, ...]:
