@@ -284,7 +284,8 @@ def _search_all(
         for first, second in (numbers, numbers[::-1]):
             for step in steps_of(view, first):
                 after = _apply(view, *step)
-                follow_ups = steps_of(after, second) if max(after) > 0 else []
+                # Only a bear-off (destination 0) can have taken the last checker off.
+                follow_ups = steps_of(after, second) if step[1] or max(after) > 0 else []
                 for follow_up in follow_ups:
                     ends.setdefault((_apply(after, *follow_up), ()), (step, follow_up))
                 if not follow_ups:
@@ -364,7 +365,7 @@ def _two_in_order(
     moves = steps_of(view, first)
     for step in reversed(moves):
         after = _apply(view, *step)
-        if max(after) <= 0:
+        if not step[1] and max(after) <= 0:  # the last checker borne off
             ends.setdefault((after, (second,)), (step,))
             continue
         follow_ups = steps_of(after, second)
