@@ -389,9 +389,10 @@ def _enumerate_variant(
         ends = _search_in_order(view, numbers, _general_steps(variant))
     else:
         ends = _search_all(view, numbers, _general_steps(variant))
-        most = max(len(numbers) - len(left) for _, left in ends)
-        ends = {end: steps for end, steps in ends.items() if len(numbers) - len(end[1]) == most}
-        if most == 1 and len(numbers) == 2 and numbers[0] != numbers[1]:
+        fewest_left = min(map(len, map(itemgetter(1), ends)))
+        if any(len(left) != fewest_left for _, left in ends):
+            ends = {end: steps for end, steps in ends.items() if len(end[1]) == fewest_left}
+        if len(numbers) - fewest_left == 1 and len(numbers) == 2 and numbers[0] != numbers[1]:
             # Either number but not both: the higher one (the numbers come highest first).
             higher = {end: steps for end, steps in ends.items() if end[1] == numbers[1:]}
             ends = higher or ends
@@ -399,7 +400,8 @@ def _enumerate_variant(
     for (board, left), steps in ends.items():
         # Jacquet's rule 12: the game ends with the last checker off, even mid-turn, and
         # nothing is left to hand over.
-        results.setdefault(board, (steps, left if max(board) > 0 else ()))
+        if board not in results:
+            results[board] = (steps, left if not left or max(board) > 0 else ())
     return results
 
 
