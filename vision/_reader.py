@@ -239,7 +239,9 @@ def _detect(nets: Nets, view: Image, mask: Image | None) -> list[Candidate]:
         if all(math.hypot(d.center[0] - c[0], d.center[1] - c[1]) > 0.5 * min(side, s)
                for c, s in kept):
             kept.append((d.center, side))
-    probs = nets.classify(view, [c for c, _s in kept], [s for _c, s in kept])
+    # A single image (``tabula dice``) affords the mirrored views too; the service's
+    # frames (learnt board) have the pip layouts as a second reader instead.
+    probs = nets.classify(view, [c for c, _s in kept], [s for _c, s in kept], mirror=True)
     out = []
     for (centre, side), p in zip(kept, probs, strict=True):
         if _no_die(p):
