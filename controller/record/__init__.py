@@ -22,6 +22,7 @@ from controller.record.errors import (
 from controller.record.events import (
     FORMAT_VERSION,
     Beavered,
+    Declined,
     Doubled,
     Dropped,
     Event,
@@ -52,6 +53,7 @@ from controller.record.model import (
 __all__ = [
     "FORMAT_VERSION",
     "Beavered",
+    "Declined",
     "Doubled",
     "Dropped",
     "Event",

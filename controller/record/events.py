@@ -24,12 +24,13 @@ from dataclasses import dataclass, fields
 from typing import Any, Final
 
 from controller.record.errors import InvalidEventError
-from controller.rules import Board, Player, Rules, WinKind, check_board
+from controller.rules import VARIANTS, Board, Player, Rules, WinKind, check_board
 from controller.rules.errors import RulesError
 
 __all__ = [
     "FORMAT_VERSION",
     "Beavered",
+    "Declined",
     "Doubled",
     "Dropped",
     "Event",
@@ -92,11 +93,15 @@ def _check_cube_value(event: object, value: object) -> None:
 class MatchStarted:
     """A match (or money session) began between two named players under ``rules``.
 
-    Player 0 is the left column of a ``.mat`` file and White in an ``.sgf``.
+    Player 0 is the left column of a ``.mat`` file and White in an ``.sgf``. ``variant``
+    names the game (``controller.rules.VARIANTS``); a record written before variants has
+    none and is backgammon. In Jacquet de Versailles the rules give the match length only
+    (there is no cube).
     """
 
     names: tuple[str, str]
     rules: Rules
+    variant: str = "backgammon"
 
     def __post_init__(self) -> None:
         if not isinstance(self.names, tuple) or len(self.names) != 2:
@@ -117,6 +122,10 @@ class MatchStarted:
                 )
         if not isinstance(self.rules, Rules):
             raise _fail(self, f"rules are a Rules, got {self.rules!r}")
+        if self.variant not in VARIANTS:
+            raise _fail(
+                self, f"unknown variant {self.variant!r}; known: {', '.join(VARIANTS)}"
+            )
 
 
 @dataclass(frozen=True, slots=True)
@@ -219,6 +228,16 @@ class PositionEdited:
 
 
 @dataclass(frozen=True, slots=True)
+class Declined:
+    """Jacquet's rule 11: ``player`` declined the numbers handed over; the hand went back."""
+
+    player: Player
+
+    def __post_init__(self) -> None:
+        _check_player(self, self.player)
+
+
+@dataclass(frozen=True, slots=True)
 class Doubled:
     """``player`` offered to double the cube to ``value``."""
 
@@ -292,6 +311,7 @@ Event = (
     | Observed
     | Flagged
     | PositionEdited
+    | Declined
     | Doubled
     | Taken
     | Dropped
@@ -309,6 +329,7 @@ _TYPES: Final[dict[str, type[Event]]] = {
     "observed": Observed,
     "flagged": Flagged,
     "position_edited": PositionEdited,
+    "declined": Declined,
     "doubled": Doubled,
     "taken": Taken,
     "dropped": Dropped,
@@ -330,6 +351,8 @@ def event_to_dict(event: Event) -> dict[str, Any]:
             value = value.name.lower()
         elif isinstance(value, tuple):
             value = list(value)
+        elif field.name == "variant" and value == "backgammon":
+            continue  # as records were written before variants: they read the same
         data[field.name] = value
     return data
 
@@ -359,7 +382,7 @@ def event_from_dict(data: object) -> Event:
     values: dict[str, Any] = {}
     for field in fields(cls):
         if field.name not in data:
-            if field.name in ("reason", "kind", "dropped"):
+            if field.name in ("reason", "kind", "dropped", "variant"):
                 continue  # fields with a default may be left out
             raise fail(f"missing field {field.name!r}")
         value = data[field.name]

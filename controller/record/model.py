@@ -15,6 +15,7 @@ import enum
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
+from controller.record import _jacquet
 from controller.record.errors import InvalidEventError
 from controller.record.events import (
     Beavered,
@@ -33,21 +34,27 @@ from controller.record.events import (
     Taken,
 )
 from controller.rules import (
+    BACKGAMMON,
     START,
     Board,
     CubeOffer,
     CubePhase,
     CubeState,
     GameResult,
+    IllegalActionError,
+    JacquetTurn,
     MatchState,
     OpeningRoll,
     Player,
     Rules,
     RulesError,
+    Variant,
     Xgid,
     legal_plays,
     outcome,
+    variant_named,
 )
+from controller.rules.variants import Scoring
 
 __all__ = [
     "GameRecord",
@@ -96,6 +103,15 @@ class MatchSnapshot:
     """The result of a game that ended (on the board or by a drop), not yet recorded."""
     last_score: tuple[int, int] = (0, 0)
     """The score at the start of the last game played."""
+    variant: Variant = BACKGAMMON
+    """The game played (``MatchStarted.variant``)."""
+    jacquet: JacquetTurn | None = None
+    """Jacquet: the rules' turn model of the game in progress (who plays which numbers)."""
+
+    @property
+    def is_jacquet(self) -> bool:
+        """Whether the match is Jacquet de Versailles (either ruleset): no cube, no XGID."""
+        return self.variant.scoring is Scoring.JACQUET
 
     @property
     def phase(self) -> Phase:
@@ -104,6 +120,11 @@ class MatchSnapshot:
             return Phase.MATCH_OVER
         if self.pending is not None:
             return Phase.GAME_OVER
+        if self.jacquet is not None:
+            turn = self.jacquet
+            if turn.primaute and not turn.numbers:
+                return Phase.OPENING
+            return Phase.TO_PLAY if turn.numbers else Phase.TO_ROLL
         if self.cube is None:
             return Phase.OPENING
         return {
@@ -116,7 +137,11 @@ class MatchSnapshot:
     @property
     def to_act(self) -> Player | None:
         """The player who must act next, or ``None`` (opening roll, game or match over)."""
-        if self.cube is None or self.pending is not None:
+        if self.pending is not None or self.match.is_over:
+            return None
+        if self.jacquet is not None:
+            return None if self.phase is Phase.OPENING else self.jacquet.player
+        if self.cube is None:
             return None
         return self.cube.to_act
 
@@ -163,6 +188,11 @@ class MatchSnapshot:
         games, the next game's start; after the match, the last game's final position
         at the score before it.
         """
+        if self.is_jacquet:
+            raise IllegalActionError(
+                f"{self.variant.name}: XGID and GNU Backgammon IDs describe backgammon "
+                "positions only"
+            )
         rules = self.rules
         common = Xgid(
             jacoby=rules.is_money and rules.jacoby,
@@ -238,6 +268,11 @@ class MatchRecord:
     state: MatchSnapshot
     events: tuple[Event, ...] = field(repr=False, default=())
 
+    @property
+    def variant(self) -> Variant:
+        """The game played: backgammon unless ``MatchStarted`` named another."""
+        return self.state.variant
+
 
 class Replayer:
     """Events applied one at a time: the fold behind :func:`replay`, for live recording.
@@ -250,7 +285,11 @@ class Replayer:
     def __init__(self, start: MatchStarted, match: MatchState | None = None) -> None:
         if match is None:
             match = MatchState(start.rules)
-        self.snapshot = MatchSnapshot(start.names, start.rules, match, 1)
+        variant = variant_named(start.variant)
+        self.snapshot = MatchSnapshot(
+            start.names, start.rules, match, 1, board=variant.start, variant=variant
+        )
+        self.snapshot = self._new_game(self.snapshot)
         self.games: list[GameRecord] = []
         self.opening: list[OpeningRolled] = []
         self.actions: list[Event] = []
@@ -279,6 +318,9 @@ class Replayer:
             raise self.fail(index, event, "the match has already started")
         if phase is Phase.MATCH_OVER:
             raise self.fail(index, event, "the match is over")
+        if s.jacquet is not None and not isinstance(event, GameEnded):
+            self._jacquet(index, event, s.jacquet)
+            return
         if isinstance(event, OpeningRolled):
             if phase is not Phase.OPENING:
                 raise self.fail(index, event, f"no opening roll now: {s.describe()}")
@@ -293,7 +335,7 @@ class Replayer:
                 game=s.match.game_number,
                 opening=None,
                 cube=cube,
-                board=START,
+                board=s.variant.start,
                 dice=opening.play_dice,
                 partial=None,
                 last_score=s.match.score,
@@ -343,7 +385,7 @@ class Replayer:
         assert s.dice is not None
         if sorted(event.dice) != sorted(s.dice):
             raise self.fail(index, event, f"the dice rolled were {s.dice[0]}-{s.dice[1]}")
-        plays = legal_plays(s.board, event.player, event.dice)
+        plays = legal_plays(s.board, event.player, event.dice, s.variant)
         if isinstance(event, Played):
             match = [play for play in plays if play.result == event.board]
             if not match:
@@ -378,7 +420,7 @@ class Replayer:
         expected = GameEnded(pending.winner, pending.points, pending.kind, pending.dropped)
         if event != expected:
             raise self.fail(index, event, f"the game's result is {expected!r}")
-        assert s.game is not None and s.cube is not None
+        assert s.game is not None
         self.games.append(self._game(event))
         self.opening, self.actions = [], []
         match = s.match.after_game(event.points, event.winner)
@@ -390,8 +432,41 @@ class Replayer:
             dice=None,
             partial=None,
             pending=None,
-            board=s.board if match.is_over else START,
+            board=s.board if match.is_over else s.variant.start,
         )
+        if not match.is_over:
+            self.snapshot = self._new_game(self.snapshot)
+
+    @staticmethod
+    def _new_game(s: MatchSnapshot) -> MatchSnapshot:
+        """A Jacquet game starts with its turn model (the primauté, or player 0 in Ludii's)."""
+        if not s.is_jacquet:
+            return s
+        return replace(s, jacquet=JacquetTurn.start(s.variant), last_score=s.match.score)
+
+    def _jacquet(self, index: int, event: Event, turn: JacquetTurn) -> None:
+        """One event of a Jacquet game (:mod:`~controller.record._jacquet`)."""
+        s = self.snapshot
+        try:
+            after, dice = _jacquet.step(turn, s.dice, event)
+        except _jacquet.RefusedEventError as refusal:
+            raise self.fail(index, event, f"{refusal}: {s.describe()}") from None
+        game = s.game if s.game is not None else s.match.game_number
+        partial = None  # a new throw, play or edit: nothing seen yet of what follows
+        if isinstance(event, Observed):
+            partial = event.board
+        elif isinstance(event, Flagged):
+            partial = s.partial
+        self.snapshot = replace(
+            s, jacquet=after, dice=dice, board=after.board, game=game, partial=partial
+        )
+        result = after.result
+        if result is not None:
+            self.snapshot = replace(self.snapshot, pending=_jacquet.game_result(result))
+        if isinstance(event, OpeningRolled):
+            self.opening.append(event)
+        else:
+            self.actions.append(event)
 
     def _game(self, result: GameEnded | None) -> GameRecord:
         s = self.snapshot

@@ -35,7 +35,6 @@ from controller.referee import (
 )
 from controller.referee import Doubled as TurnDoubled
 from controller.rules import (
-    START,
     Board,
     CubePhase,
     CubeState,
@@ -45,10 +44,12 @@ from controller.rules import (
     Player,
     Rules,
     RulesError,
+    Variant,
     check_board,
     legal_plays,
     outcome,
 )
+from controller.rules.variants import BACKGAMMON, Scoring
 from controller.scene import Colour, Lamp, Pattern, Scene
 from controller.service.errors import RefusedError
 
@@ -157,6 +158,8 @@ class Flow:
         cells: the latest observation (logical locations).
         notice: the last thing to tell the players.
         partial: the last partial board journalled this turn (not journalled twice).
+        variant: the game played; Jacquet de Versailles goes through
+            :mod:`controller.service.jacquet_flow` (no cube: ``cube`` stays None).
     """
 
     names: tuple[str, str]
@@ -169,11 +172,26 @@ class Flow:
     cells: Cells | None = None
     notice: str = "opening roll: one die each"
     partial: Board | None = None
+    variant: Variant = BACKGAMMON
 
     @classmethod
-    def new(cls, names: tuple[str, str], rules: Rules, mode: Mode = Mode.REFEREE) -> Flow:
-        """A new match."""
-        return cls(names, rules, MatchState(rules), mode)
+    def new(
+        cls,
+        names: tuple[str, str],
+        rules: Rules,
+        mode: Mode = Mode.REFEREE,
+        variant: Variant = BACKGAMMON,
+    ) -> Flow:
+        """A new match of ``variant``."""
+        flow = cls(names, rules, MatchState(rules), mode, variant=variant)
+        if flow.is_jacquet:
+            return replace(flow, notice="primauté: each player throws one die")
+        return flow
+
+    @property
+    def is_jacquet(self) -> bool:
+        """Whether the match is Jacquet de Versailles (either ruleset)."""
+        return self.variant.scoring is Scoring.JACQUET
 
     @classmethod
     def resume(
@@ -183,13 +201,24 @@ class Flow:
 
         A turn being played resumes with its dice; the board then tells how far the play got.
         """
-        flow = cls(snapshot.names, snapshot.rules, snapshot.match, mode, opening=snapshot.opening)
+        flow = cls(
+            snapshot.names,
+            snapshot.rules,
+            snapshot.match,
+            mode,
+            opening=snapshot.opening,
+            variant=snapshot.variant,
+        )
         cube = snapshot.cube
         owed: list[record.Event] = []
         if snapshot.pending is not None:
             result = snapshot.pending
             owed.append(record.GameEnded(result.winner, result.points, result.kind, result.dropped))
             return flow._game_over(result, owed)
+        if flow.is_jacquet:
+            from controller.service.jacquet_flow import jacquet_resume
+
+            return jacquet_resume(flow, snapshot), owed
         if cube is None:
             return flow, owed
         dice = snapshot.dice if cube.phase is CubePhase.ROLLED else None
@@ -203,9 +232,11 @@ class Flow:
         """The status page's phase (``controller.status.BoardStatus.phase``)."""
         if self.match.is_over:
             return "match-over"
-        if self.cube is None or self.turn is None:
+        if self.turn is None or self.turn.phase is Phase.PRIMAUTE:
             return "opening"
-        if self.cube.phase in (CubePhase.DOUBLED, CubePhase.BEAVERED):
+        if self.cube is None and not self.is_jacquet:
+            return "opening"
+        if self.cube is not None and self.cube.phase in (CubePhase.DOUBLED, CubePhase.BEAVERED):
             return "cube-offered"
         return {
             Phase.ROLL: "roll",
@@ -241,6 +272,10 @@ class Flow:
             raise RefusedError(str(error)) from None
 
     def _on(self, event: Input) -> tuple[Flow, list[record.Event]]:
+        if self.is_jacquet:
+            from controller.service.jacquet_flow import jacquet_on
+
+            return jacquet_on(self, event)
         if isinstance(event, Observed):
             flow = replace(self, cells=event.cells)
             if self.turn is None:
@@ -289,7 +324,7 @@ class Flow:
             ), events
         cube = self.match.start_game(opening)
         assert opening.play_dice is not None
-        turn = TurnState.start(START, cube.turn, dice=opening.play_dice)
+        turn = TurnState.start(self.variant.start, cube.turn, dice=opening.play_dice)
         if self.cells is not None:
             turn = turn.on(Seen(self.cells))
         flow = replace(self, opening=None, cube=cube, turn=turn, partial=None)
