@@ -279,7 +279,8 @@ def jacquet_record_events(
                 yield OpeningRolled(dice)
                 turn = turn.throw_primaute(*dice)
             elif not turn.numbers:
-                dice = (rng.randint(1, 6), rng.randint(1, 6))
+                throw = (rng.randint(1, 6), rng.randint(1, 6))
+                dice = (max(throw), min(throw))  # as the service records a throw
                 yield Rolled(turn.player, dice)
                 turn = turn.throw(dice)
             elif turn.may_decline() and rng.random() < decline_rate:
