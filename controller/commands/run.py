@@ -39,13 +39,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Run until SIGTERM or SIGINT; bad configuration exits 2 with every problem named."""
     from controller.config import load_config
-    from controller.service import ServiceError
 
     config = load_config(args.config)
-    if config.game.variant != "backgammon":
-        raise ServiceError(
-            f"game.variant {config.game.variant!r}: the service referees backgammon only so far"
-        )
     logging.basicConfig(
         level=config.log_level.upper(), format="%(levelname)s %(name)s: %(message)s"
     )
@@ -81,6 +76,7 @@ async def _serve(config: Config) -> None:
             rules=config.game.rules(),
             mode=Mode(config.mode),
             flipped=config.board.flipped,
+            variant=config.game.rules_variant(),
         )
         _log.info("%s", service.resumed)
         side = "far side, colour B" if config.board.flipped else "near side, colour A"

@@ -123,9 +123,7 @@ class MatchStarted:
         if not isinstance(self.rules, Rules):
             raise _fail(self, f"rules are a Rules, got {self.rules!r}")
         if self.variant not in VARIANTS:
-            raise _fail(
-                self, f"unknown variant {self.variant!r}; known: {', '.join(VARIANTS)}"
-            )
+            raise _fail(self, f"unknown variant {self.variant!r}; known: {', '.join(VARIANTS)}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -422,4 +420,3 @@ def event_from_json(text: str) -> Event:
     except (json.JSONDecodeError, TypeError) as error:
         raise InvalidEventError(f"invalid event {text!r}: not JSON ({error})") from None
     return event_from_dict(data)
-

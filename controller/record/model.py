@@ -152,9 +152,7 @@ class MatchSnapshot:
         >>> MatchSnapshot(("Ann", "Bob"), Rules(5), MatchState(Rules(5)), 1).describe()
         'Ann - Bob, 5-point match, score 0-0, game 1: awaiting the opening roll'
         """
-        what = (
-            f"{self.rules.match_length}-point match" if self.match_length else "money session"
-        )
+        what = f"{self.rules.match_length}-point match" if self.match_length else "money session"
         score = f"score {self.match.score[0]}-{self.match.score[1]}"
         head = f"{self.names[0]} - {self.names[1]}, {what}, {score}"
         phase = self.phase
@@ -391,9 +389,7 @@ class Replayer:
             if not match:
                 raise self.fail(index, event, "no legal play reaches this board")
             if match[0].notation != event.notation:
-                raise self.fail(
-                    index, event, f"the canonical notation is {match[0].notation!r}"
-                )
+                raise self.fail(index, event, f"the canonical notation is {match[0].notation!r}")
             after = event.board
         else:
             if event.before != s.board:

@@ -49,6 +49,7 @@ from controller.record.events import (
     Taken,
 )
 from controller.record.model import GameRecord, MatchRecord, replay
+from controller.record.plain import gnubg_refusal
 from controller.rules import START, Board, MatchState, Player, Rules
 
 __all__ = ["read_sgf", "write_sgf"]
@@ -177,8 +178,12 @@ def write_sgf(record: MatchRecord, analysis: Review | None = None) -> str:
     properties, so that GNU Backgammon shows it (see :mod:`~controller.record._sgf_analysis`).
 
     Raises:
-        RecordError: if ``analysis`` is not a review of this match.
+        RecordError: if ``analysis`` is not a review of this match; SgfError for a
+            variant that is not backgammon (:mod:`~controller.record.plain` exports it).
     """
+    refusal = gnubg_refusal(record, ".sgf")
+    if refusal is not None:
+        raise SgfError(refusal)
     notes = None if analysis is None else _Notes(record, analysis)
     trees = []
     for game in record.games:

@@ -23,7 +23,7 @@ from typing import Any
 from controller.config import parse_config
 from controller.record.journal import Journal
 from controller.referee import Mode
-from controller.rules import Rules
+from controller.rules import BACKGAMMON, Rules, Variant
 from controller.service.service import Service, open_journal, scene_text
 from controller.service.simulation import DriverCounts, RollPool, TableCamera, TableDriver
 
@@ -114,8 +114,10 @@ class SimulatedBoard:
         flipped: bool = False,
         names: tuple[str, str] = ("White", "Black"),
         board_id: str = "demo",
+        variant: Variant = BACKGAMMON,
     ) -> None:
         self.journal_path = journal
+        self.variant = variant
         self.seed = seed
         self.rules = rules if rules is not None else Rules(match_length=5)
         self.mode = mode
@@ -145,6 +147,7 @@ class SimulatedBoard:
             rules=self.rules,
             mode=self.mode,
             flipped=self.flipped,
+            variant=self.variant,
         )
         self.sim = stack.enter_context(
             BoardSimulator(
@@ -184,7 +187,12 @@ class SimulatedBoard:
         from controller.service.simulation import button_presser
 
         press = button_presser(self.buttons, self.factory)
-        return TableDriver(
+        driver = TableDriver
+        if self.service.flow.is_jacquet:
+            from controller.service.jacquet_simulation import JacquetTableDriver
+
+            driver = JacquetTableDriver
+        return driver(
             self.service,
             self.sim.board,
             self.camera,
@@ -218,6 +226,7 @@ async def run_simulated(
     announce: Callable[[str], None] | None = None,
     broker: str | None = None,
     board_id: str = "demo",
+    variant: Variant = BACKGAMMON,
     **options: Any,
 ) -> DemoResult:
     """Play ``games`` games (or to the match's end) on a simulated board into ``journal``.
@@ -227,7 +236,9 @@ async def run_simulated(
     """
     async with contextlib.AsyncExitStack() as stack:
         table = await stack.enter_async_context(
-            SimulatedBoard(journal, seed=seed, rules=rules, mode=mode, board_id=board_id)
+            SimulatedBoard(
+                journal, seed=seed, rules=rules, mode=mode, board_id=board_id, variant=variant
+            )
         )
         service = table.service
         if announce is not None:

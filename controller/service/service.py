@@ -32,7 +32,16 @@ from controller.record.journal import Journal
 from controller.record.matfile import write_mat
 from controller.record.sgf import write_sgf
 from controller.referee import Button, Cells, Mode
-from controller.rules import Rules, RulesError, gnubg_id, pip_counts, xgid
+from controller.rules import (
+    BACKGAMMON,
+    Board,
+    Rules,
+    RulesError,
+    Variant,
+    gnubg_id,
+    pip_counts,
+    xgid,
+)
 from controller.scene import Scene
 from controller.service.errors import RefusedError
 from controller.service.flow import (
@@ -131,6 +140,8 @@ class Service:
         flipped: player 0 plays colour B from the far side (the board's orientation).
         leds: the LED back-end, or None.
         clock: the time of events.
+        variant: the game of a new journal (backgammon, nackgammon, Jacquet de
+            Versailles); a resumed journal keeps its own.
     """
 
     def __init__(
@@ -144,6 +155,7 @@ class Service:
         flipped: bool = False,
         leds: LedBackend | None = None,
         clock: Callable[[], float] = time.time,
+        variant: Variant = BACKGAMMON,
     ) -> None:
         self._board_id = board_id
         self.journal = journal
@@ -159,8 +171,8 @@ class Service:
         owed: list[record.Event] = []
         if snapshot is None:
             rules = rules if rules is not None else Rules()
-            journal.append(record.MatchStarted(names, rules))
-            self.flow = Flow.new(names, rules, mode)
+            journal.append(record.MatchStarted(names, rules, variant.name))
+            self.flow = Flow.new(names, rules, mode, variant)
             self.resumed = f"new match in {str(journal.path)!r}"
         else:
             self.flow, owed = Flow.resume(snapshot, mode)
@@ -210,11 +222,17 @@ class Service:
         await done
 
     def export(self, fmt: Literal["mat", "sgf"]) -> str:
-        """The match so far as a ``.mat`` or ``.sgf`` text."""
+        """The match so far as a ``.mat`` or ``.sgf`` text.
+
+        Raises:
+            RefusedError: for a match these GNU Backgammon formats cannot hold (Jacquet de
+                Versailles, nackgammon), saying which export can.
+        """
         match = self.journal.record()
-        if fmt == "mat":
-            return write_mat(match)
-        return write_sgf(match)
+        try:
+            return write_mat(match) if fmt == "mat" else write_sgf(match)
+        except record.RecordError as error:
+            raise RefusedError(str(error)) from None
 
     # Inputs from the edges.
 
@@ -389,7 +407,7 @@ class Service:
             cube_value=cube.value if cube is not None else 1,
             cube_owner=cube.owner if cube is not None else None,
             cube_offered=flow.phase == "cube-offered",
-            pips=tuple(pip_counts(turn.before)) if turn is not None else (0, 0),  # type: ignore[arg-type]
+            pips=_pips(turn.before, flow.variant) if turn is not None else (0, 0),
             verdict=verdict,
             text=display.text,
             lights=lights,
@@ -413,9 +431,24 @@ def _move_line(event: record.Event) -> str | None:
         return f"{event.player} {type(event).__name__.lower()}"
     if isinstance(event, record.PositionEdited):
         return "position corrected"
+    if isinstance(event, record.Declined):
+        return f"{event.player} declines the numbers handed over"
     if isinstance(event, record.GameEnded):
         return f"game over: {event.winner} wins {event.points}"
     return None
+
+
+def _pips(board: Board, variant: Variant) -> tuple[int, int]:
+    """Each player's pips to bear off, along their own track (Jacquet's differ)."""
+    if variant.tracks == BACKGAMMON.tracks:
+        counts = pip_counts(board)
+        return counts[0], counts[1]
+    pips = [0, 0]
+    for player, track in enumerate(variant.tracks):
+        sign = 1 if player == 0 else -1
+        # View index i is the track's pos 25 - i: i pips from off (the bar is 25).
+        pips[player] = sum(i * max(0, sign * board[track[i]]) for i in range(1, 26))
+    return pips[0], pips[1]
 
 
 def _light(lamp: Any) -> LightState:
