@@ -118,6 +118,10 @@ def jacquet_on(flow: Flow, event: Input) -> tuple[Flow, list[record.Event]]:
     if isinstance(event, DiceEntered):
         return _adopt(flow, turn, turn.on(ManualDice(event.dice)))
     if isinstance(event, CameraLifted):
+        if turn.dice_source is DiceSource.GIVEN:
+            # Numbers given (handed over, the primauté's) are not the mover's dice on the
+            # table: picking those up (the thrower's) commits nothing; Done does.
+            return replace(flow, turn=turn), []
         return _adopt(flow, turn, turn.on(DiceLifted(turn.player)))
     roller = _roller(turn)
     if isinstance(event, CameraRoll):
