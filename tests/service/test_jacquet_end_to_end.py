@@ -73,15 +73,23 @@ def test_a_jacquet_game_resumes_mid_turn_after_a_restart(tmp_path: Path) -> None
             resumed = table.service.resumed
             phase = table.service.status().phase
             driver = table.driver(random.Random(23), illegal_rate=0.0, cocked_rate=0.0)
-            await driver.play(1)
+            task = asyncio.create_task(driver.play(1))
+            while sum(isinstance(e, record.Played) for e in driver.expected) < 8:
+                await asyncio.sleep(0.005)
+            task.cancel()
+            try:
+                await task
+            except asyncio.CancelledError:
+                pass
             return resumed, list(driver.expected), phase
 
     resumed, after, phase = asyncio.run(second_part())
-    assert "resumed" in resumed or "game 1" in resumed, resumed
+    assert resumed.startswith("resumed") or "game 1" in resumed, resumed
     assert phase == "moving"
     with Journal(path, readonly=True) as journal:
         events = journal.events()
-        replayed = journal.record()
+        journal.record()  # it replays
     kept = [e for e in events[1:] if not isinstance(e, record.Observed | record.Flagged)]
-    assert kept == before + after
-    assert replayed.games[0].result is not None
+    assert kept[: len(before)] == before
+    # The players stopped mid-action: all but their last two logged actions are journalled.
+    assert kept[len(before) : len(before) + len(after) - 2] == after[:-2]
