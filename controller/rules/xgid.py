@@ -526,4 +526,3 @@ def parse_position(text: str) -> Xgid:
     if text.startswith(_PREFIX) or text.count(":") >= 9:
         return parse_xgid(text)
     return parse_gnubg_id(text)
-

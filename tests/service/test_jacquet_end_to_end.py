@@ -9,6 +9,7 @@ flagged, every cocked throw thrown again.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 from pathlib import Path
 
@@ -60,10 +61,8 @@ def test_a_jacquet_game_resumes_mid_turn_after_a_restart(tmp_path: Path) -> None
             ):
                 await asyncio.sleep(0.005)
             task.cancel()
-            try:
+            with contextlib.suppress(asyncio.CancelledError):
                 await task
-            except asyncio.CancelledError:
-                pass
             return list(driver.expected)
 
     before = asyncio.run(first_part())
@@ -77,10 +76,8 @@ def test_a_jacquet_game_resumes_mid_turn_after_a_restart(tmp_path: Path) -> None
             while sum(isinstance(e, record.Played) for e in driver.expected) < 8:
                 await asyncio.sleep(0.005)
             task.cancel()
-            try:
+            with contextlib.suppress(asyncio.CancelledError):
                 await task
-            except asyncio.CancelledError:
-                pass
             return resumed, list(driver.expected), phase
 
     resumed, after, phase = asyncio.run(second_part())

@@ -51,9 +51,7 @@ def match_events(
 ) -> list[record.Event]:
     rng = random.Random(seed)
     rules = Rules(match_length=3)
-    return list(
-        jacquet_record_events(rules, rng, variant, games=games, decline_rate=decline_rate)
-    )
+    return list(jacquet_record_events(rules, rng, variant, games=games, decline_rate=decline_rate))
 
 
 def new_flow(variant: Variant = JACQUET) -> Flow:
