@@ -44,7 +44,8 @@ def write_archive(directory: Path, archive: Archive) -> list[Path]:
     folder = directory / archive.board_id
     folder.mkdir(parents=True, exist_ok=True)
     written = []
-    for suffix, text in ((".sgf", archive.sgf), (".mat", archive.mat)):
+    texts = ((".sgf", archive.sgf), (".mat", archive.mat), (".json", archive.json))
+    for suffix, text in texts:
         if text is None:
             continue
         path = folder / f"{archive.name}{suffix}"

@@ -29,6 +29,7 @@ from controller.record import (
 )
 from controller.record.errors import MatFileError
 from controller.record.matfile import write_mat
+from controller.record.plain import gnubg_refusal, write_events
 from controller.record.sgf import write_sgf
 from controller.status import BoardEvent, BoardStatus
 
@@ -42,9 +43,12 @@ class Archive:
     board_id: str
     name: str
     """The file name without extension: ``match-<UTC start>-<seq of its start>``."""
-    sgf: str
+    sgf: str | None
+    """None where GNU Backgammon's formats cannot hold the match (Jacquet, nackgammon)."""
     mat: str | None
     """None where a ``.mat`` cannot hold the match (money play, an accepted illegal play)."""
+    json: str | None = None
+    """The match's events as JSON lines, for a match ``.sgf`` cannot hold."""
 
 
 @dataclass(slots=True)
@@ -202,6 +206,9 @@ class HubState:
         if snapshot.phase is not Phase.MATCH_OVER and not snapshot.rules.is_money:
             return []
         record = replayer.record(tuple(view._record), view._start)
+        if gnubg_refusal(record, ".sgf") is not None:  # Jacquet, nackgammon: their events
+            view.archived += 1
+            return [Archive(view.board_id, view._match_name, None, None, write_events(record))]
         try:
             mat: str | None = write_mat(record)
         except MatFileError:
