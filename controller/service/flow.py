@@ -393,19 +393,7 @@ class Flow:
         if old.dice is None and turn.dice is not None and turn.phase is not Phase.DONE:
             events.append(record.Rolled(turn.player, turn.dice))
             cube = cube.roll(turn.player)
-        partial = self.partial
-        verdict = turn.verdict
-        if (
-            turn.phase is Phase.MOVING
-            and verdict is not None
-            and verdict.kind in (Kind.PARTIAL, Kind.COMPLETE)
-            and verdict.board is not None
-            and verdict.board != (partial or turn.before)
-        ):
-            events.append(record.Observed(verdict.board))
-            partial = verdict.board
-        if turn.phase is Phase.FLAGGED and old.phase is not Phase.FLAGGED and turn.flagged:
-            events.append(_flagged(turn))
+        partial = _seen_events(old, turn, self.partial, events)
         flow = replace(self, cube=cube, turn=turn, partial=partial, notice=turn.notice)
         if turn.phase is not Phase.DONE:
             return flow, events
@@ -466,6 +454,25 @@ class Flow:
             self, match=match, opening=None, cube=None, turn=None, partial=None, notice=text
         )
         return flow, events
+
+
+def _seen_events(
+    old: TurnState, turn: TurnState, partial: Board | None, events: list[record.Event]
+) -> Board | None:
+    """Add the events of what the turn saw (a new partial board, a flag); the partial now."""
+    verdict = turn.verdict
+    if (
+        turn.phase is Phase.MOVING
+        and verdict is not None
+        and verdict.kind in (Kind.PARTIAL, Kind.COMPLETE)
+        and verdict.board is not None
+        and verdict.board != (partial or turn.before)
+    ):
+        events.append(record.Observed(verdict.board))
+        partial = verdict.board
+    if turn.phase is Phase.FLAGGED and old.phase is not Phase.FLAGGED and turn.flagged:
+        events.append(_flagged(turn))
+    return partial
 
 
 def _flagged(turn: TurnState) -> record.Flagged:

@@ -24,7 +24,6 @@ from controller.referee import (
     Button,
     DiceLifted,
     DiceSource,
-    Kind,
     ManualDice,
     Phase,
     Press,
@@ -48,8 +47,8 @@ from controller.service.flow import (
     KeyPressed,
     Observed,
     PositionSet,
-    _flagged,
     _high_first,
+    _seen_events,
 )
 
 __all__ = ["jacquet_on", "jacquet_result_of", "jacquet_resume"]
@@ -174,19 +173,7 @@ def _adopt(flow: Flow, old: TurnState, turn: TurnState) -> tuple[Flow, list[reco
         events.append(record.OpeningRolled(turn.dice))
     elif old.dice is None and turn.dice is not None and turn.phase is not Phase.DONE:
         events.append(record.Rolled(turn.player, turn.dice))
-    partial = flow.partial
-    verdict = turn.verdict
-    if (
-        turn.phase is Phase.MOVING
-        and verdict is not None
-        and verdict.kind in (Kind.PARTIAL, Kind.COMPLETE)
-        and verdict.board is not None
-        and verdict.board != (partial or turn.before)
-    ):
-        events.append(record.Observed(verdict.board))
-        partial = verdict.board
-    if turn.phase is Phase.FLAGGED and old.phase is not Phase.FLAGGED and turn.flagged:
-        events.append(_flagged(turn))
+    partial = _seen_events(old, turn, flow.partial, events)
     flow = replace(flow, turn=turn, partial=partial, notice=turn.notice)
     if turn.phase is not Phase.DONE:
         return flow, events

@@ -122,9 +122,9 @@ def test_gnubg_formats_are_refused_for_jacquet_and_the_plain_records_offered() -
         "a .sgf file holds backgammon, not jacquet-versailles: export the match as JSON "
         "lines or text instead (tabula export --format json|text)"
     )
-    with pytest.raises(record.SgfError, match="a .sgf file holds backgammon"):
+    with pytest.raises(record.SgfError, match=r"a \.sgf file holds backgammon"):
         write_sgf(match)
-    with pytest.raises(record.MatFileError, match="a .mat file holds backgammon"):
+    with pytest.raises(record.MatFileError, match=r"a \.mat file holds backgammon"):
         write_mat(match)
     with pytest.raises(IllegalActionError, match="XGID and GNU Backgammon IDs"):
         match.state.position()
