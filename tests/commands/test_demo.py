@@ -42,18 +42,8 @@ def test_simulated_matches_are_legal_and_reach_the_length() -> None:
 
 
 def test_demo_plays_nackgammon_through_the_service(tmp_path: Path) -> None:
-    run = tabula(
-        "demo",
-        "--variant",
-        "nackgammon",
-        "--seed",
-        "4",
-        "--length",
-        "1",
-        "--headless",
-        "--out",
-        str(tmp_path),
-    )
+    args = ["--variant", "nackgammon", "--seed", "4", "--length", "1", "--games", "1"]
+    run = tabula("demo", *args, "--headless", "--out", str(tmp_path))
     assert run.returncode == 0, run.stderr
     assert "nackgammon, 1-point matches" in run.stdout
     assert "wrote .json and .txt" in run.stdout
