@@ -2,9 +2,9 @@
 
 Why: ``.mat`` and ``.sgf`` are GNU Backgammon's formats and hold backgammon only. A match
 of another variant (Jacquet de Versailles, nackgammon) is exported as its events, one JSON
-object a line (the saved-match format ``tabula export --match`` and
-``tabula replay --match`` read back, checked against the rules), or as a text listing each
-game's throws and plays. :func:`gnubg_refusal` says why a match cannot go to GNU Backgammon.
+object a line (the saved-match format ``tabula export --match`` reads back, checked against
+the rules), or as a text listing each game's throws and plays. :func:`gnubg_refusal` says
+why a match cannot go to GNU Backgammon.
 """
 
 from __future__ import annotations
