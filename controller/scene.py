@@ -31,7 +31,6 @@ __all__ = [
     "is_lit",
 ]
 
-
 class SceneError(TabulaError, ValueError):
     """An LED scene that cannot be shown: wrong number of lamps, unknown location."""
 

@@ -9,24 +9,12 @@ HELP = "find the board markers in a camera frame, store the calibration, draw wh
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The options of ``tabula calibrate``."""
-    parser.add_argument(
-        "--config",
-        required=True,
-        metavar="PATH",
-        help="TOML config to create or update ([camera.calibration] only)",
-    )
-    parser.add_argument(
-        "--source",
-        default="0",
-        metavar="SOURCE",
-        help="camera index, 'picamera', an image file, a folder or a video",
-    )
-    parser.add_argument(
-        "--annotated",
-        default="calibration.png",
-        metavar="PATH",
-        help="where to write the annotated image (default calibration.png)",
-    )
+    parser.add_argument("--config", required=True, metavar="PATH",
+                        help="TOML config to create or update ([camera.calibration] only)")
+    parser.add_argument("--source", default="0", metavar="SOURCE",
+                        help="camera index, 'picamera', an image file, a folder or a video")
+    parser.add_argument("--annotated", default="calibration.png", metavar="PATH",
+                        help="where to write the annotated image (default calibration.png)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -65,8 +53,6 @@ def run(args: argparse.Namespace) -> int:
         raise
     save_calibration(args.config, calibration)
     cv2.imwrite(args.annotated, annotate(frame, detection, calibration))
-    print(
-        f"markers {sorted(detection.corners)} found; calibration written to {args.config}; "
-        f"annotated image: {args.annotated}"
-    )
+    print(f"markers {sorted(detection.corners)} found; calibration written to {args.config}; "
+          f"annotated image: {args.annotated}")
     return 0

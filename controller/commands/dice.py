@@ -12,23 +12,12 @@ HELP = "read the dice in images (JSON per image: dice, values, boxes, verdict)"
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The options of ``tabula dice``."""
     parser.add_argument("images", nargs="+", metavar="IMAGE", help="image files to read")
-    parser.add_argument(
-        "--json",
-        action="store_true",
-        help="print only the JSON lines (default adds nothing else either)",
-    )
-    parser.add_argument(
-        "--config",
-        metavar="PATH",
-        help="TOML config whose [camera.calibration] gives the board view",
-    )
-    parser.add_argument(
-        "--dice",
-        type=int,
-        default=None,
-        metavar="N",
-        help="how many dice a roll has (fewer is a reroll); default: any",
-    )
+    parser.add_argument("--json", action="store_true",
+                        help="print only the JSON lines (default adds nothing else either)")
+    parser.add_argument("--config", metavar="PATH",
+                        help="TOML config whose [camera.calibration] gives the board view")
+    parser.add_argument("--dice", type=int, default=None, metavar="N",
+                        help="how many dice a roll has (fewer is a reroll); default: any")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -23,6 +23,7 @@ from controller.rules.xgid import parse_position, xgid
 HELP = "list the legal plays of a roll (POSITION DICE, or JSON lines with --batch)"
 
 
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("position", nargs="?", help="an XGID or a GNU Backgammon Position ID")
     parser.add_argument("dice", nargs="?", help="the roll, e.g. 52")

@@ -166,7 +166,9 @@ class Journal:
         try:
             if self._replayer is None:
                 if not isinstance(event, MatchStarted):
-                    raise InvalidEventError(f"a journal starts with MatchStarted, got {event!r}")
+                    raise InvalidEventError(
+                        f"a journal starts with MatchStarted, got {event!r}"
+                    )
                 self._start = event
                 self._replayer = Replayer(event)
             else:

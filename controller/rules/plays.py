@@ -298,7 +298,9 @@ def _search_in_order(
             moves = _general_steps(board, order[index], variant)
             if not moves:
                 stack.append((board, steps, index + 1, (*lost, order[index])))
-            stack.extend((_apply(board, *step), (*steps, step), index + 1, lost) for step in moves)
+            stack.extend(
+                (_apply(board, *step), (*steps, step), index + 1, lost) for step in moves
+            )
     return ends
 
 

@@ -526,3 +526,4 @@ def parse_position(text: str) -> Xgid:
     if text.startswith(_PREFIX) or text.count(":") >= 9:
         return parse_xgid(text)
     return parse_gnubg_id(text)
+
