@@ -62,6 +62,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--headless", action="store_true", help="print one line a game, not every move and LED"
     )
     parser.add_argument("--mode", choices=("referee", "learner", "recorder"), default="learner")
+    parser.add_argument(
+        "--engine",
+        choices=("auto", "bindings", "cli", "none"),
+        default="auto",
+        help="the teacher of learner mode (auto: the bindings, else the gnubg program)",
+    )
     parser.add_argument("--illegal", type=float, default=0.08, help="share of illegal plays")
     parser.add_argument("--cocked", type=float, default=0.08, help="share of cocked rolls")
     parser.add_argument(
@@ -148,6 +154,7 @@ def run(args: argparse.Namespace) -> int:
                 broker=args.broker,
                 board_id=args.board_id,
                 variant=variant,
+                engine=args.engine,
             )
         )
         counts = result.counts

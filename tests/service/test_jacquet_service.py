@@ -42,6 +42,7 @@ def test_a_jacquet_match_is_journalled_resumed_and_shown(tmp_path: Path) -> None
         assert (status.phase, status.turn, status.dice) == ("moving", 0, (6, 2))
         assert status.pips == (360, 360) and status.xgid == "" and status.gnubg_id == ""
         assert status.cube_value == 1 and status.cube_owner is None
+        assert status.variant == "jacquet-versailles"
         assert journal.events()[0] == record.MatchStarted(
             ("Player 0", "Player 1"), Rules(3), "jacquet-versailles"
         )

@@ -25,6 +25,17 @@ function show(status) {
   }
   $("links").textContent = Object.entries(status.links).map(([k, v]) => `${k}: ${v}`).join(", ");
   $("mode").textContent = status.mode;
+  $("engine").textContent = status.engine || "—";
+  $("hint").textContent = status.hint || "—";
+  if (status.play_player === null || status.play_player === undefined) {
+    $("last-play").textContent = "—";
+    $("best-play").textContent = "—";
+  } else {
+    const loss = status.play_loss === null ? "" : ` (-${status.play_loss.toFixed(3)})`;
+    $("last-play").textContent = `${names[status.play_player]} ${status.play_notation}: ${status.play_grade}${loss}`;
+    $("best-play").textContent = status.play_best;
+  }
+  $("last-play").className = "grade " + (status.play_grade || "");
   $("verdict").textContent = verdictWords(status);
   $("verdict").className = "verdict " + status.verdict;
   $("text").textContent = status.text;
@@ -71,21 +82,37 @@ async function act(body) {
   }
 }
 
-async function download(fmt) {
+async function download(fmt, path = `/api/export/${fmt}`, suffix = "") {
   const headers = {};
   const t = token();
   if (t) headers.Authorization = "Bearer " + t;
-  const response = await fetch(`/api/export/${fmt}`, { headers });
+  const response = await fetch(path, { headers });
   if (!response.ok) {
     const data = await response.json().catch(() => ({ error: response.statusText }));
     report(`download .${fmt} refused (${response.status}): ${data.error}`, false);
     return;
   }
   const blob = await response.blob();
-  const link = Object.assign(document.createElement("a"), { href: URL.createObjectURL(blob), download: `${current ? current.board_id : "match"}.${fmt}` });
+  const link = Object.assign(document.createElement("a"), { href: URL.createObjectURL(blob), download: `${current ? current.board_id : "match"}${suffix}.${fmt}` });
   link.click();
   URL.revokeObjectURL(link.href);
   report(`.${fmt} downloaded`, true);
+}
+
+async function openReview() {
+  const headers = {};
+  const t = token();
+  if (t) headers.Authorization = "Bearer " + t;
+  report("review: the engine is analysing the match…", true);
+  const response = await fetch("/api/review/html", { headers });
+  if (!response.ok) {
+    const data = await response.json().catch(() => ({ error: response.statusText }));
+    report(`review refused (${response.status}): ${data.error}`, false);
+    return;
+  }
+  const blob = new Blob([await response.text()], { type: "text/html" });
+  window.open(URL.createObjectURL(blob), "_blank");
+  report("review opened", true);
 }
 
 function setup() {
@@ -101,6 +128,9 @@ function setup() {
   $("new-match").onclick = () => act({ action: "new-match", length: Number($("length").value) });
   $("download-mat").onclick = () => download("mat");
   $("download-sgf").onclick = () => download("sgf");
+  $("hint-button").onclick = () => act({ action: "hint" });
+  $("review").onclick = () => openReview();
+  $("download-analysed").onclick = () => download("sgf", "/api/review/sgf", "-analysed");
   for (const button of document.querySelectorAll("[data-copy]")) {
     button.onclick = () => {
       const input = $(button.dataset.copy);
