@@ -46,6 +46,15 @@ player_1 = "Bob"
     return path
 
 
+def _notify_socket(tmp_path: Path) -> tuple[str, socket.socket]:
+    """A socket standing for systemd's notify socket, and its path."""
+    notify = str(tmp_path / "notify")
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    sock.bind(notify)
+    sock.settimeout(0.5)
+    return notify, sock
+
+
 def _start(config: Path, notify: str) -> subprocess.Popen[str]:
     env = dict(os.environ, NOTIFY_SOCKET=notify, WATCHDOG_USEC="200000")
     env.pop("WATCHDOG_PID", None)
@@ -71,10 +80,7 @@ def _messages(sock: socket.socket, until: bytes, timeout: float = 20.0) -> list[
 
 
 def test_run_journals_notifies_systemd_and_resumes_after_sigterm(tmp_path: Path) -> None:
-    notify = str(tmp_path / "notify")
-    sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-    sock.bind(notify)
-    sock.settimeout(0.5)
+    notify, sock = _notify_socket(tmp_path)
     with BoardSimulator(settings=FAST_FIRMWARE, pinmap=DEMO_PINMAP) as sim:
         config = _config(tmp_path, sim.path)
         service = _start(config, notify)
@@ -102,10 +108,7 @@ def test_run_journals_notifies_systemd_and_resumes_after_sigterm(tmp_path: Path)
 
 
 def test_run_referees_the_variant_of_the_configuration(tmp_path: Path) -> None:
-    notify = str(tmp_path / "notify")
-    sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-    sock.bind(notify)
-    sock.settimeout(0.5)
+    notify, sock = _notify_socket(tmp_path)
     with BoardSimulator(settings=FAST_FIRMWARE, pinmap=DEMO_PINMAP) as sim:
         config = _config(tmp_path, sim.path)
         jacquet = 'match_length = 3\nvariant = "jacquet-versailles"'
