@@ -21,6 +21,7 @@ from controller.record import (
     event_to_json,
     replay,
 )
+from controller.record.decisions import decisions_of
 from controller.record.matfile import write_mat
 from controller.record.sgf import read_sgf, write_sgf
 from controller.rules import START, Rules, legal_plays
@@ -131,3 +132,9 @@ def test_without_the_correction_the_misread_roll_does_not_replay() -> None:
     uncorrected = [e for e in events if not isinstance(e, DiceCorrected)]
     with pytest.raises(InvalidEventError, match="the dice rolled were"):
         replay(uncorrected)
+
+
+def test_an_abandoned_game_has_no_decisions_to_review() -> None:
+    played = selfplay_events(401, 3)
+    events = [played[0], *knocked_game(), *played[1:]]
+    assert decisions_of(replay(events)) == decisions_of(replay(played))
