@@ -364,7 +364,7 @@ class Service:
                 start = cells_from_board(START)
                 self.orientation = propose(item.cells, start, self.orientation) or self.orientation
             item = Observed(self.orientation.logical(item.cells))
-        elif self.orienting:
+        elif self.orienting and not isinstance(item, Observed):
             await self._orienting(item)
             return
         self.counters.inputs += 1
@@ -390,9 +390,10 @@ class Service:
             self.counters.journalled += 1
             kind = type(event).__name__
             self.counters.kinds[kind] = self.counters.kinds.get(kind, 0) + 1
-            self._publish(
-                BoardEvent(self._board_id, seq, kind, record.event_to_dict(event), self._clock())
-            )
+            data = record.event_to_dict(event)
+            # The journal's type names the event (``played``), as the backlog of
+            # ``controller.mqtt.journal_events`` names the same events.
+            self._publish(BoardEvent(self._board_id, seq, data["type"], data, self._clock()))
 
     # The match itself: orientation, new game, new match.
 
