@@ -81,9 +81,9 @@ def test_the_service_serves_its_page_and_publishes_to_the_hub(tmp_path: Path) ->
                         assert (await r.json())["status"]["players"] == ["Cy", "Di"]
                 for _ in range(200):
                     view = hub.state.boards.get("pi-1")
-                    if view is not None and view.online and view.status is not None:
-                        if view.status.players == ("Cy", "Di"):
-                            break
+                    status_now = view.status if view is not None and view.online else None
+                    if status_now is not None and status_now.players == ("Cy", "Di"):
+                        break
                     await asyncio.sleep(0.05)
                 assert view is not None and view.online and view.status is not None
                 assert view.status.players == ("Cy", "Di")
