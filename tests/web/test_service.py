@@ -88,9 +88,9 @@ def test_the_service_serves_its_page_and_publishes_to_the_hub(tmp_path: Path) ->
                 assert view is not None and view.online and view.status is not None
                 assert view.status.players == ("Cy", "Di")
                 # One sequence per board: the new journal numbers on from the old one.
-                assert (view.first_seq, view.last_seq, view.missing) == (1, 2, 0)
+                assert (view.first_seq, view.last_seq, view.missing) == (1, 3, 0)
                 assert (view.journals, view.duplicates) == (0, 0)
-                archived = sorted(tmp_path.glob("journal-*-seq1-1.sqlite3"))
+                archived = sorted(tmp_path.glob("journal-*-seq1-2.sqlite3"))  # its orientation
                 assert len(archived) == 1, list(tmp_path.iterdir())
             finally:
                 service.send_signal(signal.SIGTERM)
@@ -144,6 +144,16 @@ async def _page_shows(url: str, name: str) -> None:
             assert await page.text_content("#player0") == name
             status = json.loads(await page.evaluate("JSON.stringify(window.tabulaStatus)"))
             assert status["board_id"] == "pi-1"
+            # The sides to confirm before the opening roll: confirmed from the page.
+            assert "(to confirm)" in (await page.text_content("#sides") or "")
+            await page.click("#referee summary")
+            await page.fill("#token", TOKEN)
+            await page.click("#confirm-orientation")
+            await page.wait_for_function(
+                "!window.tabulaStatus.orientation_pending", timeout=10000
+            )
+            assert "orientation: done" in (await page.text_content("#action-result") or "")
+            assert await page.is_hidden("#orientation-row")
             ARTIFACTS.mkdir(exist_ok=True)
             await page.screenshot(path=str(ARTIFACTS / "service-board.png"), full_page=True)
         finally:
