@@ -3,7 +3,9 @@
 Target (issue 8): under 500 ms for a 0-ply hint; a deeper level is measured too
 (``TABULA_BENCH_PLY``, default 2, or ``python -m benchmarks.bench_engine 3``). Each
 figure is the wall time of one ``await engine.hint(...)`` from the event loop, child
-process round trip included, over the positions of a seeded simulated game.
+process round trip included, over the positions of a seeded simulated game. Then the
+hint through the running service: the Hint button's pin to the LEDs lit, against a raw
+engine call of the same position in the same run (median, p99, ratio).
 """
 
 from __future__ import annotations
@@ -13,15 +15,18 @@ import os
 import random
 import statistics
 import sys
+import tempfile
 import time
+from pathlib import Path
 
-from controller.engine import ENGINE_KINDS, Engine, make_engine
+from controller.engine import ENGINE_KINDS, Engine, EngineKind, make_engine
 from controller.rules import START, Rules, Xgid
 from controller.selfplay import GameStarted, Played, SimulatedPlayer, play_match
 
 TARGET_MS = 500.0
 POSITIONS = 40
 DEEP_POSITIONS = 15
+SERVICE_ROUNDS = 40
 
 
 def _positions(count: int, seed: int = 1) -> list[tuple[Xgid, tuple[int, int]]]:
@@ -68,6 +73,65 @@ async def _bench(engine: Engine, deep: int) -> None:
     print(_summary("cube decision 0-ply", cube_times))
 
 
+def _p99(ms: list[float]) -> float:
+    return statistics.quantiles(ms, n=100, method="inclusive")[98] if len(ms) > 1 else ms[0]
+
+
+async def _through_service(kind: EngineKind, rounds: int = SERVICE_ROUNDS) -> None:
+    """Hint latency through the running service on the simulated board.
+
+    From the Hint button's pin (gpiozero's MockFactory) to the LEDs showing the first
+    checker of the best play (the LED back-end's scene), against a raw ``engine.hint``
+    of the same position in the same run.
+    """
+    from controller.referee import Mode, cells_from_board
+    from controller.service.demo import SimulatedBoard
+    from controller.service.flow import Observed
+    from controller.service.learner import SOURCE_LAMP
+    from controller.service.simulation import button_presser
+    from controller.status import EnterDice
+
+    engine = make_engine(kind, budget=120.0)
+    try:
+        with tempfile.TemporaryDirectory() as folder:
+            async with SimulatedBoard(
+                Path(folder) / "bench.sqlite3", mode=Mode.LEARNER, rules=Rules(), engine=engine
+            ) as table:
+                service, leds = table.service, table.service.leds
+                assert leds is not None
+                await asyncio.to_thread(table.sim.board.set_board, START)
+                cells = cells_from_board(START)
+                while service.status().cells != cells:
+                    await asyncio.sleep(0.005)
+                await service.apply(EnterDice((3, 1)))
+                await engine.hint(Xgid(dice=(3, 1)), (3, 1))  # started, as in play
+                press = button_presser(table.buttons, table.factory, gap_s=0.0)
+                through, raw = [], []
+                for _ in range(rounds):
+                    service._guide = None  # the LEDs back to the plain learner display
+                    service.feed(Observed(cells))
+                    while SOURCE_LAMP in leds.scene.lamps:
+                        await asyncio.sleep(0.001)
+                    await asyncio.sleep(0.02)  # past the button's debounce
+                    start = time.perf_counter()
+                    press("hint")
+                    while SOURCE_LAMP not in leds.scene.lamps:
+                        await asyncio.sleep(0.0005)
+                    through.append(1000 * (time.perf_counter() - start))
+                    start = time.perf_counter()
+                    await engine.hint(Xgid(dice=(3, 1)), (3, 1))
+                    raw.append(1000 * (time.perf_counter() - start))
+    finally:
+        await engine.close()
+    med_through, med_raw = statistics.median(through), statistics.median(raw)
+    print(
+        f"  hint through the service (button -> LEDs), 0-ply: median {med_through:.1f} ms, "
+        f"p99 {_p99(sorted(through)):.1f} ms over {rounds}; raw engine call: median "
+        f"{med_raw:.1f} ms, p99 {_p99(sorted(raw)):.1f} ms; ratio of medians "
+        f"{med_through / med_raw:.2f}"
+    )
+
+
 async def _main(deep: int) -> None:
     for kind in ENGINE_KINDS:
         engine = make_engine(kind, budget=120.0)
@@ -76,6 +140,7 @@ async def _main(deep: int) -> None:
             await _bench(engine, deep)
         finally:
             await engine.close()
+        await _through_service(kind)
 
 
 def main(ply: int | None = None) -> None:

@@ -19,8 +19,9 @@ from pathlib import Path
 from typing import Any
 
 from controller.rules.board import flip
-from controller.rules.plays import legal_results, plays_of_numbers
+from controller.rules.plays import legal_plays, legal_results, plays_of_numbers
 from controller.rules.tree import PlayTree
+from controller.rules.variants import BACKGAMMON, JACQUET, JACQUET_LUDII
 from controller.selfplay import JacquetPlayed, play_jacquet_game
 
 GOLDEN = Path(__file__).parent.parent / "tests" / "data" / "backgammon-golden" / "cases.jsonl"
@@ -50,6 +51,60 @@ def _jacquet_trees() -> None:
             f"  PlayTree {variant.name} ({len(turns):,} plays of 10 random games): "
             f"median {statistics.median(times) * 1e3:.2f} ms, worst {max(times) * 1e3:.1f} ms"
         )
+
+
+def _general_path(cases: list[dict[str, Any]]) -> None:
+    """The variants' generator: Jacquet turns and the golden cases forced through it.
+
+    Each figure comes with the same work done in the same run by the backgammon fast path
+    (the reference, so that ratios compare across machines) and by the general generator
+    as it was before it was made fast (``tests/rules/reference_general.py``).
+    """
+    from tests.rules.reference_general import reference_plays
+
+    def numbers(case: dict[str, Any]) -> tuple[int, ...]:
+        return BACKGAMMON.moves_of(case["dice"])
+
+    fast = _per_case(cases, lambda c: legal_plays(c["board"], c["player"], c["dice"]))
+    general = _per_case(
+        cases, lambda c: plays_of_numbers(c["board"], c["player"], numbers(c), BACKGAMMON)
+    )
+    before = _per_case(
+        cases, lambda c: reference_plays(c["board"], c["player"], numbers(c), BACKGAMMON)
+    )
+    print(
+        f"  golden cases, legal_plays: fast path {fast:,.0f}/s, general path {general:,.0f}/s "
+        f"(fast / general {fast / general:.2f}), general before {before:,.0f}/s "
+        f"(speed-up {general / before:.2f}x)"
+    )
+    turns = [
+        {"board": event.turn.board, "player": event.turn.player, "numbers": event.turn.numbers}
+        for variant in (JACQUET, JACQUET_LUDII)
+        for seed in range(10)
+        for event in play_jacquet_game(random.Random(seed), variant)
+        if isinstance(event, JacquetPlayed)
+    ]
+    for variant in (JACQUET, JACQUET_LUDII):
+        jacquet = _per_case(
+            turns, lambda t, v=variant: plays_of_numbers(t["board"], t["player"], t["numbers"], v)
+        )
+        old = _per_case(
+            turns, lambda t, v=variant: reference_plays(t["board"], t["player"], t["numbers"], v)
+        )
+        print(
+            f"  {variant.name} turns: {jacquet:,.0f}/s over {len(turns):,} turns "
+            f"(fast path / this {fast / jacquet:.2f}; before {old:,.0f}/s, "
+            f"speed-up {jacquet / old:.2f}x)"
+        )
+    start = time.perf_counter()
+    for variant in (JACQUET, JACQUET_LUDII):
+        for seed in range(50):
+            for _ in play_jacquet_game(random.Random(seed), variant):
+                pass
+    print(
+        f"  random Jacquet games (the property test's work): "
+        f"{100 / (time.perf_counter() - start):.1f} games/s"
+    )
 
 
 def _per_case(cases: list[dict[str, Any]], function: Callable[[dict[str, Any]], object]) -> float:
@@ -97,17 +152,7 @@ def main() -> None:
     )
     _jacquet_trees()
 
-    jacquet_turns = [
-        event.turn
-        for seed in range(20)
-        for event in play_jacquet_game(random.Random(seed))
-        if isinstance(event, JacquetPlayed)
-    ]
-    start = time.perf_counter()
-    for turn in jacquet_turns:
-        plays_of_numbers(turn.board, turn.player, turn.numbers, turn.variant)
-    jacquet = len(jacquet_turns) / (time.perf_counter() - start)
-    print(f"  Jacquet (general path): {jacquet:,.0f} turns/s over {len(jacquet_turns):,} turns")
+    _general_path(cases)
 
     try:
         import gnubg

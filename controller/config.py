@@ -54,6 +54,7 @@ __all__ = [
     "CameraConfig",
     "Config",
     "ConfigError",
+    "EngineConfig",
     "GameConfig",
     "GpioConfig",
     "MqttConfig",
@@ -274,6 +275,25 @@ class MqttConfig:
         return f"{self.topic_prefix}/{self.board_id}"
 
 
+EngineKindName = Literal["auto", "bindings", "cli", "none"]
+ENGINE_KINDS: tuple[EngineKindName, ...] = ("auto", "bindings", "cli", "none")
+
+
+@dataclass(frozen=True, slots=True)
+class EngineConfig:
+    """``[engine]``: the teacher of learner mode (hints, verdicts on plays, reviews)."""
+
+    kind: EngineKindName = "auto"
+    """``auto``: the bindings where they install, else the ``gnubg`` program, else none;
+    ``none``: hints off."""
+    ply: int = 0
+    """Depth of hints and verdicts (0 = the neural net alone, GNU Backgammon's own is 2)."""
+    budget: float = 5.0
+    """Seconds an answer may take before the engine is stopped (and restarted)."""
+    program: Path | None = None
+    """The ``gnubg`` program of ``cli`` and ``auto`` (default: on the PATH or /usr/games)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Config:
     """The whole configuration; :func:`load_config` builds it."""
@@ -288,6 +308,7 @@ class Config:
     players: PlayersConfig = field(default_factory=PlayersConfig)
     web: WebConfig = field(default_factory=WebConfig)
     mqtt: MqttConfig | None = None
+    engine: EngineConfig = field(default_factory=EngineConfig)
     source: Path | None = None
     """The file read, for messages."""
 
@@ -308,6 +329,7 @@ _SECTIONS: dict[str, tuple[str, ...]] = {
     ),
     "players": ("player_0", "player_1"),
     "web": ("enabled", "host", "port", "token"),
+    "engine": ("kind", "ply", "budget", "program"),
     "mqtt": (
         "broker",
         "board_id",
@@ -512,6 +534,16 @@ def _web(web: Section) -> WebConfig:
     return config
 
 
+def _engine(engine: Section) -> EngineConfig:
+    d = EngineConfig()
+    return EngineConfig(
+        kind=engine.get("kind", choice(ENGINE_KINDS), d.kind),
+        ply=engine.get("ply", integer(0, 7), d.ply),
+        budget=engine.get("budget", number(0.1, 600.0, "seconds"), d.budget),
+        program=engine.get("program", engine.reader.path(must_exist=True), None),
+    )
+
+
 def _mqtt(mqtt: Section) -> MqttConfig:
     for key in ("broker", "board_id"):
         if key not in mqtt:
@@ -577,6 +609,7 @@ def parse_config(
         players=_players(top.section("players")),
         web=_web(top.section("web")),
         mqtt=_mqtt(top.section("mqtt")) if "mqtt" in top else None,
+        engine=_engine(top.section("engine")),
         source=Path(source) if source != "<config>" else None,
     )
     if reader.problems:

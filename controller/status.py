@@ -94,6 +94,21 @@ class BoardStatus:
     """Who sits where with which colour (``Ann near side, colour A; Bob far side, colour B``)."""
     orientation_pending: bool = False
     """The players have still to confirm the orientation before the opening roll."""
+    engine: str = ""
+    """The teacher's name (``gnubg-cli``), or why there is none (hints are then off)."""
+    hint: str = ""
+    """The hint asked for: ``best 13/11 24/23``, ``double``, ``no double``, ``take``, ``drop``."""
+    play_player: int | None = None
+    """Learner mode: who made the last play the engine judged (``None``: none yet)."""
+    play_notation: str = ""
+    play_best: str = ""
+    """The engine's best play instead."""
+    play_loss: float | None = None
+    """Equity the play lost against the best one."""
+    play_grade: str = ""
+    """``good``, ``doubtful``, ``error`` or ``blunder`` (GNU Backgammon's thresholds)."""
+    play_signal: str = ""
+    """The verdict in a few words: ``blunder -0.21: best 13/9 13/10``."""
 
     def to_json(self) -> dict[str, Any]:
         """A JSON object with a ``version`` field."""

@@ -54,6 +54,18 @@ def test_empty_file_is_the_defaults() -> None:
     assert config.mqtt is None
 
 
+def test_the_engine_section_is_checked() -> None:
+    config = parse_config("[engine]\nkind = 'cli'\nply = 2\nbudget = 1.5\n")
+    assert (config.engine.kind, config.engine.ply, config.engine.budget) == ("cli", 2, 1.5)
+    assert parse_config("").engine.kind == "auto"
+    with pytest.raises(ConfigError) as caught:
+        parse_config("[engine]\nkind = 'gnu'\nply = 9\nbudget = 0\nprogram = '/no/gnubg'\n")
+    message = str(caught.value)
+    for key in ("engine.kind", "engine.ply", "engine.budget", "engine.program"):
+        assert key in message, message
+    assert "'/no/gnubg'" in message
+
+
 def test_the_example_shows_the_defaults() -> None:
     config = load_config(EXAMPLE)
     assert config.source == EXAMPLE
@@ -63,7 +75,7 @@ def test_the_example_shows_the_defaults() -> None:
 def test_every_commented_example_key_is_valid(tmp_path: Path) -> None:
     lines = EXAMPLE.read_text().splitlines()
     uncommented = [_COMMENTED.sub(r"\1", line) for line in lines]
-    assert sum(a != b for a, b in zip(lines, uncommented, strict=True)) == 13
+    assert sum(a != b for a, b in zip(lines, uncommented, strict=True)) == 14
     path = tmp_path / "tabula.toml"
     path.write_text("\n".join(uncommented))
     config = load_config(path, check_files=False)

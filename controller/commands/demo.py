@@ -61,6 +61,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--headless", action="store_true", help="print one line a game, not every move and LED"
     )
     parser.add_argument("--mode", choices=("referee", "learner", "recorder"), default="learner")
+    parser.add_argument(
+        "--engine",
+        choices=("auto", "bindings", "cli", "none"),
+        default="auto",
+        help="the teacher of learner mode (auto: the bindings, else the gnubg program)",
+    )
     parser.add_argument("--illegal", type=float, default=0.08, help="share of illegal plays")
     parser.add_argument("--cocked", type=float, default=0.08, help="share of cocked rolls")
     parser.add_argument(
@@ -96,8 +102,7 @@ def run(args: argparse.Namespace) -> int:
         from controller.config import parse_config
 
         parse_config(  # the same checks as the configuration's [mqtt] keys
-            f"[mqtt]\nbroker = {json.dumps(args.broker)}\n"
-            f"board_id = {json.dumps(args.board_id)}\n",
+            f"[mqtt]\nbroker = {json.dumps(args.broker)}\nboard_id = {json.dumps(args.board_id)}\n",
             source="--broker/--board-id",
             check_files=False,
         )
@@ -148,6 +153,7 @@ def run(args: argparse.Namespace) -> int:
                 cocked_rate=args.cocked,
                 broker=args.broker,
                 board_id=args.board_id,
+                engine=args.engine,
             )
         )
         counts = result.counts

@@ -74,6 +74,9 @@ async def _serve(config: Config) -> None:
     board_id = config.mqtt.board_id if config.mqtt is not None else socket.gethostname()
     async with contextlib.AsyncExitStack() as stack:
         journal = stack.enter_context(open_journal(config.journal))
+        engine = _engine(config)
+        if engine is not None:
+            stack.push_async_callback(engine.close)
         service = Service(
             board_id,
             journal,
@@ -82,6 +85,7 @@ async def _serve(config: Config) -> None:
             mode=Mode(config.mode),
             flipped=config.board.flipped,
             confirm_orientation=config.board.confirm_orientation,
+            engine=engine,
         )
 
         def close_journal() -> None:
@@ -102,8 +106,6 @@ async def _serve(config: Config) -> None:
         def pressed(press: Any) -> None:
             if press.button is Button.MODE:
                 service.next_mode()
-            elif press.button is Button.HINT:
-                _log.info("button hint: not used by the service")
             else:
                 service.press(press.button)
 
@@ -156,6 +158,19 @@ async def _web_and_mqtt(
         extra.append(("mqtt", publisher.run()))
         _log.info("publishing to %s as %s", config.mqtt.broker, config.mqtt.topic)
     return extra
+
+
+def _engine(config: Config) -> Any:
+    """The configured engine (``[engine]``), or None with the reason logged: play on."""
+    from controller.engine import configured_engine
+
+    settings = config.engine
+    program = str(settings.program) if settings.program is not None else None
+    choice = configured_engine(
+        settings.kind, ply=settings.ply, budget=settings.budget, program=program
+    )
+    _log.info("%s", choice.message)
+    return choice.engine
 
 
 def _camera(config: Config) -> Any:

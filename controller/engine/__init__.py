@@ -19,6 +19,7 @@ from controller.engine.choose import (
     EngineChoice,
     EngineKind,
     available_engine,
+    configured_engine,
     make_engine,
 )
 from controller.engine.errors import (
@@ -80,6 +81,7 @@ __all__ = [
     "Skill",
     "available_engine",
     "classify",
+    "configured_engine",
     "double_loss",
     "error_rate",
     "find_program",

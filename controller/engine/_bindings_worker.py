@@ -65,12 +65,12 @@ def answer(gnubg: Any, request: dict[str, Any]) -> dict[str, Any]:
     if op == "moves":
         moves = gnubg.findbestmoves(board, info, _context(gnubg, ply), tuple(request["dice"]))
         return {"moves": [[list(move["move"]), float(move["score"])] for move in moves]}
-    if op == "evaluate":  # cubeless equities of positions, for the player on roll in each
+    if op == "evaluate":  # cubeless outputs of positions, for the player on roll in each
         context = _context(gnubg, ply)
+        outputs = [gnubg.evaluate(_board(raw), info, context) for raw in request["boards"]]
         return {
-            "equities": [
-                float(gnubg.evaluate(_board(raw), info, context)[5]) for raw in request["boards"]
-            ]
+            "equities": [float(output[5]) for output in outputs],
+            "probabilities": [[float(p) for p in output[:5]] for output in outputs],
         }
     if op == "cube":
         inner = max(ply - 1, 0)

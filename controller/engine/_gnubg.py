@@ -15,18 +15,26 @@ from collections.abc import Iterable, Sequence
 from typing import Final
 
 from controller.engine.errors import EngineProtocolError
-from controller.engine.model import RankedPlay
+from controller.engine.model import Probabilities, RankedPlay
 from controller.rules.board import Board, Player, flip
 from controller.rules.errors import IllegalActionError
 from controller.rules.plays import legal_plays
 from controller.rules.xgid import Xgid
 
 GnubgBoard = tuple[tuple[int, ...], tuple[int, ...]]
+Judged = (
+    tuple[Board, float, int, str | None]
+    | tuple[Board, float, int, str | None, Probabilities | None]
+)
+"""One play as an engine judged it: result, equity, ply, its text, maybe its probabilities."""
 
 _BAR: Final = 25
 _PART: Final = re.compile(r"(bar|\d+)((?:/(?:\d+|off)\*?)+)(?:\((\d)\))?")
 _HINT_LINE: Final = re.compile(
     r"^\s*\d+\.\s+(?:Cubeful|Cubeless)\s+(\d+)-ply\s+(.*?)\s+Eq\.:\s*([+-]?\d+\.\d+)"
+)
+_PROBABILITY_LINE: Final = re.compile(
+    r"^\s*(\d\.\d+) (\d\.\d+) (\d\.\d+) - (\d\.\d+) (\d\.\d+) (\d\.\d+)\s*$"
 )
 _CUBE_LINE: Final = re.compile(
     r"^\s*\d+\.\s+(No double|Double, take|Double, pass)\s+([+-]?\d+\.\d+)"
@@ -100,9 +108,10 @@ def rank(
     board: Board,
     player: Player,
     dice: tuple[int, int],
-    judged: Iterable[tuple[Board, float, int, str | None]],
+    judged: Iterable[Judged],
 ) -> tuple[RankedPlay, ...]:
-    """Tabula's legal plays ranked by the engine's (result, equity, ply, text) answers.
+    """Tabula's legal plays ranked by the engine's (result, equity, ply, text[, probabilities])
+    answers.
 
     Raises:
         EngineProtocolError: if the engine names a result the rules do not allow, or
@@ -110,18 +119,37 @@ def rank(
     """
     plays = {play.result: play for play in legal_plays(board, player, dice)}
     ranked: dict[Board, RankedPlay] = {}
-    for result, equity, ply, text in judged:
+    for result, equity, ply, text, *more in judged:
         play = plays.get(result)
         if play is None:
             raise EngineProtocolError(
                 f"the engine's play for {dice!r} reaches {list(result)!r}, which no legal "
                 f"play of {list(board)!r} reaches"
             )
-        ranked.setdefault(result, RankedPlay(play, equity, ply, text))
+        probabilities = more[0] if more else None
+        ranked.setdefault(result, RankedPlay(play, equity, ply, text, probabilities))
     missing = [play.notation for result, play in plays.items() if result not in ranked]
     if missing:
         raise EngineProtocolError(f"the engine did not judge the legal plays {missing!r}")
     return tuple(sorted(ranked.values(), key=lambda ranked: -ranked.equity))
+
+
+def parse_probabilities(text: str) -> list[Probabilities | None]:
+    """The five probabilities under each play listed by ``hint`` (None where missing).
+
+    GNU Backgammon writes them on the line after the play: ``win wing winbg - lose
+    loseg losebg``; the lose share is implied by the win share and dropped.
+    """
+    found: list[Probabilities | None] = []
+    for line in text.splitlines():
+        if _HINT_LINE.match(line):
+            found.append(None)
+            continue
+        match = _PROBABILITY_LINE.match(line)
+        if match and found and found[-1] is None:
+            win, wing, winbg, _, loseg, losebg = (float(group) for group in match.groups())
+            found[-1] = (win, wing, winbg, loseg, losebg)
+    return found
 
 
 def parse_hint(text: str) -> list[tuple[str, float, int]]:

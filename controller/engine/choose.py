@@ -22,6 +22,7 @@ __all__ = [
     "EngineChoice",
     "EngineKind",
     "available_engine",
+    "configured_engine",
     "make_engine",
 ]
 
@@ -87,3 +88,26 @@ def available_engine(
         engine = make_engine("cli", ply=ply, budget=budget, program=path)
         return EngineChoice(engine, f"engine: GNU Backgammon ({path})")
     return EngineChoice(None, NO_ENGINE)
+
+
+def configured_engine(
+    kind: str, *, ply: int = 0, budget: float = 5.0, program: str | None = None
+) -> EngineChoice:
+    """The engine a configuration's ``[engine] kind`` asks for (``auto``, ``none``, a kind).
+
+    Raises:
+        ValueError: for an unknown kind.
+    """
+    if kind == "none":
+        return EngineChoice(None, 'no engine: hints are off (engine.kind = "none")')
+    if kind == "auto":
+        return available_engine(ply=ply, budget=budget, program=program)
+    if kind == "bindings" and not _bindings_installed():
+        return EngineChoice(None, NO_ENGINE)
+    if kind == "cli" and not _program_runs(program or find_program()):
+        return EngineChoice(None, NO_ENGINE)
+    if kind not in ENGINE_KINDS:
+        raise ValueError(f"unknown engine {kind!r}; known: auto, none, {', '.join(ENGINE_KINDS)}")
+    engine = make_engine("bindings" if kind == "bindings" else "cli", ply=ply, budget=budget,
+                         program=program)  # fmt: skip
+    return EngineChoice(engine, f"engine: {engine.name}, {ply}-ply")

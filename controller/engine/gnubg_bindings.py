@@ -11,6 +11,9 @@ How each answer is made:
   bear-off, and it merges plays whose cut tuples agree; so when a legal play bears off,
   every legal play's resulting position is evaluated instead (cubeless: the bindings
   evaluate positions without the cube).
+* **Probabilities** (win, gammons, backgammons after each play, as GNU Backgammon's
+  ``hint`` lists them): each play's resulting position evaluated for the opponent on
+  roll, turned round; for every play at 0-ply, for the best :data:`PROBABLE` deeper.
 * **Cube**: "no double" and "double, take" are the mean over the 36 rolls of the best
   play's cubeful equity with the cube as it is and as it would be after the take: GNU
   Backgammon's own definition of an evaluation one ply deeper (the bindings have no cube
@@ -29,7 +32,7 @@ from controller.engine import _gnubg
 from controller.engine._base import ProcessEngine
 from controller.engine._process import LineProcess
 from controller.engine.errors import EngineProtocolError, EngineUnavailableError
-from controller.engine.model import CubeAdvice, Hint
+from controller.engine.model import CubeAdvice, Hint, Probabilities, RankedPlay
 from controller.rules.board import Board, borne_off
 from controller.rules.plays import Play, check_dice, legal_plays
 from controller.rules.xgid import Xgid, gnubg_id
@@ -37,6 +40,15 @@ from controller.rules.xgid import Xgid, gnubg_id
 __all__ = ["GnubgBindingsEngine"]
 
 _WORKER = "controller.engine._bindings_worker"
+
+PROBABLE = 5
+"""Plays given their probabilities above 0-ply (GNU Backgammon's hint shows five)."""
+
+
+def _turned(probabilities: list[float]) -> Probabilities:
+    """The opponent's outputs (on roll after the play) as the mover's."""
+    win, wing, winbg, loseg, losebg = probabilities
+    return (max(0.0, 1.0 - win), loseg, losebg, wing, winbg)
 
 
 def _cube_fields(position: Xgid) -> dict[str, Any]:
@@ -124,7 +136,7 @@ class GnubgBindingsEngine(ProcessEngine):
         what = f"for the hint of {dice[0]}{dice[1]} at {gnubg_id(state)}"
         request = {"board": _gnubg.gnubg_board(board, mover), "cube": _cube_fields(state)}
         legal = legal_plays(board, mover, dice)
-        judged: list[tuple[Board, float, int, str | None]]
+        judged: list[_gnubg.Judged]
         if not legal[0].moves:  # no legal move: the opponent rolls next on the same board
             after = replace(state, dice=None, turn=1 - mover)
             reply = await self._ask(
@@ -147,8 +159,10 @@ class GnubgBindingsEngine(ProcessEngine):
                 what,
             )  # fmt: skip
             judged = [
-                (play.result, -equity, depth, None)
-                for play, equity in zip(legal, reply["equities"], strict=True)
+                (play.result, -equity, depth, None, _turned(probabilities))
+                for play, equity, probabilities in zip(
+                    legal, reply["equities"], reply["probabilities"], strict=True
+                )
             ]
         else:
             reply = await self._ask({**request, "op": "moves", "dice": dice, "ply": depth}, what)
@@ -156,7 +170,34 @@ class GnubgBindingsEngine(ProcessEngine):
                 (_gnubg.replay_tuple(board, mover, move), score, depth, None)
                 for move, score in reply["moves"]
             ]
+            ranked = _gnubg.rank(board, mover, dice, judged)
+            return Hint(
+                position, dice, await self._probable(state, ranked, depth, what), self.name, depth
+            )
         return Hint(position, dice, _gnubg.rank(board, mover, dice, judged), self.name, depth)
+
+    async def _probable(
+        self, state: Xgid, ranked: tuple[RankedPlay, ...], depth: int, what: str
+    ) -> tuple[RankedPlay, ...]:
+        """``ranked`` with the probabilities of its best plays (all of them at 0-ply)."""
+        mover = state.turn
+        shown = ranked if depth == 0 else ranked[:PROBABLE]
+        after = replace(state, dice=None, turn=1 - mover)
+        reply = await self._ask(
+            {
+                "op": "evaluate",
+                "board": _gnubg.gnubg_board(state.board, mover),
+                "boards": [_gnubg.gnubg_board(r.play.result, 1 - mover) for r in shown],
+                "cube": _cube_fields(after),
+                "ply": depth,
+            },
+            what,
+        )
+        given = [
+            replace(r, probabilities=_turned(p))
+            for r, p in zip(shown, reply["probabilities"], strict=True)
+        ]
+        return (*given, *ranked[len(shown) :])
 
     async def cube(self, position: Xgid, *, ply: int | None = None) -> CubeAdvice:
         """The cube decision of ``position.turn`` before rolling (at least one ply deep)."""

@@ -20,7 +20,6 @@ from controller.engine._base import ProcessEngine
 from controller.engine._process import LineProcess
 from controller.engine.errors import EngineProtocolError
 from controller.engine.model import CubeAdvice, Hint
-from controller.rules.board import Board
 from controller.rules.plays import check_dice, legal_plays
 from controller.rules.xgid import Xgid, gnubg_id
 
@@ -121,7 +120,7 @@ class GnubgCliEngine(ProcessEngine):
         state = replace(position, dice=dice, offer=None)
         what = f"for the hint of {dice[0]}{dice[1]} at {gnubg_id(state)}"
         legal = legal_plays(state.board, state.turn, dice)
-        judged: list[tuple[Board, float, int, str | None]]
+        judged: list[_gnubg.Judged]
         if not legal[0].moves:  # no legal move: the turn passes, judge the opponent's roll
             equity = await self._evaluate(replace(state, dice=None, turn=1 - state.turn), depth)
             judged = [(legal[0].result, -equity, depth, None)]
@@ -133,9 +132,10 @@ class GnubgCliEngine(ProcessEngine):
                 raise EngineProtocolError(
                     f"GNU Backgammon listed no play {what}: {' / '.join(lines)[-300:]!r}"
                 )
+            probabilities = _gnubg.parse_probabilities("\n".join(lines))
             judged = [
-                (_gnubg.apply_notation(state.board, state.turn, text), equity, move_ply, text)
-                for text, equity, move_ply in moves
+                (_gnubg.apply_notation(state.board, state.turn, text), equity, move_ply, text, p)
+                for (text, equity, move_ply), p in zip(moves, probabilities, strict=True)
             ]
         plays = _gnubg.rank(state.board, state.turn, dice, judged)
         return Hint(position, dice, plays, self.name, depth)

@@ -21,8 +21,13 @@ __all__ = [
     "CubeAdvice",
     "Engine",
     "Hint",
+    "Probabilities",
     "RankedPlay",
 ]
+
+
+Probabilities = tuple[float, float, float, float, float]
+"""Win, win a gammon, win a backgammon, lose a gammon, lose a backgammon."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,10 +44,18 @@ class RankedPlay:
     ply: int
     engine_text: str | None = None
     """The play as the engine wrote it, when it writes text (equal to ``play.notation``)."""
+    probabilities: Probabilities | None = None
+    """After the play, for the mover: win, win a gammon, win a backgammon, lose a gammon,
+    lose a backgammon (cubeless, GNU Backgammon's five outputs); ``None`` if not given."""
 
     def __post_init__(self) -> None:
         if not math.isfinite(self.equity):
             raise ValueError(f"an equity is a finite number, got {self.equity!r}")
+        probabilities = self.probabilities
+        if probabilities is not None and (
+            len(probabilities) != 5 or not all(0.0 <= p <= 1.0 for p in probabilities)
+        ):
+            raise ValueError(f"five probabilities from 0 to 1, got {probabilities!r}")
         if self.ply < 0:
             raise ValueError(f"a ply is 0 or more, got {self.ply!r}")
 

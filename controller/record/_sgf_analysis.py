@@ -16,10 +16,11 @@ On a play's node (after ``W[31hefe]``):
 
 A double's node and its answer's node carry the same ``DA`` with ``BM``/``DO`` grading
 the double and the answer (a beavered double carries none: GNU Backgammon cannot
-analyse beavers). The engine answers equities only: the probabilities and the
-cubeless equity it did not give are written ``nan``, which GNU Backgammon reads and shows
-as ``nan`` (never as invented numbers); it computes its alerts and statistics from the
-equities.
+analyse beavers). A play's five probabilities are the engine's
+(:attr:`~controller.engine.model.RankedPlay.probabilities`); what the engine did not give
+(a play's probabilities, a cube decision's probabilities and cubeless equity) is written
+``nan``, which GNU Backgammon reads and shows as ``nan`` (never as invented numbers); it
+computes its alerts and statistics from the equities.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from __future__ import annotations
 import math
 from typing import Final
 
+from controller.engine.model import RankedPlay
 from controller.engine.review import CubeVerdict, PlayVerdict, Review, Skill
 from controller.record._met import emg_to_mwc
 from controller.record.decisions import JudgedEvent, pair_verdicts
@@ -61,6 +63,12 @@ def _number(value: float) -> str:
     return "nan" if math.isnan(value) else f"{value:.6f}"
 
 
+def _probabilities(ranked: RankedPlay) -> str:
+    if ranked.probabilities is None:
+        return _PROBABILITIES
+    return " ".join(f"{p:.6f}" for p in ranked.probabilities)
+
+
 def _plays(verdict: PlayVerdict) -> str:
     """The ``A`` property: the best plays and the one played, with their equities."""
     plays = list(verdict.hint.plays)
@@ -75,7 +83,7 @@ def _plays(verdict: PlayVerdict) -> str:
             for move in ranked.play.moves
         )
         values.append(
-            f"[{letters} E ver 3 {_PROBABILITIES} {_number(ranked.equity)} "
+            f"[{letters} E ver 3 {_probabilities(ranked)} {_number(ranked.equity)} "
             f"{ranked.ply}C 0 1 0.000000 1]"
         )
     return f"A[{shown.index(verdict.played)}]" + "".join(values)

@@ -20,9 +20,9 @@ The seed's rules (``regles-du-backgammon.txt``, "Mouvement des dames"):
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from operator import neg
+from operator import itemgetter, neg
 from typing import NamedTuple
 
 from controller.rules.board import Board, Player, check_board, flip
@@ -172,34 +172,70 @@ def _view(board: Board, player: Player) -> Board:
     return board if player == 0 else flip(board)
 
 
-def _general_steps(view: Board, die: int, variant: Variant) -> list[tuple[int, int]]:
-    """The single moves of ``die`` under any variant's description (the slower path)."""
-    on_bar = view[BAR] > 0
-    steps = []
-    if on_bar:
-        target = BAR - die
-        if view[target] >= -1:
-            steps.append((BAR, target))
-        if variant.must_enter_first:
-            return _within_home_limit(view, steps, variant)
-    highest = 24
-    while highest and view[highest] <= 0:
-        highest -= 1
-    can_bear_off = not on_bar and highest <= 6
-    any_higher = variant.bear_off is BearOff.ANY_HIGHER
-    for source in range(highest, 0, -1):
-        if view[source] <= 0:
-            continue
-        if source == START_INDEX and variant.courier and not _courier_lets_go(view):
-            continue
-        target = source - die
-        if target >= 1:
-            if view[target] >= -1:
-                steps.append((source, target))
-        elif can_bear_off and (any_higher or target == 0 or source == highest):
-            steps.append((source, OFF))
-    return _within_home_limit(view, steps, variant)
+_StepFunction = Callable[[Board, int], list[Move]]
+_Moves = tuple[Move, ...]
 
+
+@functools.cache
+def _general_steps(variant: Variant) -> _StepFunction:
+    """The single moves of a die under ``variant``'s description (the slower path).
+
+    Built once per variant, with its rules read into local flags: the searches call it for
+    every board they reach, and re-reading the description each time cost more than the
+    moves themselves. The moves come from :data:`_MOVES`, so that a play's moves need no
+    copying.
+    """
+    must_enter_first = variant.must_enter_first
+    any_higher = variant.bear_off is BearOff.ANY_HIGHER
+    courier = variant.courier
+    limit = variant.home_point_limit
+    enter, bear_off = _MOVES[BAR], [moves[OFF] for moves in _MOVES]
+
+    def steps_of(view: Board, die: int) -> list[Move]:
+        # The order is the one a plain scan gives (the bar, then sources from the highest
+        # down): the searches keep the first way they find to each result.
+        steps = []
+        on_bar = view[BAR] > 0
+        if on_bar:
+            if view[BAR - die] >= -1:
+                steps.append(enter[BAR - die])
+            if must_enter_first:
+                return steps if limit is None else _within_home_limit(view, steps, limit)
+        top = START_INDEX
+        if courier and view[START_INDEX] > 0 and not _courier_lets_go(view):
+            top -= 1
+        row = _BY_DIE[die]
+        steps += [
+            row[source]
+            for source in range(top, die, -1)
+            if view[source] > 0 and view[source - die] >= -1
+        ]
+        if not on_bar and max(view[7:BAR]) <= 0:  # every checker home: bearing off
+            highest = 6
+            while highest and view[highest] <= 0:
+                highest -= 1
+            steps += [
+                bear_off[source]
+                for source in range(min(highest, die), 0, -1)
+                if view[source] > 0 and (any_higher or source in (die, highest))
+            ]
+        # Rule 8 needs a lone checker in the first quadrant to join (most boards have none).
+        if limit is None or 1 not in view[19:BAR]:
+            return steps
+        return _within_home_limit(view, steps, limit)
+
+    return steps_of
+
+
+_MOVES: tuple[tuple[Move, ...], ...] = tuple(
+    tuple(Move(source, destination) for destination in range(BAR + 1)) for source in range(BAR + 1)
+)
+"""Every move, made once: ``_MOVES[source][destination]``."""
+
+_BY_DIE: tuple[tuple[Move, ...], ...] = tuple(
+    tuple(_MOVES[source][max(source - die, 0)] for source in range(BAR + 1)) for die in range(7)
+)
+"""The moves of each die: ``_BY_DIE[die][source]`` (the off moves unused)."""
 
 START_INDEX = 24
 """The view index of ``pos`` 1, where Jacquet's checkers start."""
@@ -208,137 +244,206 @@ START_INDEX = 24
 def _courier_lets_go(view: Board) -> bool:
     """Jacquet's rule 5: may a checker leave the start point now?
 
-    Yes if no other checker is out, one is on the bar, fewer than 14 remain at the start,
-    or one has reached the last quadrant.
+    Yes if one is on the bar, fewer than 14 remain at the start, no other checker is out,
+    or one has reached the last quadrant (the cheap tests first).
     """
-    out = any(view[index] > 0 for index in range(1, START_INDEX))
     return (
-        not out
-        or view[BAR] > 0
+        view[BAR] > 0
         or view[START_INDEX] < 14
-        or any(view[index] > 0 for index in range(1, 7))
+        or max(view[1:START_INDEX]) <= 0
+        or max(view[1:7]) > 0
     )
 
 
-def _within_home_limit(
-    view: Board, steps: list[tuple[int, int]], variant: Variant
-) -> list[tuple[int, int]]:
+def _within_home_limit(view: Board, steps: list[Move], limit: int) -> list[Move]:
     """Jacquet's rule 8: keep the steps after which few enough first-quadrant points are made."""
-    limit = variant.home_point_limit
-    # Only a checker joining a lone one in the first quadrant can make a point there.
-    if limit is None or not any(19 <= target <= 24 and view[target] == 1 for _, target in steps):
+    made = len([n for n in view[19:BAR] if n >= 2])
+    # One step makes at most one more point, and only by joining a lone checker there.
+    if made < limit or not any(target >= 19 and view[target] == 1 for _, target in steps):
         return steps
-    made = sum(1 for n in view[19:25] if n >= 2)
     kept = []
-    for source, target in steps:
+    for step in steps:
+        source, target = step
         after = made - (19 <= source <= 24 and view[source] == 2)
         after += 19 <= target <= 24 and view[target] == 1
         if after <= limit:
-            kept.append((source, target))
+            kept.append(step)
     return kept
 
 
 def _search_all(
-    view: Board, numbers: tuple[int, ...], variant: Variant
-) -> dict[tuple[Board, tuple[int, ...]], _Steps]:
+    view: Board, numbers: tuple[int, ...], steps_of: _StepFunction
+) -> dict[tuple[Board, tuple[int, ...]], _Moves]:
     """Every end of a play in any order: the board and the numbers left, with one way there.
 
     A play ends when no number left can be played, which includes the moment the mover has
     borne off every checker.
     """
-    ends: dict[tuple[Board, tuple[int, ...]], _Steps] = {}
+    ends: dict[tuple[Board, tuple[int, ...]], _Moves] = {}
     if len(numbers) == 2 and numbers[0] != numbers[1]:  # the common case, unrolled
         for first, second in (numbers, numbers[::-1]):
-            for step in _general_steps(view, first, variant):
+            for step in steps_of(view, first):
                 after = _apply(view, *step)
-                follow_ups = _general_steps(after, second, variant) if max(after) > 0 else []
+                # Only a bear-off (destination 0) can have taken the last checker off.
+                follow_ups = steps_of(after, second) if step[1] or max(after) > 0 else []
                 for follow_up in follow_ups:
                     ends.setdefault((_apply(after, *follow_up), ()), (step, follow_up))
                 if not follow_ups:
                     ends.setdefault((after, (second,)), (step,))
         return ends or {(view, numbers): ()}
     seen: set[tuple[Board, tuple[int, ...]]] = set()
-    stack: list[tuple[Board, _Steps, tuple[int, ...]]] = [(view, (), numbers)]
+    stack: list[tuple[Board, _Moves, tuple[int, ...]]] = [(view, (), numbers)]
     while stack:
         board, steps, left = stack.pop()
-        if (board, left) in seen:
+        node = (board, left)
+        if node in seen:
             continue
-        seen.add((board, left))
+        seen.add(node)
         moved = False
         if left and max(board) > 0:
-            for index, number in enumerate(left):
-                if number in left[:index]:
-                    continue
+            for number in (left[0],) if left.count(left[0]) == len(left) else dict.fromkeys(left):
+                index = left.index(number)
                 rest = left[:index] + left[index + 1 :]
-                for step in _general_steps(board, number, variant):
-                    moved = True
-                    stack.append((_apply(board, *step), (*steps, step), rest))
+                moves = steps_of(board, number)
+                moved = moved or bool(moves)
+                for step in moves:
+                    after = _apply(board, *step)
+                    if (after, rest) not in seen:  # it would be skipped when popped
+                        stack.append((after, (*steps, step), rest))
         if not moved:
-            ends.setdefault((board, left), steps)
+            ends.setdefault(node, steps)
     return ends
 
 
 def _search_in_order(
-    view: Board, numbers: tuple[int, ...], variant: Variant
-) -> dict[tuple[Board, tuple[int, ...]], _Steps]:
+    view: Board, numbers: tuple[int, ...], steps_of: _StepFunction
+) -> dict[tuple[Board, tuple[int, ...]], _Moves]:
     """Ludii's way: the player picks an order; each number is played if it can be, else lost."""
-    ends: dict[tuple[Board, tuple[int, ...]], _Steps] = {}
+    ends: dict[tuple[Board, tuple[int, ...]], _Moves] = {}
     orders = {numbers, tuple(reversed(numbers))}
     for order in orders:
-        stack: list[tuple[Board, _Steps, int, tuple[int, ...]]] = [(view, (), 0, ())]
+        if len(order) == 2:  # the common case, unrolled
+            _two_in_order(view, order, steps_of, ends)
+            continue
+        stack: list[tuple[Board, _Moves, int, tuple[int, ...]]] = [(view, (), 0, ())]
         seen: set[tuple[Board, int, tuple[int, ...]]] = set()
         while stack:
             board, steps, index, lost = stack.pop()
-            if (board, index, lost) in seen:
+            node = (board, index, lost)
+            if node in seen:
                 continue
-            seen.add((board, index, lost))
+            seen.add(node)
             if index == len(order) or max(board) <= 0:
                 ends.setdefault((board, (*lost, *order[index:])), steps)
                 continue
-            moves = _general_steps(board, order[index], variant)
+            moves = steps_of(board, order[index])
             if not moves:
                 stack.append((board, steps, index + 1, (*lost, order[index])))
-            stack.extend(
-                (_apply(board, *step), (*steps, step), index + 1, lost) for step in moves
-            )
+            index += 1
+            for step in moves:
+                after = _apply(board, *step)
+                if (after, index, lost) not in seen:  # it would be skipped when popped
+                    stack.append((after, (*steps, step), index, lost))
     return ends
+
+
+def _two_in_order(
+    view: Board,
+    order: tuple[int, ...],
+    steps_of: _StepFunction,
+    ends: dict[tuple[Board, tuple[int, ...]], _Moves],
+) -> None:
+    """:func:`_search_in_order` of two numbers in one order, adding to ``ends``.
+
+    It visits the ends in the order of the general search's stack (the last move found
+    first), so that each result keeps the same way there.
+    """
+    first, second = order
+    if max(view) <= 0:
+        ends.setdefault((view, order), ())
+        return
+    moves = steps_of(view, first)
+    for step in reversed(moves):
+        after = _apply(view, *step)
+        if not step[1] and max(after) <= 0:  # the last checker borne off
+            ends.setdefault((after, (second,)), (step,))
+            continue
+        follow_ups = steps_of(after, second)
+        for follow_up in reversed(follow_ups):
+            ends.setdefault((_apply(after, *follow_up), ()), (step, follow_up))
+        if not follow_ups:
+            ends.setdefault((after, (second,)), (step,))
+    if not moves:  # the first number is lost
+        follow_ups = steps_of(view, second)
+        for follow_up in reversed(follow_ups):
+            ends.setdefault((_apply(view, *follow_up), (first,)), (follow_up,))
+        if not follow_ups:
+            ends.setdefault((view, order), ())
 
 
 def _enumerate_variant(
     view: Board, numbers: tuple[int, ...], variant: Variant
-) -> dict[Board, tuple[_Steps, tuple[int, ...]]]:
+) -> dict[Board, tuple[_Moves, tuple[int, ...]]]:
     """Results of the legal plays of ``numbers`` under ``variant``, with the numbers unused."""
     if variant.unplayable is Unplayable.LOST:
-        ends = _search_in_order(view, numbers, variant)
+        ends = _search_in_order(view, numbers, _general_steps(variant))
     else:
-        ends = _search_all(view, numbers, variant)
-        most = max(len(numbers) - len(left) for _, left in ends)
-        ends = {end: steps for end, steps in ends.items() if len(numbers) - len(end[1]) == most}
-        if most == 1 and len(numbers) == 2 and numbers[0] != numbers[1]:
+        ends = _search_all(view, numbers, _general_steps(variant))
+        fewest_left = min(map(len, map(itemgetter(1), ends)))
+        if any(len(left) != fewest_left for _, left in ends):
+            ends = {end: steps for end, steps in ends.items() if len(end[1]) == fewest_left}
+        if len(numbers) - fewest_left == 1 and len(numbers) == 2 and numbers[0] != numbers[1]:
             # Either number but not both: the higher one (the numbers come highest first).
             higher = {end: steps for end, steps in ends.items() if end[1] == numbers[1:]}
             ends = higher or ends
-    results: dict[Board, tuple[_Steps, tuple[int, ...]]] = {}
+    results: dict[Board, tuple[_Moves, tuple[int, ...]]] = {}
     for (board, left), steps in ends.items():
         # Jacquet's rule 12: the game ends with the last checker off, even mid-turn, and
         # nothing is left to hand over.
-        results.setdefault(board, (steps, left if max(board) > 0 else ()))
+        if board not in results:
+            results[board] = (steps, left if not left or max(board) > 0 else ())
     return results
 
 
 def _to_view(board: Board, player: Player, variant: Variant) -> Board:
     """The board as ``player`` sees it along their track under ``variant``."""
-    view = map(board.__getitem__, variant.tracks[player])
-    return tuple(view) if player == 0 else tuple(map(neg, view))
+    return _viewers(variant.tracks[player], player)[0](board)
 
 
 def _from_view(view: Board, player: Player, variant: Variant) -> Board:
     """The layout board of a view of ``player`` (the inverse of :func:`_to_view`)."""
-    board = map(view.__getitem__, _inverse(variant.tracks[player]))
-    return tuple(board) if player == 0 else tuple(map(neg, board))
+    return _viewers(variant.tracks[player], player)[1](view)
+
+
+_Viewer = Callable[[Board], Board]
 
 
 @functools.cache
+def _viewers(track: tuple[int, ...], player: Player) -> tuple[_Viewer, _Viewer]:
+    """The functions from a layout board to ``player``'s view along ``track``, and back.
+
+    Made once per track: a turn converts every result back to the layout.
+    """
+    if track == _IDENTITY and player == 0:
+        return _same, _same
+    if track == _IDENTITY[::-1] and player == 1:
+        return flip, flip
+    to_view, from_view = itemgetter(*track), itemgetter(*_inverse(track))
+    if player == 0:
+        return to_view, from_view
+    return (
+        lambda board: tuple(map(neg, to_view(board))),
+        lambda view: tuple(map(neg, from_view(view))),
+    )
+
+
+_IDENTITY = tuple(range(BAR + 1))
+
+
+def _same(board: Board) -> Board:
+    return board
+
+
 def _inverse(track: tuple[int, ...]) -> tuple[int, ...]:
     inverse = [0] * len(track)
     for view_index, layout_index in enumerate(track):
@@ -417,14 +522,13 @@ def plays_of_numbers(
         InvalidPositionError: if ``board`` is not a possible board.
     """
     board = check_board(board)
-    view = _to_view(board, player, variant)
+    to_view, from_view = _viewers(variant.tracks[player], player)
+    view = to_view(board)
     results = _enumerate_variant(view, numbers, variant)
     if not results:
         return (Play((), board, numbers, view),)
-    plays = [
-        Play(
-            tuple(Move(*step) for step in steps), _from_view(result, player, variant), unused, view
-        )
-        for result, (steps, unused) in results.items()
-    ]
-    return tuple(sorted(plays, key=lambda play: play.result))
+    # Results are distinct, so the sort never compares further than the layout board.
+    plays = sorted(
+        (from_view(result), steps, unused) for result, (steps, unused) in results.items()
+    )
+    return tuple(Play(steps, result, unused, view) for result, steps, unused in plays)

@@ -63,6 +63,7 @@ class PlayTree:
         "_from_view",
         "_lost",
         "_plays",
+        "_steps_of",
         "_to_view",
         "board",
         "dice",
@@ -110,6 +111,7 @@ class PlayTree:
             finals = {self._to_view(result) for result in self._plays}
             self._visit((self._to_view(board), numbers), finals)
         else:
+            self._steps_of = _general_steps(variant)
             self._to_view = lambda layout: _to_view(layout, player, variant)
             self._from_view = lambda view: _from_view(view, player, variant)
             plays = plays_of_numbers(board, player, numbers, variant)
@@ -157,7 +159,7 @@ class PlayTree:
                 if number in left[:index]:
                     continue
                 rest = left[:index] + left[index + 1 :]
-                for source, target in _general_steps(board, number, self.variant):
+                for source, target in self._steps_of(board, number):
                     child = (_apply(board, source, target), rest)
                     if child in self._children or self._visit_variant(child, ends):
                         children.append((source, target, child))
@@ -182,7 +184,7 @@ class PlayTree:
                     if number in left[:index]:
                         continue
                     rest = left[:index] + left[index + 1 :]
-                    steps = _general_steps(board, number, self.variant)
+                    steps = self._steps_of(board, number)
                     if not steps:
                         lost.append((board, rest))
                     children += [

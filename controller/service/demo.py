@@ -114,8 +114,12 @@ class SimulatedBoard:
         flipped: bool = False,
         names: tuple[str, str] = ("White", "Black"),
         board_id: str = "demo",
+        engine: Any = None,
+        signal_s: float = 4.0,
     ) -> None:
         self.journal_path = journal
+        self.engine = engine
+        self.signal_s = signal_s
         self.seed = seed
         self.rules = rules if rules is not None else Rules(match_length=5)
         self.mode = mode
@@ -145,6 +149,8 @@ class SimulatedBoard:
             rules=self.rules,
             mode=self.mode,
             flipped=self.flipped,
+            engine=self.engine,
+            signal_s=self.signal_s,
         )
         self.sim = stack.enter_context(
             BoardSimulator(
@@ -218,6 +224,8 @@ async def run_simulated(
     announce: Callable[[str], None] | None = None,
     broker: str | None = None,
     board_id: str = "demo",
+    engine: str = "none",
+    ply: int = 0,
     **options: Any,
 ) -> DemoResult:
     """Play ``games`` games (or to the match's end) on a simulated board into ``journal``.
@@ -225,13 +233,22 @@ async def run_simulated(
     With ``broker`` (``mqtt://host:port``) the board also publishes its journal and every
     event to the broker as ``board_id``, and waits for the broker to have them all.
     """
+    from controller.engine import configured_engine
+
     async with contextlib.AsyncExitStack() as stack:
+        choice = configured_engine(engine, ply=ply)
+        if choice.engine is not None:
+            stack.push_async_callback(choice.engine.close)
         table = await stack.enter_async_context(
-            SimulatedBoard(journal, seed=seed, rules=rules, mode=mode, board_id=board_id)
+            SimulatedBoard(
+                journal, seed=seed, rules=rules, mode=mode, board_id=board_id, engine=choice.engine
+            )
         )
         service = table.service
         if announce is not None:
             announce(service.resumed)
+        if echo is not None:
+            echo(choice.message)
         if broker is not None:
             await stack.enter_async_context(_publishing(service, table.journal, broker))
         driver = table.driver(random.Random(seed), echo=echo, **options)
@@ -280,8 +297,9 @@ async def _watch(
     echo: Callable[[str], None] | None,
     on_event: Callable[[int, str], None] | None,
 ) -> None:
-    """Print the LED states as they change and report each journalled event."""
+    """Print the LED states and the engine's verdicts as they change, report each event."""
     last = ""
+    judged = service.counters.judged
     async for item in service.updates():
         kind = getattr(item, "kind", None)
         if kind is not None:
@@ -290,6 +308,10 @@ async def _watch(
             continue
         if echo is None or service.leds is None:
             continue
+        if service.counters.judged != judged:
+            judged = service.counters.judged
+            status = service.status()
+            echo(f"    engine: player {status.play_player} {status.play_signal}")
         text = scene_text(service.leds.scene)
         if text != last:
             echo(f"    LEDs: {text}")

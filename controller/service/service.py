@@ -11,6 +11,10 @@ and shown. Blocking work (the journal's commit, a camera frame) runs in threads 
 Tasks of :meth:`Service.run` (one ``TaskGroup``, each named): ``referee`` (the queue),
 ``board`` (the serial link's observations), ``camera`` (the roll watcher), ``leds-blink``
 (the Pi's chain), plus any the caller adds (the watchdog, the simulated players).
+
+The engine (optional) is a teacher beside the referee: a hint or a play's verdict is
+asked in a task of its own (``aid``), whose answer comes back through the queue and is
+dropped if the position moved on meanwhile, so the referee task never waits on it.
 """
 
 from __future__ import annotations
@@ -28,11 +32,15 @@ from typing import Any, Literal, Protocol
 
 from controller import record
 from controller.devices import LedBackend, blink_forever
+from controller.engine import NO_ENGINE, CubeAdvice, Engine, EngineError, RankedPlay
+from controller.engine.review import CheckerDecision, PlayVerdict, review
 from controller.record.journal import Journal, archive_path
 from controller.record.matfile import write_mat
 from controller.record.sgf import write_sgf
-from controller.referee import Button, Cells, Display, Mode, cells_from_board
-from controller.rules import START, Rules, RulesError, gnubg_id, pip_counts, xgid
+from controller.referee import Button, Cells, Display, Kind, Mode, Phase, cells_from_board
+from controller.review import AidForbiddenError, PlaySignal, check_aid, signal_for
+from controller.rules import START, Rules, RulesError, Xgid, gnubg_id, pip_counts, xgid
+from controller.rules.cube import CubePhase
 from controller.scene import Scene
 from controller.service.errors import RefusedError
 from controller.service.flow import (
@@ -47,6 +55,7 @@ from controller.service.flow import (
     Observed,
     PositionSet,
 )
+from controller.service.learner import hint_step
 from controller.service.orientation import Orientation, propose
 from controller.status import (
     AcceptPlay,
@@ -58,6 +67,7 @@ from controller.status import (
     CorrectPosition,
     DemandPlay,
     EnterDice,
+    Hint,
     LightState,
     NewGame,
     NewMatch,
@@ -121,9 +131,52 @@ class _Control:
 _ORIENT_TEXT = "Done confirms, Undo swaps sides"
 
 
+@dataclass(frozen=True, slots=True)
+class _Guide:
+    """A hinted play being followed on the board."""
+
+    best: RankedPlay
+    player: int
+    before: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class _HintReady:
+    """The engine's answer to a hint, asked at ``epoch``."""
+
+    epoch: int
+    best: RankedPlay | None = None
+    advice: CubeAdvice | None = None
+    taker: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class _PlayJudged:
+    """The engine's verdict on a committed play."""
+
+    verdict: PlayVerdict
+
+
+@dataclass(frozen=True, slots=True)
+class _AidFailed:
+    """The engine failed: say so, play on."""
+
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class _SignalOver:
+    """The play's signal has been shown long enough."""
+
+    token: int
+
+
+_Aid = _HintReady | _PlayJudged | _AidFailed | _SignalOver
+
+
 @dataclass(slots=True)
 class _Queued:
-    item: Input | _Refresh | _Physical | _Control
+    item: Input | _Refresh | _Aid | _Physical | _Control
     done: asyncio.Future[None] | None = None
 
 
@@ -136,6 +189,12 @@ class _Counters:
     journalled: int = 0
     led_updates: int = 0
     kinds: dict[str, int] = field(default_factory=dict)
+    hints: int = 0
+    """Hints shown (a play's first checker lit, or a cube advice said)."""
+    hints_dropped: int = 0
+    """Engine answers that came after the position moved on."""
+    judged: int = 0
+    """Plays judged by the engine (learner mode)."""
 
 
 class Service:
@@ -155,6 +214,8 @@ class Service:
             ``flipped`` holds until a confirmation is journalled.
         leds: the LED back-end, or None.
         clock: the time of events.
+        engine: the teacher (hints, verdicts on plays, reviews), or None: hints are off.
+        signal_s: seconds the status lamp shows a play's verdict (learner mode).
     """
 
     def __init__(
@@ -169,8 +230,19 @@ class Service:
         confirm_orientation: bool = False,
         leds: LedBackend | None = None,
         clock: Callable[[], float] = time.time,
+        engine: Engine | None = None,
+        signal_s: float = 4.0,
     ) -> None:
         self._board_id = board_id
+        self.engine = engine
+        self.signal_s = signal_s
+        self._epoch = 0  # bumped by every recorded event but a board seen mid-turn
+        self._guide: _Guide | None = None
+        self._advice = ""
+        self._verdict: PlayVerdict | None = None
+        self._signal: PlaySignal | None = None
+        self._signal_token = 0
+        self._aids: set[asyncio.Task[None]] = set()
         self.journal = journal
         self.orientation = Orientation.of_flipped(flipped)
         self.confirm_orientation = confirm_orientation
@@ -254,6 +326,8 @@ class Service:
             item = KeyPressed(Button.DEMAND)
         elif isinstance(action, CorrectPosition):
             item = PositionSet(action.board)
+        elif isinstance(action, Hint):
+            item = KeyPressed(Button.HINT)
         elif isinstance(action, NewGame | NewMatch | ConfirmOrientation):
             control = _Control(action)
         else:
@@ -305,16 +379,20 @@ class Service:
             extra: more named coroutines to run in the same task group.
         """
         await self._show()
-        async with asyncio.TaskGroup() as group:
-            group.create_task(self._referee(), name="referee")
-            if board is not None:
-                group.create_task(self._board(board), name="board")
-            if camera is not None:
-                group.create_task(self._camera(camera), name="camera")
-            if self.leds is not None:
-                group.create_task(blink_forever(self.leds), name="leds-blink")
-            for name, coroutine in extra:
-                group.create_task(coroutine, name=name)
+        try:
+            async with asyncio.TaskGroup() as group:
+                group.create_task(self._referee(), name="referee")
+                if board is not None:
+                    group.create_task(self._board(board), name="board")
+                if camera is not None:
+                    group.create_task(self._camera(camera), name="camera")
+                if self.leds is not None:
+                    group.create_task(blink_forever(self.leds), name="leds-blink")
+                for name, coroutine in extra:
+                    group.create_task(coroutine, name=name)
+        finally:
+            for task in list(self._aids):
+                task.cancel()
 
     async def _board(self, link: Any) -> None:
         async for update in link.updates():
@@ -351,9 +429,12 @@ class Service:
             if queued.done is not None and not queued.done.done():
                 queued.done.set_result(None)
 
-    async def _handle(self, item: Input | _Refresh | _Physical | _Control) -> None:
+    async def _handle(self, item: Input | _Refresh | _Aid | _Physical | _Control) -> None:
         if isinstance(item, _Refresh):
             await self._show()
+            return
+        if isinstance(item, _HintReady | _PlayJudged | _AidFailed | _SignalOver):
+            await self._aid_answered(item)
             return
         if isinstance(item, _Control):
             await self._control(item.action)
@@ -367,12 +448,16 @@ class Service:
         elif self.orienting and not isinstance(item, Observed):
             await self._orienting(item)
             return
+        if isinstance(item, KeyPressed) and item.key is Button.HINT:
+            await self._ask_hint()
+            return
         self.counters.inputs += 1
         flow, events = self.flow.on(item)
         await self._record(events)
         self.flow = flow
         if isinstance(item, Observed):
             self._cells = item.cells
+        self._follow_guide()
         await self._show()
         if isinstance(item, CameraRoll | CameraRollFault | CameraUnreadable):
             self.counters.rolls += 1  # once its status is out (the simulated players wait on it)
@@ -380,6 +465,7 @@ class Service:
     async def _record(self, events: list[record.Event]) -> None:
         """Journal ``events`` (each durably before the next) and publish them."""
         for event in events:
+            judge = self._play_to_judge(event)
             try:
                 seq = await asyncio.to_thread(self.journal.append, event)
             except record.InvalidEventError as error:
@@ -387,6 +473,10 @@ class Service:
                 raise RefusedError(f"the record refuses it: {error}") from None
             self._seq = seq
             self._note(event)
+            if not isinstance(event, record.Observed):
+                self._moved_on()
+            if judge is not None:
+                self._spawn(self._judge(*judge), "judge")
             self.counters.journalled += 1
             kind = type(event).__name__
             self.counters.kinds[kind] = self.counters.kinds.get(kind, 0) + 1
@@ -488,16 +578,202 @@ class Service:
         if line is not None:
             self._moves.append(line)
 
-    def _display(self) -> Display:
-        """What the LEDs and the status line show: the flow's, or the orientation to confirm."""
-        if not self.orienting:
-            return self.flow.display()
+    def _orientation_display(self) -> Display:
+        """What the LEDs and the status line show while the orientation waits."""
         who = self.orientation.describe(self.flow.names)
         start = cells_from_board(START)
         set_up = self._physical is not None and self.orientation.logical(self._physical) == start
         head = "who is who" if set_up else "set up the board; who is who"
         text = f"{head}: {who} (green: {self.flow.names[0]}); {_ORIENT_TEXT}"
         return Display(self.orientation.scene(self._physical), text)
+
+    # The teacher: hints, verdicts on plays and reviews (the engine, off the loop).
+
+    def _spawn(self, coroutine: Coroutine[Any, Any, None], name: str) -> None:
+        task = asyncio.create_task(coroutine, name=name)
+        self._aids.add(task)
+        task.add_done_callback(self._aids.discard)
+
+    def _moved_on(self) -> None:
+        """The position moved on: a hint in flight or shown is of the past."""
+        self._epoch += 1
+        self._guide = None
+        self._advice = ""
+
+    def _position(self) -> Xgid:
+        snapshot = self.journal.state
+        assert snapshot is not None
+        return snapshot.position()
+
+    async def _ask_hint(self) -> None:
+        """The Hint button or action: ask the engine in a task, or say why not.
+
+        Raises:
+            RefusedError: in recorder mode (tournament rules forbid aids), without an
+                engine, or when there is nothing to hint.
+        """
+        try:
+            check_aid(self.flow.mode.value, "hint")
+        except AidForbiddenError as error:
+            raise RefusedError(str(error)) from None
+        engine = self.engine
+        if engine is None:
+            raise RefusedError(NO_ENGINE)
+        flow, turn, cube = self.flow, self.flow.turn, self.flow.cube
+        if turn is None or cube is None:
+            raise RefusedError("no hint now: the game has not started")
+        position = self._position()
+        epoch = self._epoch
+        if cube.phase in (CubePhase.DOUBLED, CubePhase.BEAVERED):
+            self._spawn(self._cube_hint(engine, position, epoch, taker=True), "hint")
+        elif turn.phase is Phase.MOVING and turn.dice is not None:
+            dice = turn.dice
+            self._spawn(self._play_hint(engine, position, dice, epoch), "hint")
+        elif turn.phase is Phase.ROLL and turn.dice is None:
+            problem = cube.double_problem(turn.player)
+            if problem is not None:
+                raise RefusedError(f"no cube decision now ({problem}): roll")
+            self._spawn(self._cube_hint(engine, position, epoch, taker=False), "hint")
+        else:
+            raise RefusedError(f"no hint now ({flow.phase})")
+        self.flow = _with_notice(flow, "hint: asking the engine")
+        await self._publish_status()
+
+    async def _play_hint(
+        self, engine: Engine, position: Xgid, dice: tuple[int, int], epoch: int
+    ) -> None:
+        try:
+            hint = await engine.hint(position, dice)
+        except EngineError as error:
+            self.feed_aid(_AidFailed(f"hint failed: {error}"))
+            return
+        self.feed_aid(_HintReady(epoch, best=hint.best))
+
+    async def _cube_hint(self, engine: Engine, position: Xgid, epoch: int, *, taker: bool) -> None:
+        try:
+            advice = await engine.cube(position)
+        except (EngineError, RulesError) as error:
+            self.feed_aid(_AidFailed(f"hint failed: {error}"))
+            return
+        self.feed_aid(_HintReady(epoch, advice=advice, taker=taker))
+
+    def _play_to_judge(self, event: record.Event) -> tuple[Engine, Xgid, record.Played] | None:
+        """What to judge when ``event`` is journalled: a learner's play, with an engine."""
+        if (
+            self.engine is None
+            or self.flow.mode is not Mode.LEARNER
+            or not isinstance(event, record.Played)
+        ):
+            return None
+        with contextlib.suppress(RulesError, AssertionError):
+            return self.engine, self._position(), event
+        return None
+
+    async def _judge(self, engine: Engine, position: Xgid, played: record.Played) -> None:
+        try:
+            decision = CheckerDecision(position, played.dice, played.board)
+            verdict = (await review(engine, [decision])).plays[0]
+        except (EngineError, ValueError) as error:
+            self.feed_aid(_AidFailed(f"cannot judge the play: {error}"))
+            return
+        self.feed_aid(_PlayJudged(verdict))
+
+    def feed_aid(self, item: _Aid) -> None:
+        """Queue an engine's answer (the aid tasks)."""
+        self._queue.put_nowait(_Queued(item))
+
+    async def _aid_answered(self, item: _Aid) -> None:
+        if isinstance(item, _AidFailed):
+            _log.warning("%s", item.text)
+            self.flow = _with_notice(self.flow, item.text)
+        elif isinstance(item, _SignalOver):
+            if item.token != self._signal_token:
+                return
+            self._signal = None
+        elif isinstance(item, _PlayJudged):
+            self.counters.judged += 1
+            self._verdict = item.verdict
+            self._signal = signal_for(item.verdict)
+            self._signal_token += 1
+            token = self._signal_token
+            asyncio.get_running_loop().call_later(self.signal_s, self.feed_aid, _SignalOver(token))
+        elif item.epoch != self._epoch:
+            self.counters.hints_dropped += 1
+            return
+        elif item.best is not None:
+            turn = self.flow.turn
+            assert turn is not None
+            self._guide = _Guide(item.best, turn.player, turn.before)
+            self._advice = f"best {item.best.play.notation or '(no move)'}"
+            self.counters.hints += 1
+        elif item.advice is not None:
+            self._advice = _cube_words(item.advice, taker=item.taker)
+            self.flow = _with_notice(self.flow, f"hint: {self._advice}")
+            self.counters.hints += 1
+        await self._show()
+
+    def _follow_guide(self) -> None:
+        """Drop the hint once the board settles off its path (the learner went elsewhere)."""
+        guide, turn = self._guide, self.flow.turn
+        if guide is None or turn is None or turn.verdict is None:
+            return
+        if turn.verdict.kind not in (Kind.PARTIAL, Kind.COMPLETE, Kind.ILLEGAL):
+            return
+        cells = turn.cells
+        if cells is None:
+            return
+        on_path = hint_step(guide.best.play, guide.player, guide.before, cells) is not None
+        if not on_path and turn.verdict.board != guide.best.play.result:
+            self._guide = None
+
+    def _display(self) -> Display:
+        """The flow's display, with the hint being followed and the last play's signal (or,
+        before the opening roll, the orientation to confirm)."""
+        if self.orienting:
+            return self._orientation_display()
+        display = self.flow.display()
+        if self.flow.mode is Mode.RECORDER:
+            return display  # no aid shows in recorder mode, even one asked before
+        guide, turn = self._guide, self.flow.turn
+        if guide is not None and turn is not None and turn.cells is not None:
+            step = hint_step(guide.best.play, guide.player, guide.before, turn.cells)
+            if step is not None:
+                move = step.move
+                text = (
+                    f"hint: {guide.best.play.notation}; move {_point(move.source)} to "
+                    f"{_point(move.destination)} ({step.done + 1} of {step.total})"
+                )
+                display = Display(step.scene.with_status(display.status), text)
+        elif self._advice and not display.text.startswith("hint"):
+            display = Display(display.scene, f"{display.text}; hint: {self._advice}")
+        if self._signal is not None and display.status.is_off:
+            display = Display(display.scene.with_status(self._signal.lamp), display.text)
+        return display
+
+    async def review(self, fmt: Literal["html", "text", "sgf"]) -> str:
+        """The engine's review of the match so far: a web page, text, or an analysed .sgf.
+
+        Raises:
+            RefusedError: without an engine, or mid-game in recorder mode.
+        """
+        from controller.review import analyse, build_report, render_html, render_text
+
+        game_over = self.flow.turn is None
+        try:
+            check_aid(self.flow.mode.value, "review", game_over=game_over)
+        except AidForbiddenError as error:
+            raise RefusedError(str(error)) from None
+        if self.engine is None:
+            raise RefusedError(NO_ENGINE)
+        match = self.journal.record()
+        try:
+            analysis = await analyse(self.engine, match)
+        except EngineError as error:
+            raise RefusedError(f"the review failed: {error}") from None
+        if fmt == "sgf":
+            return write_sgf(match, analysis)
+        report = build_report(match, analysis)
+        return render_html(report) if fmt == "html" else render_text(report)
 
     async def _show(self) -> None:
         display = self._display()
@@ -568,7 +844,28 @@ class Service:
             gnubg_id=gnubg_text,
             orientation=self.orientation.describe(flow.names),
             orientation_pending=self.orienting,
+            **self._teacher_fields(),
         )
+
+    def _teacher_fields(self) -> dict[str, Any]:
+        """The status fields of the engine: its name, the hint, the last play's verdict."""
+        fields: dict[str, Any] = {
+            "engine": self.engine.name if self.engine is not None else NO_ENGINE,
+        }
+        if self.flow.mode is Mode.RECORDER:
+            return fields
+        fields["hint"] = self._advice
+        verdict = self._verdict
+        if verdict is not None:
+            fields.update(
+                play_player=verdict.player,
+                play_notation=verdict.played.play.notation or "(no move)",
+                play_best=verdict.best.play.notation or "(no move)",
+                play_loss=round(verdict.loss, 4),
+                play_grade=verdict.skill.value,
+                play_signal=signal_for(verdict).text,
+            )
+        return fields
 
 
 def _move_line(event: record.Event) -> str | None:
@@ -586,6 +883,22 @@ def _move_line(event: record.Event) -> str | None:
     if isinstance(event, record.GameEnded):
         return f"game over: {event.winner} wins {event.points}"
     return None
+
+
+def _point(point: int) -> str:
+    return {25: "the bar", 0: "off"}.get(point, str(point))
+
+
+def _cube_words(advice: CubeAdvice, *, taker: bool) -> str:
+    """The cube hint in words: ``double``, ``no double``; for the doubled player ``take``."""
+    action = advice.action
+    if taker:
+        return "take" if action.should_take else "drop"
+    if action.should_double:
+        return "double"
+    if not action.should_take:
+        return "no double (too good: play on)"
+    return "no double"
 
 
 def _light(lamp: Any) -> LightState:

@@ -13,7 +13,10 @@ Routes (everything JSON answers ``{"error": ...}`` with a 4xx when it refuses):
   ``correct-position``, ``new-game``, ``new-match``, ``orientation``, ``hint``
   (``hardware/SERVICE.md`` section 4); a malformed one gets 400, one the board cannot take
   now 409;
-* ``GET /api/export/mat`` and ``/api/export/sgf`` — the match so far, behind the token.
+* ``GET /api/export/mat`` and ``/api/export/sgf`` — the match so far, behind the token;
+* ``GET /api/review/html`` (the review page), ``/api/review/text`` and ``/api/review/sgf``
+  (the ``.sgf`` with the engine's analysis) — the engine's review of the match so far,
+  behind the token (refused mid-game in recorder mode, and without an engine).
 
 Without a token configured the page is read-only: every action is refused with 403.
 """
@@ -229,6 +232,29 @@ async def _export(request: web.Request) -> web.StreamResponse:
     )
 
 
+async def _review(request: web.Request) -> web.StreamResponse:
+    fmt = request.match_info["fmt"]
+    kinds = {"html": "text/html", "text": "text/plain", "sgf": "text/plain"}
+    if fmt not in kinds:
+        return json_error(404, f"no review format {fmt!r}: html, text or sgf")
+    refusal = _refusal(request)
+    if refusal is not None:
+        return refusal
+    service = request.app[_SERVICE]
+    review = getattr(service, "review", None)
+    if review is None:
+        return json_error(404, "this board gives no review")
+    try:
+        text = await review(fmt)
+    except ActionError as error:
+        return json_error(409, str(error))
+    headers = {}
+    if fmt == "sgf":
+        name = f"{service.board_id}-analysed.sgf"
+        headers["Content-Disposition"] = f'attachment; filename="{name}"'
+    return web.Response(text=text, content_type=kinds[fmt], headers=headers)
+
+
 def create_app(service: BoardService, *, token: str | None) -> web.Application:
     """The board's web application (serve it with ``aiohttp.web.AppRunner``).
 
@@ -247,4 +273,5 @@ def create_app(service: BoardService, *, token: str | None) -> web.Application:
     app.router.add_get("/api/stream", _stream)
     app.router.add_post("/api/action", _action)
     app.router.add_get("/api/export/{fmt}", _export)
+    app.router.add_get("/api/review/{fmt}", _review)
     return app

@@ -113,17 +113,27 @@ def test_gnubg_reads_a_money_review_back_as_its_own_statistics(
     assert "Error total EMG (Points)" in output
 
 
-def test_gnubg_shows_the_blunder_and_the_best_play(
+def _as_gnubg_text(sgf: str, folder: Path) -> str:
+    """The match as GNU Backgammon exports it to text after loading ``sgf``."""
+    path = folder / "blunder.sgf"
+    path.write_text(sgf, encoding="utf-8")
+    exported = folder / "blunder.txt"
+    run_gnubg([f"load match {path}", f"export match text {exported}"])
+    return exported.read_text(encoding="utf-8")
+
+
+def test_gnubg_shows_the_blunder_the_best_play_and_its_probabilities(
     blunder: tuple[MatchRecord, Review], tmp_path: Path
 ) -> None:
     record, review = blunder
     verdict = review.plays[0]
     assert isinstance(verdict, PlayVerdict)
-    path = tmp_path / "blunder.sgf"
-    path.write_text(write_sgf(record, review), encoding="utf-8")
-    exported = tmp_path / "blunder.txt"
-    run_gnubg([f"load match {path}", f"export match text {exported}"])
-    text = exported.read_text(encoding="utf-8")
+    probabilities = verdict.best.probabilities
+    assert probabilities is not None and verdict.played.probabilities is not None
+    assert probabilities == pytest.approx((0.551, 0.174, 0.0127, 0.1244, 0.005), abs=2e-3)
+    sgf = write_sgf(record, review)
+    assert "E ver 3 0.55" in sgf
+    text = _as_gnubg_text(sgf, tmp_path)
 
     assert re.search(r"Alert: very bad move \( -0\.2\d\d\)", text)
     best = re.search(rf"\s1\. Cubeful 0-ply\s+8/5 6/5\s+Eq\.: {_NUMBER}", text)
@@ -132,6 +142,16 @@ def test_gnubg_shows_the_blunder_and_the_best_play(
     assert float(best[1]) == pytest.approx(verdict.best.equity, abs=1e-3)
     assert float(played[1]) == pytest.approx(verdict.played.equity, abs=1e-3)
     assert -float(played[2]) == pytest.approx(verdict.loss, abs=1e-3)
+    shown = re.search(
+        r"\s1\. Cubeful 0-ply\s+8/5 6/5.*\n\s+(\d\.\d+) (\d\.\d+) (\d\.\d+) - (\d\.\d+) "
+        r"(\d\.\d+) (\d\.\d+)",
+        text,
+    )
+    assert shown, text[:3000]
+    win, wing, winbg, lose, loseg, losebg = (float(group) for group in shown.groups())
+    assert (win, wing, winbg, loseg, losebg) == pytest.approx(probabilities, abs=1e-3)
+    assert lose == pytest.approx(1 - win, abs=1e-3)
+    assert "nan" not in text[text.index("8/5 6/5") :][:400]
 
 
 def test_the_analysed_sgf_is_the_same_match_to_tabula(match: tuple[MatchRecord, Review]) -> None:

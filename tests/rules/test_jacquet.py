@@ -8,6 +8,7 @@ start point (``pos`` 1) is 24, ``pos`` 24 is 1.
 
 from __future__ import annotations
 
+import os
 import random
 
 import pytest
@@ -305,11 +306,17 @@ def test_ludii_the_order_may_leave_a_die_unplayable_and_it_is_lost() -> None:
 # Properties over random games.
 
 
+RANDOM_GAMES = int(os.environ.get("TABULA_JACQUET_GAMES", "160"))
+"""Random games per ruleset: 160 in the suite (a few seconds each chunk); set
+``TABULA_JACQUET_GAMES=1000`` for the full property run (about ten times longer)."""
+CHUNK = 40
+
+
 @pytest.mark.parametrize("variant", [JACQUET, JACQUET_LUDII], ids=lambda v: v.name)
-@pytest.mark.parametrize("chunk", range(4))
+@pytest.mark.parametrize("chunk", range(-(-RANDOM_GAMES // CHUNK)))
 def test_random_games_end_with_a_winner_scoring_1_or_2(variant, chunk: int) -> None:
-    """250 games a chunk, 1,000 per ruleset; 15 checkers a side all along."""
-    for seed in range(chunk * 250, (chunk + 1) * 250):
+    """``CHUNK`` games a chunk, ``RANDOM_GAMES`` per ruleset; 15 checkers a side all along."""
+    for seed in range(chunk * CHUNK, min((chunk + 1) * CHUNK, RANDOM_GAMES)):
         final = None
         for event in play_jacquet_game(random.Random(seed), variant):
             if isinstance(event, JacquetPlayed):
@@ -334,7 +341,9 @@ def test_rulesets_agree_where_the_obligations_do_not_bite() -> None:
             if all(not play.unused for play in ludii):
                 compared += 1
                 assert {p.result for p in ludii} == {p.result for p in turn.plays()}, (
-                    turn.board, turn.player, turn.numbers
+                    turn.board,
+                    turn.player,
+                    turn.numbers,
                 )
             else:
                 default = {p.result for p in turn.plays()}

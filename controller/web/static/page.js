@@ -27,6 +27,17 @@ function show(status) {
   $("mode").textContent = status.mode;
   $("sides").textContent = (status.orientation || "") + (status.orientation_pending ? " (to confirm)" : "");
   $("orientation-row").hidden = !status.orientation_pending;
+  $("engine").textContent = status.engine || "—";
+  $("hint").textContent = status.hint || "—";
+  if (status.play_player === null || status.play_player === undefined) {
+    $("last-play").textContent = "—";
+    $("best-play").textContent = "—";
+  } else {
+    const loss = status.play_loss === null ? "" : ` (-${status.play_loss.toFixed(3)})`;
+    $("last-play").textContent = `${names[status.play_player]} ${status.play_notation}: ${status.play_grade}${loss}`;
+    $("best-play").textContent = status.play_best;
+  }
+  $("last-play").className = "grade " + (status.play_grade || "");
   $("verdict").textContent = verdictWords(status);
   $("verdict").className = "verdict " + status.verdict;
   $("text").textContent = status.text;
@@ -73,21 +84,37 @@ async function act(body) {
   }
 }
 
-async function download(fmt) {
+async function download(fmt, path = `/api/export/${fmt}`, suffix = "") {
   const headers = {};
   const t = token();
   if (t) headers.Authorization = "Bearer " + t;
-  const response = await fetch(`/api/export/${fmt}`, { headers });
+  const response = await fetch(path, { headers });
   if (!response.ok) {
     const data = await response.json().catch(() => ({ error: response.statusText }));
     report(`download .${fmt} refused (${response.status}): ${data.error}`, false);
     return;
   }
   const blob = await response.blob();
-  const link = Object.assign(document.createElement("a"), { href: URL.createObjectURL(blob), download: `${current ? current.board_id : "match"}.${fmt}` });
+  const link = Object.assign(document.createElement("a"), { href: URL.createObjectURL(blob), download: `${current ? current.board_id : "match"}${suffix}.${fmt}` });
   link.click();
   URL.revokeObjectURL(link.href);
   report(`.${fmt} downloaded`, true);
+}
+
+async function openReview() {
+  const headers = {};
+  const t = token();
+  if (t) headers.Authorization = "Bearer " + t;
+  report("review: the engine is analysing the match…", true);
+  const response = await fetch("/api/review/html", { headers });
+  if (!response.ok) {
+    const data = await response.json().catch(() => ({ error: response.statusText }));
+    report(`review refused (${response.status}): ${data.error}`, false);
+    return;
+  }
+  const blob = new Blob([await response.text()], { type: "text/html" });
+  window.open(URL.createObjectURL(blob), "_blank");
+  report("review opened", true);
 }
 
 function setup() {
@@ -110,6 +137,9 @@ function setup() {
   $("swap-orientation").onclick = () => act({ action: "orientation", swap: true });
   $("download-mat").onclick = () => download("mat");
   $("download-sgf").onclick = () => download("sgf");
+  $("hint-button").onclick = () => act({ action: "hint" });
+  $("review").onclick = () => openReview();
+  $("download-analysed").onclick = () => download("sgf", "/api/review/sgf", "-analysed");
   for (const button of document.querySelectorAll("[data-copy]")) {
     button.onclick = () => {
       const input = $(button.dataset.copy);
