@@ -133,8 +133,8 @@ class OpeningRolled:
 
 
 @dataclass(frozen=True, slots=True)
-class Rolled:
-    """``player`` rolled ``dice`` (in the order read) at the start of a turn."""
+class _PlayerDice:
+    """The fields of an event that gives a player's dice, checked (a base, not an event)."""
 
     player: Player
     dice: tuple[int, int]
@@ -142,6 +142,11 @@ class Rolled:
     def __post_init__(self) -> None:
         _check_player(self, self.player)
         _check_dice(self, self.dice)
+
+
+@dataclass(frozen=True, slots=True)
+class Rolled(_PlayerDice):
+    """``player`` rolled ``dice`` (in the order read) at the start of a turn."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -287,20 +292,13 @@ class GameEnded:
 
 
 @dataclass(frozen=True, slots=True)
-class DiceCorrected:
+class DiceCorrected(_PlayerDice):
     """The dice of ``player``'s turn were not those rolled on record: they were ``dice``.
 
     Why: the camera may misread a roll (5-3 read, 6-2 on the board) and the players then
     confirm the other dice by hand; the roll stays journalled as read, this corrects it,
     and the play, the resumption and the exports use the corrected dice.
     """
-
-    player: Player
-    dice: tuple[int, int]
-
-    def __post_init__(self) -> None:
-        _check_player(self, self.player)
-        _check_dice(self, self.dice)
 
 
 @dataclass(frozen=True, slots=True)
