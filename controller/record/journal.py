@@ -287,6 +287,11 @@ class Journal:
         return entries
 
     @property
+    def closed(self) -> bool:
+        """Whether :meth:`close` was called."""
+        return self._connection is None
+
+    @property
     def last_seq(self) -> int:
         """The sequence number of the last event (the first one's minus 1 while empty)."""
         return self._last_seq

@@ -547,7 +547,10 @@ class Service:
             self.journal = await asyncio.to_thread(old.rotate, start, archive)
         except record.JournalError as error:
             _log.error("new match: %s", error)
-            raise RefusedError(f"new match refused: {error}") from None
+            if old.closed:  # a rename failed: the journal at the path is the old or the new
+                self.journal = await asyncio.to_thread(open_journal, old.path)
+            if self.journal.events() != [start]:
+                raise RefusedError(f"new match refused: {error}") from None
         self._seq = self.journal.last_seq
         _log.info("new match in %s; the last one archived as %s", self.journal.path, archive)
         self._publish(

@@ -232,3 +232,18 @@ def test_observed_inputs_still_count_while_the_orientation_waits(tmp_path: Path)
 
     with open_journal(tmp_path / "journal.sqlite3") as journal:
         running(Service("b1", journal, names=NAMES, confirm_orientation=True), body)
+
+
+def test_a_new_match_that_cannot_archive_changes_nothing(tmp_path: Path) -> None:
+    path = tmp_path / "journal.sqlite3"
+    (tmp_path / "journal-19700101-000000-seq1-1.sqlite3").write_bytes(b"taken")
+
+    async def body(service: Service, board: QueueBoard, _: list[BoardEvent]) -> None:
+        with pytest.raises(ActionError, match=r"seq1-1.sqlite3' exists"):
+            await service.apply(NewMatch(3, ("Cy", "Di")))
+        assert service.status().players == NAMES and not service.journal.closed
+        await play_opening(service, board)()  # the match goes on in the same journal
+        assert service.journal.last_seq > 1
+
+    with open_journal(path) as journal:
+        running(Service("b1", journal, names=NAMES, clock=lambda: 0.0), body)
