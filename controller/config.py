@@ -118,6 +118,9 @@ class BoardConfig:
     baudrate: int = 115200
     flipped: bool = False
     """The board's orientation: player 0 sits at the far side and plays colour B."""
+    confirm_orientation: bool = True
+    """Before a match's first opening roll, propose the orientation the set-up shows and
+    wait for the players' confirmation (Done) or swap (Undo); false: ``flipped`` holds."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -312,7 +315,7 @@ class Config:
 
 _MQTT_PORTS = {"mqtt": 1883, "mqtts": 8883, "ws": 80, "wss": 443}
 _SECTIONS: dict[str, tuple[str, ...]] = {
-    "board": ("serial_device", "settle_s", "baudrate", "flipped"),
+    "board": ("serial_device", "settle_s", "baudrate", "flipped", "confirm_orientation"),
     "camera": ("enabled", "source", "calibration"),
     "gpio": ("pin_factory", "pinmap", "leds", "shift_registers", "pins"),
     "game": (
@@ -459,6 +462,7 @@ def _board(board: Section, pinmap: Mapping[str, Any]) -> BoardConfig:
         settle_s=board.get("settle_s", number(0.0, 10.0, "seconds"), d.settle_s),
         baudrate=board.get("baudrate", integer(1200, 4_000_000), d.baudrate),
         flipped=board.get("flipped", boolean, d.flipped),
+        confirm_orientation=board.get("confirm_orientation", boolean, d.confirm_orientation),
     )
 
 

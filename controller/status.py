@@ -23,6 +23,7 @@ __all__ = [
     "BoardEvent",
     "BoardService",
     "BoardStatus",
+    "ConfirmOrientation",
     "CorrectPosition",
     "DemandPlay",
     "EnterDice",
@@ -89,6 +90,10 @@ class BoardStatus:
     alerts: tuple[str, ...] = ()
     """What needs a person now: an illegal play to accept or demand, dice to enter, a fault."""
     online: bool = True
+    orientation: str = ""
+    """Who sits where with which colour (``Ann near side, colour A; Bob far side, colour B``)."""
+    orientation_pending: bool = False
+    """The players have still to confirm the orientation before the opening roll."""
     engine: str = ""
     """The teacher's name (``gnubg-cli``), or why there is none (hints are then off)."""
     hint: str = ""
@@ -194,14 +199,29 @@ class CorrectPosition:
 
 @dataclass(frozen=True, slots=True)
 class NewGame:
-    """Abandon the game in progress and start the next one of the match."""
+    """Abandon the game in progress (a knocked board): the score stays, a new opening roll."""
+
+    reason: str = "restarted by the referee"
 
 
 @dataclass(frozen=True, slots=True)
 class NewMatch:
-    """Start a new match of ``length`` points (0: money play)."""
+    """Start a new match of ``length`` points (0: money play), the old journal archived.
+
+    ``names`` None keeps the players; ``options`` are the rules' switches (``crawford``,
+    ``jacoby``, ``beavers``, ``automatic_doubles``) as (name, on) pairs, the others default.
+    """
 
     length: int = 0
+    names: tuple[str, str] | None = None
+    options: tuple[tuple[str, bool], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ConfirmOrientation:
+    """Confirm the board's orientation before the opening roll, or its swap (``swap``)."""
+
+    swap: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -209,7 +229,16 @@ class Hint:
     """Ask the engine for the best play (learner mode only)."""
 
 
-Action = EnterDice | AcceptPlay | DemandPlay | CorrectPosition | NewGame | NewMatch | Hint
+Action = (
+    EnterDice
+    | AcceptPlay
+    | DemandPlay
+    | CorrectPosition
+    | NewGame
+    | NewMatch
+    | Hint
+    | ConfirmOrientation
+)
 
 ACTIONS: Final[dict[str, type]] = {
     "enter-dice": EnterDice,
@@ -219,7 +248,13 @@ ACTIONS: Final[dict[str, type]] = {
     "new-game": NewGame,
     "new-match": NewMatch,
     "hint": Hint,
+    "orientation": ConfirmOrientation,
 }
+
+RULE_OPTIONS: Final = ("crawford", "jacoby", "beavers", "automatic_doubles")
+"""The rules' switches a new match may set."""
+_MAX_REASON: Final = 200
+_RESTARTED: Final = "restarted by the referee"
 
 
 def _is_board(value: Any) -> bool:
@@ -255,12 +290,42 @@ def action_from_json(data: Any) -> Action:
             raise ActionError(f"correct-position needs board: 26 integers, got {board!r}")
         return CorrectPosition(tuple(board))
     if name == "new-match":
-        length = data.get("length", 0)
-        if type(length) is not int or length < 0:
-            raise ActionError(f"new-match needs length: an integer >= 0, got {length!r}")
-        return NewMatch(length)
+        return _new_match(data)
+    if name == "new-game":
+        reason = data.get("reason", _RESTARTED)
+        if not isinstance(reason, str) or not reason.strip() or len(reason) > _MAX_REASON:
+            raise ActionError(f"new-game reason: 1 to {_MAX_REASON} characters, got {reason!r}")
+        return NewGame(reason.strip())
+    if name == "orientation":
+        swap = data.get("swap", False)
+        if not isinstance(swap, bool):
+            raise ActionError(f"orientation swap: true or false, got {swap!r}")
+        return ConfirmOrientation(swap)
     action: Action = ACTIONS[name]()
     return action
+
+
+def _new_match(data: dict[str, Any]) -> NewMatch:
+    """A new-match request: ``length``, optional ``names`` and rules switches."""
+    known = {"action", "length", "names", *RULE_OPTIONS}
+    unknown = sorted(set(data) - known)
+    if unknown:
+        raise ActionError(f"new-match: unknown fields {unknown}; known: {sorted(known)}")
+    length = data.get("length", 0)
+    if type(length) is not int or length < 0:
+        raise ActionError(f"new-match needs length: an integer >= 0, got {length!r}")
+    names: Any = data.get("names")
+    if names is not None and (
+        not isinstance(names, list) or len(names) != 2 or not all(isinstance(n, str) for n in names)
+    ):
+        raise ActionError(f"new-match names: two strings, got {names!r}")
+    options = []
+    for option in RULE_OPTIONS:
+        if option in data:
+            if not isinstance(data[option], bool):
+                raise ActionError(f"new-match {option}: true or false, got {data[option]!r}")
+            options.append((option, data[option]))
+    return NewMatch(length, None if names is None else (names[0], names[1]), tuple(options))
 
 
 class BoardService(Protocol):

@@ -31,15 +31,18 @@ __all__ = [
     "FORMAT_VERSION",
     "Beavered",
     "Declined",
+    "DiceCorrected",
     "Doubled",
     "Dropped",
     "Event",
     "Flagged",
+    "GameAbandoned",
     "GameEnded",
     "IllegalPlayAccepted",
     "MatchStarted",
     "Observed",
     "OpeningRolled",
+    "OrientationConfirmed",
     "Played",
     "PositionEdited",
     "Rolled",
@@ -137,8 +140,8 @@ class OpeningRolled:
 
 
 @dataclass(frozen=True, slots=True)
-class Rolled:
-    """``player`` rolled ``dice`` (in the order read) at the start of a turn."""
+class _PlayerDice:
+    """The fields of an event that gives a player's dice, checked (a base, not an event)."""
 
     player: Player
     dice: tuple[int, int]
@@ -146,6 +149,11 @@ class Rolled:
     def __post_init__(self) -> None:
         _check_player(self, self.player)
         _check_dice(self, self.dice)
+
+
+@dataclass(frozen=True, slots=True)
+class Rolled(_PlayerDice):
+    """``player`` rolled ``dice`` (in the order read) at the start of a turn."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -300,6 +308,48 @@ class GameEnded:
             raise _fail(self, "a dropped double wins a single game")
 
 
+@dataclass(frozen=True, slots=True)
+class DiceCorrected(_PlayerDice):
+    """The dice of ``player``'s turn were not those rolled on record: they were ``dice``.
+
+    Why: the camera may misread a roll (5-3 read, 6-2 on the board) and the players then
+    confirm the other dice by hand; the roll stays journalled as read, this corrects it,
+    and the play, the resumption and the exports use the corrected dice.
+    """
+
+
+@dataclass(frozen=True, slots=True)
+class GameAbandoned:
+    """The game in progress was abandoned (a knocked board): its plays do not count.
+
+    The score stays as it was and the next event is a new opening roll for the same game
+    number; ``reason`` says why, for people.
+    """
+
+    reason: str = ""
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.reason, str):
+            raise _fail(self, f"the reason is a string, got {self.reason!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class OrientationConfirmed:
+    """The players confirmed which side of the board is player 0's, before the opening roll.
+
+    ``far``: player 0 sits at the far side of the sensor board (its locations mirrored);
+    ``colour_b``: player 0 plays the checkers of colour B (magnets south up).
+    """
+
+    far: bool
+    colour_b: bool
+
+    def __post_init__(self) -> None:
+        for name in ("far", "colour_b"):
+            if not isinstance(getattr(self, name), bool):
+                raise _fail(self, f"{name} is True or False, got {getattr(self, name)!r}")
+
+
 Event = (
     MatchStarted
     | OpeningRolled
@@ -315,6 +365,9 @@ Event = (
     | Dropped
     | Beavered
     | GameEnded
+    | DiceCorrected
+    | GameAbandoned
+    | OrientationConfirmed
 )
 """Any event of a match record."""
 
@@ -333,6 +386,9 @@ _TYPES: Final[dict[str, type[Event]]] = {
     "dropped": Dropped,
     "beavered": Beavered,
     "game_ended": GameEnded,
+    "dice_corrected": DiceCorrected,
+    "game_abandoned": GameAbandoned,
+    "orientation_confirmed": OrientationConfirmed,
 }
 _NAMES: Final = {cls: name for name, cls in _TYPES.items()}
 _RULES_FIELDS: Final = tuple(field.name for field in fields(Rules))

@@ -19,15 +19,18 @@ from controller.record import _jacquet
 from controller.record.errors import InvalidEventError
 from controller.record.events import (
     Beavered,
+    DiceCorrected,
     Doubled,
     Dropped,
     Event,
     Flagged,
+    GameAbandoned,
     GameEnded,
     IllegalPlayAccepted,
     MatchStarted,
     Observed,
     OpeningRolled,
+    OrientationConfirmed,
     Played,
     PositionEdited,
     Rolled,
@@ -103,6 +106,10 @@ class MatchSnapshot:
     """The result of a game that ended (on the board or by a drop), not yet recorded."""
     last_score: tuple[int, int] = (0, 0)
     """The score at the start of the last game played."""
+    orientation: OrientationConfirmed | None = None
+    """The board's orientation as the players confirmed it, if they did."""
+    abandoned: int = 0
+    """How many games were abandoned (their plays dropped, the score unchanged)."""
     variant: Variant = BACKGAMMON
     """The game played (``MatchStarted.variant``)."""
     jacquet: JacquetTurn | None = None
@@ -316,6 +323,9 @@ class Replayer:
             raise self.fail(index, event, "the match has already started")
         if phase is Phase.MATCH_OVER:
             raise self.fail(index, event, "the match is over")
+        if isinstance(event, OrientationConfirmed | GameAbandoned):
+            self._between(index, event)
+            return
         if s.jacquet is not None and not isinstance(event, GameEnded):
             self._jacquet(index, event, s.jacquet)
             return
@@ -354,6 +364,10 @@ class Replayer:
         elif isinstance(event, Played | IllegalPlayAccepted):
             self._play(index, event, cube)
             return  # _play records the event
+        elif isinstance(event, DiceCorrected):
+            if cube.phase is not CubePhase.ROLLED or event.player != cube.turn:
+                raise self.fail(index, event, f"no dice of player {event.player} to correct")
+            self.snapshot = replace(s, dice=event.dice)
         elif isinstance(event, Observed):
             self.snapshot = replace(s, partial=event.board)
         elif isinstance(event, Flagged):
@@ -375,6 +389,36 @@ class Replayer:
         elif isinstance(event, Dropped):
             self.snapshot = replace(s, pending=cube.drop(event.player))
         self.actions.append(event)
+
+    def _between(self, index: int, event: OrientationConfirmed | GameAbandoned) -> None:
+        """The events outside a game's play: the orientation, a game abandoned."""
+        s = self.snapshot
+        phase = s.phase
+        if isinstance(event, OrientationConfirmed):
+            started = s.game is not None if s.is_jacquet else s.opening is not None
+            if phase is not Phase.OPENING or started:
+                where = s.describe()
+                raise self.fail(index, event, f"the orientation is set before a game: {where}")
+            self.snapshot = replace(s, orientation=event)
+            return
+        if phase is Phase.GAME_OVER:
+            raise self.fail(index, event, f"the game is over, its result to record: {s.describe()}")
+        idle = s.game is None if s.is_jacquet else phase is Phase.OPENING and s.opening is None
+        if idle:
+            raise self.fail(index, event, f"no game in progress: {s.describe()}")
+        # The game's opening rolls and actions are dropped: the exports never see them.
+        self.opening, self.actions = [], []
+        self.snapshot = replace(
+            s,
+            game=None,
+            cube=None,
+            opening=None,
+            dice=None,
+            partial=None,
+            board=s.variant.start,
+            abandoned=s.abandoned + 1,
+        )
+        self.snapshot = self._new_game(self.snapshot)
 
     def _play(self, index: int, event: Played | IllegalPlayAccepted, cube: CubeState) -> None:
         s = self.snapshot

@@ -35,6 +35,7 @@ from controller.record._sgf_analysis import letter as _letter
 from controller.record.errors import InvalidEventError, SgfError
 from controller.record.events import (
     Beavered,
+    DiceCorrected,
     Doubled,
     Dropped,
     Event,
@@ -129,6 +130,9 @@ def _game_nodes(game: GameRecord, notes: _Notes | None = None) -> list[str]:
     for action in game.actions:
         if isinstance(action, Rolled):
             pending_roll = action
+            continue
+        if isinstance(action, DiceCorrected):  # the roll as corrected is the one played
+            pending_roll = Rolled(action.player, action.dice)
             continue
         if isinstance(action, Observed | Flagged):
             continue  # boards seen mid-turn and flags are not kept: the roll is still pending

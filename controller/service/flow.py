@@ -339,6 +339,21 @@ class Flow:
             following = following.on(Seen(self.cells))
         return replace(self, turn=following, partial=None, notice=following.notice), [edited]
 
+    def abandon(self, reason: str) -> tuple[Flow, list[record.Event]]:
+        """The game in progress abandoned (a knocked board): the score stays, a new opening.
+
+        Raises:
+            RefusedError: when no game is in progress (or the match is over).
+        """
+        if self.match.is_over:
+            raise RefusedError("the match is over")
+        if self.turn is None and self.opening is None:
+            raise RefusedError("no game in progress: waiting for the opening roll")
+        event = record.GameAbandoned(reason)
+        text = f"game {self.match.game_number} abandoned: opening roll, one die each"
+        flow = replace(self, opening=None, cube=None, turn=None, partial=None, notice=text)
+        return flow, [event]
+
     def with_mode(self, mode: Mode) -> Flow:
         """The same flow shown in another mode (the Mode button)."""
         return replace(self, mode=mode, notice=f"{mode.value} mode")
@@ -390,7 +405,11 @@ class Flow:
         assert self.turn is not None and self.cube is not None
         old, cube = self.turn, self.cube
         events: list[record.Event] = []
-        if old.dice is None and turn.dice is not None and turn.phase is not Phase.DONE:
+        if cube.phase is CubePhase.ROLLED and _dice_changed(old.dice, turn.dice):
+            # Other dice than those on record (a misread confirmed by hand): correct them.
+            assert turn.dice is not None
+            events.append(record.DiceCorrected(turn.player, turn.dice))
+        elif old.dice is None and turn.dice is not None and turn.phase is not Phase.DONE:
             events.append(record.Rolled(turn.player, turn.dice))
             cube = cube.roll(turn.player)
         partial = _seen_events(old, turn, self.partial, events)
@@ -491,6 +510,11 @@ def _flagged(turn: TurnState) -> record.Flagged:
 
 def _ended(result: GameResult) -> record.GameEnded:
     return record.GameEnded(result.winner, result.points, result.kind, result.dropped)
+
+
+def _dice_changed(old: tuple[int, int] | None, new: tuple[int, int] | None) -> bool:
+    """Whether ``new`` dice replace ``old`` ones (None: the dice were taken back)."""
+    return new is not None and (old is None or sorted(old) != sorted(new))
 
 
 def _high_first(dice: tuple[int, int]) -> tuple[int, int]:

@@ -9,7 +9,10 @@ Routes (everything JSON answers ``{"error": ...}`` with a 4xx when it refuses):
 * ``GET /api/status`` — the :class:`~controller.status.BoardStatus` as JSON;
 * ``GET /api/stream`` — Server-Sent Events: the status now, then each new one;
 * ``POST /api/action`` — an action (``controller.status.action_from_json``), behind the
-  token: ``Authorization: Bearer <token>``;
+  token: ``Authorization: Bearer <token>``: ``enter-dice``, ``accept``, ``demand``,
+  ``correct-position``, ``new-game``, ``new-match``, ``orientation``, ``hint``
+  (``hardware/SERVICE.md`` section 4); a malformed one gets 400, one the board cannot take
+  now 409;
 * ``GET /api/export/mat`` and ``/api/export/sgf`` — the match so far, behind the token;
 * ``GET /api/review/html`` (the review page), ``/api/review/text`` and ``/api/review/sgf``
   (the ``.sgf`` with the engine's analysis) — the engine's review of the match so far,

@@ -87,8 +87,8 @@ def test_foreign_messages_are_counted_not_taken(tmp_path: Path) -> None:
     assert state.receive("tabula/b5/events", b"{") == (None, [])
     assert state.receive("tabula/b5/what", b"") == (None, [])
     assert state.rejected == 3
-    assert (
-        state.last_problem == "not a topic tabula/<board-id>/status|events|online: 'tabula/b5/what'"
+    assert state.last_problem == (
+        "not a topic tabula/<board-id>/status|events|online|heartbeat: 'tabula/b5/what'"
     )
     assert state.boards == {}
 

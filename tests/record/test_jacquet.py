@@ -133,3 +133,12 @@ def test_gnubg_formats_are_refused_for_jacquet_and_the_plain_records_offered() -
     text = write_text(match)
     assert text.startswith("White - Black, jacquet-versailles, 3-point match\n")
     assert "first throw" in text and "wins" in text
+
+
+def test_an_abandoned_jacquet_game_starts_again_with_the_primaute() -> None:
+    events = jacquet_match(7, games=1)[:12]
+    state = record.replay([*events, record.GameAbandoned("knocked board")]).state
+    assert state.phase is record.Phase.OPENING and state.board == JACQUET.start
+    assert state.jacquet is not None and state.jacquet.primaute and state.abandoned == 1
+    again = record.replay([*events, record.GameAbandoned("knocked"), record.OpeningRolled((6, 1))])
+    assert again.state.to_act == 0 and again.state.dice == (6, 1)

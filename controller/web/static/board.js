@@ -20,6 +20,7 @@ const VERDICT_WORDS = {
   inconsistent: "Sensors disagree: please check the board",
 };
 const PHASE_WORDS = {
+  orientation: "sides to confirm",
   opening: "opening roll",
   roll: "to roll",
   moving: "to move",
