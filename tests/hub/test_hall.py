@@ -144,6 +144,16 @@ def test_the_broker_restarted_mid_game_loses_nothing(tmp_path: Path) -> None:
         assert [b.seq for b in boards] > during
         total = sum(b.seq for b in boards)
         await until(lambda: hub.state.summary()["events"] == total, 20, "every event at the hub")
+        # A board publishes its status after its events: the last one may still be on its way.
+        views = hub.state.boards
+        await until(
+            lambda: all(
+                (status := views[b.board_id].status) is not None and status.seq == b.seq
+                for b in boards
+            ),
+            5,
+            "every board's last status at the hub",
+        )
         assert all(p.dropped == 0 and p.connections == 2 for p in publishers)
         print(f"broker restart: {hub.state.summary()['duplicates']} duplicates taken once")
 
