@@ -45,6 +45,9 @@ __all__ = [
     "OrientationConfirmed",
     "Played",
     "PositionEdited",
+    "ResignAccepted",
+    "ResignRefused",
+    "Resigned",
     "Rolled",
     "Taken",
     "event_from_dict",
@@ -295,9 +298,15 @@ class GameEnded:
     points: int
     kind: WinKind = WinKind.SINGLE
     dropped: bool = False
+    resigned: bool = False
+    """Whether the loser resigned ``kind`` and the winner accepted (``Resigned``)."""
 
     def __post_init__(self) -> None:
         _check_player(self, self.winner, "winner")
+        if not isinstance(self.resigned, bool):
+            raise _fail(self, f"resigned is True or False, got {self.resigned!r}")
+        if self.resigned and self.dropped:
+            raise _fail(self, "a game ends by a drop or by a resignation, not both")
         if type(self.points) is not int or self.points < 1:
             raise _fail(self, f"a game is worth at least 1 point, got {self.points!r}")
         if not isinstance(self.kind, WinKind):
@@ -306,6 +315,44 @@ class GameEnded:
             raise _fail(self, f"dropped is True or False, got {self.dropped!r}")
         if self.dropped and self.kind is not WinKind.SINGLE:
             raise _fail(self, "a dropped double wins a single game")
+
+
+@dataclass(frozen=True, slots=True)
+class Resigned:
+    """``player`` offered to resign the game as a ``kind`` (single game, gammon, backgammon).
+
+    Why a kind: backgammon's rules let a player concede a gammon or a backgammon too; the
+    opponent accepts (:class:`ResignAccepted`, the game ends with those points times the
+    cube) or refuses (:class:`ResignRefused`, play goes on).
+    """
+
+    player: Player
+    kind: WinKind = WinKind.SINGLE
+
+    def __post_init__(self) -> None:
+        _check_player(self, self.player)
+        if not isinstance(self.kind, WinKind):
+            raise _fail(self, f"the kind resigned is a WinKind, got {self.kind!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class ResignAccepted:
+    """``player`` accepted the opponent's resignation: a :class:`GameEnded` follows."""
+
+    player: Player
+
+    def __post_init__(self) -> None:
+        _check_player(self, self.player)
+
+
+@dataclass(frozen=True, slots=True)
+class ResignRefused:
+    """``player`` refused the opponent's resignation: the game goes on where it stood."""
+
+    player: Player
+
+    def __post_init__(self) -> None:
+        _check_player(self, self.player)
 
 
 @dataclass(frozen=True, slots=True)
@@ -368,6 +415,9 @@ Event = (
     | DiceCorrected
     | GameAbandoned
     | OrientationConfirmed
+    | Resigned
+    | ResignAccepted
+    | ResignRefused
 )
 """Any event of a match record."""
 
@@ -389,6 +439,9 @@ _TYPES: Final[dict[str, type[Event]]] = {
     "dice_corrected": DiceCorrected,
     "game_abandoned": GameAbandoned,
     "orientation_confirmed": OrientationConfirmed,
+    "resigned": Resigned,
+    "resign_accepted": ResignAccepted,
+    "resign_refused": ResignRefused,
 }
 _NAMES: Final = {cls: name for name, cls in _TYPES.items()}
 _RULES_FIELDS: Final = tuple(field.name for field in fields(Rules))
@@ -407,6 +460,8 @@ def event_to_dict(event: Event) -> dict[str, Any]:
             value = list(value)
         elif field.name == "variant" and value == "backgammon":
             continue  # as records were written before variants: they read the same
+        elif field.name == "resigned" and value is False:
+            continue  # as games ended before resignations: they read the same
         data[field.name] = value
     return data
 
@@ -436,7 +491,7 @@ def event_from_dict(data: object) -> Event:
     values: dict[str, Any] = {}
     for field in fields(cls):
         if field.name not in data:
-            if field.name in ("reason", "kind", "dropped", "variant"):
+            if field.name in ("reason", "kind", "dropped", "variant", "resigned"):
                 continue  # fields with a default may be left out
             raise fail(f"missing field {field.name!r}")
         value = data[field.name]

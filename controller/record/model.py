@@ -33,6 +33,9 @@ from controller.record.events import (
     OrientationConfirmed,
     Played,
     PositionEdited,
+    ResignAccepted,
+    Resigned,
+    ResignRefused,
     Rolled,
     Taken,
 )
@@ -76,6 +79,7 @@ class Phase(enum.Enum):
     TO_ROLL = "to roll (or double)"
     TO_PLAY = "to play the dice rolled"
     DOUBLED = "to answer a double"
+    RESIGNED = "to answer a resignation"
     BEAVERED = "to answer a beaver"
     GAME_OVER = "the game is over, its result to record"
     MATCH_OVER = "the match is over"
@@ -114,6 +118,8 @@ class MatchSnapshot:
     """The game played (``MatchStarted.variant``)."""
     jacquet: JacquetTurn | None = None
     """Jacquet: the rules' turn model of the game in progress (who plays which numbers)."""
+    resignation: Resigned | None = None
+    """A resignation offered and not yet accepted or refused."""
 
     @property
     def is_jacquet(self) -> bool:
@@ -127,6 +133,8 @@ class MatchSnapshot:
             return Phase.MATCH_OVER
         if self.pending is not None:
             return Phase.GAME_OVER
+        if self.resignation is not None:
+            return Phase.RESIGNED
         if self.jacquet is not None:
             turn = self.jacquet
             if turn.primaute and not turn.numbers:
@@ -146,6 +154,8 @@ class MatchSnapshot:
         """The player who must act next, or ``None`` (opening roll, game or match over)."""
         if self.pending is not None or self.match.is_over:
             return None
+        if self.resignation is not None:
+            return 1 - self.resignation.player
         if self.jacquet is not None:
             return None if self.phase is Phase.OPENING else self.jacquet.player
         if self.cube is None:
@@ -358,6 +368,9 @@ class Replayer:
             raise self.fail(index, event, f"the game is over: {s.describe()}")
         assert s.cube is not None
         cube = s.cube
+        if isinstance(event, Resigned | ResignAccepted | ResignRefused) or s.resignation:
+            self._resignation(index, event, cube)
+            return
         if isinstance(event, Rolled):
             cube = cube.roll(event.player)
             self.snapshot = replace(s, cube=cube, dice=event.dice, partial=None)
@@ -390,6 +403,30 @@ class Replayer:
             self.snapshot = replace(s, pending=cube.drop(event.player))
         self.actions.append(event)
 
+    def _resignation(self, index: int, event: Event, cube: CubeState) -> None:
+        """A resignation offered, or answered: nothing else counts while it is pending."""
+        s = self.snapshot
+        offered = s.resignation
+        if isinstance(event, Resigned):
+            if offered is not None:
+                raise self.fail(index, event, f"a resignation is pending: {s.describe()}")
+            problem = cube.resign_problem(event.player)
+            if problem is not None:
+                raise self.fail(index, event, problem)
+            self.snapshot = replace(s, resignation=event)
+        elif offered is None:
+            raise self.fail(index, event, f"no resignation to answer: {s.describe()}")
+        elif not isinstance(event, ResignAccepted | ResignRefused):
+            raise self.fail(index, event, f"answer the resignation first: {s.describe()}")
+        elif event.player == offered.player:
+            raise self.fail(index, event, f"player {event.player} offered the resignation")
+        elif isinstance(event, ResignAccepted):
+            result = cube.resign(offered.player, offered.kind)
+            self.snapshot = replace(s, resignation=None, dice=None, partial=None, pending=result)
+        else:
+            self.snapshot = replace(s, resignation=None)
+        self.actions.append(event)
+
     def _between(self, index: int, event: OrientationConfirmed | GameAbandoned) -> None:
         """The events outside a game's play: the orientation, a game abandoned."""
         s = self.snapshot
@@ -417,6 +454,7 @@ class Replayer:
             partial=None,
             board=s.variant.start,
             abandoned=s.abandoned + 1,
+            resignation=None,
         )
         self.snapshot = self._new_game(self.snapshot)
 
@@ -457,7 +495,9 @@ class Replayer:
         pending = s.pending
         if pending is None:
             raise self.fail(index, event, f"the game is not over: {s.describe()}")
-        expected = GameEnded(pending.winner, pending.points, pending.kind, pending.dropped)
+        expected = GameEnded(
+            pending.winner, pending.points, pending.kind, pending.dropped, pending.resigned
+        )
         if event != expected:
             raise self.fail(index, event, f"the game's result is {expected!r}")
         assert s.game is not None
