@@ -16,10 +16,12 @@ from controller.errors import TabulaError
 
 __all__ = [
     "ACTIONS",
+    "RESIGN_KINDS",
     "STATUS_VERSION",
     "AcceptPlay",
     "Action",
     "ActionError",
+    "AnswerResignation",
     "BoardEvent",
     "BoardService",
     "BoardStatus",
@@ -31,6 +33,7 @@ __all__ = [
     "LightState",
     "NewGame",
     "NewMatch",
+    "Resign",
     "action_from_json",
 ]
 
@@ -229,6 +232,25 @@ class Hint:
     """Ask the engine for the best play (learner mode only)."""
 
 
+@dataclass(frozen=True, slots=True)
+class Resign:
+    """``player`` offers to resign ``kind``: ``single``, ``gammon`` or ``backgammon``."""
+
+    player: int
+    kind: str = "single"
+
+
+@dataclass(frozen=True, slots=True)
+class AnswerResignation:
+    """The opponent accepts the pending resignation (the game ends) or refuses it."""
+
+    accept: bool
+
+
+RESIGN_KINDS: Final = ("single", "gammon", "backgammon")
+"""What a player may resign (as ``controller.rules.WinKind`` names them, lower case)."""
+
+
 Action = (
     EnterDice
     | AcceptPlay
@@ -238,6 +260,8 @@ Action = (
     | NewMatch
     | Hint
     | ConfirmOrientation
+    | Resign
+    | AnswerResignation
 )
 
 ACTIONS: Final[dict[str, type]] = {
@@ -249,6 +273,9 @@ ACTIONS: Final[dict[str, type]] = {
     "new-match": NewMatch,
     "hint": Hint,
     "orientation": ConfirmOrientation,
+    "resign": Resign,
+    "accept-resignation": AnswerResignation,
+    "refuse-resignation": AnswerResignation,
 }
 
 RULE_OPTIONS: Final = ("crawford", "jacoby", "beavers", "automatic_doubles")
@@ -301,8 +328,23 @@ def action_from_json(data: Any) -> Action:
         if not isinstance(swap, bool):
             raise ActionError(f"orientation swap: true or false, got {swap!r}")
         return ConfirmOrientation(swap)
+    if name == "resign":
+        return _resign(data)
+    if name in ("accept-resignation", "refuse-resignation"):
+        return AnswerResignation(name == "accept-resignation")
     action: Action = ACTIONS[name]()
     return action
+
+
+def _resign(data: dict[str, Any]) -> Resign:
+    """A resign request: ``player`` 0 or 1 and ``kind`` (a single game by default)."""
+    player = data.get("player")
+    if type(player) is not int or player not in (0, 1):
+        raise ActionError(f"resign needs player: 0 or 1, got {player!r}")
+    kind = data.get("kind", "single")
+    if kind not in RESIGN_KINDS:
+        raise ActionError(f"resign kind: one of {', '.join(RESIGN_KINDS)}, got {kind!r}")
+    return Resign(player, kind)
 
 
 def _new_match(data: dict[str, Any]) -> NewMatch:

@@ -78,7 +78,7 @@ def test_actions_parse(body: dict, action: object) -> None:
     ("body", "message"),
     [
         ([], "an action is a JSON object"),
-        ({"action": "resign"}, "unknown action 'resign'"),
+        ({"action": "concede"}, "unknown action 'concede'"),
         ({"action": "enter-dice", "dice": [7, 1]}, "two numbers 1-6, got [7, 1]"),
         ({"action": "enter-dice"}, "two numbers 1-6, got None"),
         ({"action": "correct-position", "board": [0] * 25}, "26 integers"),

@@ -45,6 +45,7 @@ from controller.rules import (
     Rules,
     RulesError,
     Variant,
+    WinKind,
     check_board,
     legal_plays,
     outcome,
@@ -160,6 +161,7 @@ class Flow:
         partial: the last partial board journalled this turn (not journalled twice).
         variant: the game played; Jacquet de Versailles goes through
             :mod:`controller.service.jacquet_flow` (no cube: ``cube`` stays None).
+        resignation: a resignation offered, awaiting the opponent's answer.
     """
 
     names: tuple[str, str]
@@ -173,6 +175,7 @@ class Flow:
     notice: str = "opening roll: one die each"
     partial: Board | None = None
     variant: Variant = BACKGAMMON
+    resignation: record.Resigned | None = None
 
     @classmethod
     def new(
@@ -213,7 +216,7 @@ class Flow:
         owed: list[record.Event] = []
         if snapshot.pending is not None:
             result = snapshot.pending
-            owed.append(record.GameEnded(result.winner, result.points, result.kind, result.dropped))
+            owed.append(_ended(result))
             return flow._game_over(result, owed)
         if flow.is_jacquet:
             from controller.service.jacquet_flow import jacquet_resume
@@ -223,6 +226,7 @@ class Flow:
             return flow, owed
         dice = snapshot.dice if cube.phase is CubePhase.ROLLED else None
         turn = TurnState.start(snapshot.board, cube.turn, dice=dice)
+        flow = replace(flow, resignation=snapshot.resignation)
         return replace(flow, cube=cube, turn=turn, notice=f"resumed: {snapshot.describe()}"), owed
 
     # What is shown.
@@ -238,6 +242,8 @@ class Flow:
             return "opening"
         if self.cube is not None and self.cube.phase in (CubePhase.DOUBLED, CubePhase.BEAVERED):
             return "cube-offered"
+        if self.resignation is not None:
+            return "resign-offered"
         return {
             Phase.ROLL: "roll",
             Phase.MANUAL_DICE: "manual-dice",
@@ -252,7 +258,11 @@ class Flow:
         if self.turn is None:
             return Display(_OPENING_SCENE, self.notice)
         shown = render(self.turn, self.mode)
-        if self.cube is not None and self.cube.phase in (CubePhase.DOUBLED, CubePhase.BEAVERED):
+        offered = self.cube is not None and self.cube.phase in (
+            CubePhase.DOUBLED,
+            CubePhase.BEAVERED,
+        )
+        if offered or self.resignation is not None:
             status = Lamp(Colour.AMBER, Pattern.FLASH)
             return Display(shown.scene.with_status(status), self.notice)
         text = self.notice if self.turn.phase is Phase.ROLL else shown.text
@@ -278,9 +288,15 @@ class Flow:
             return jacquet_on(self, event)
         if isinstance(event, Observed):
             flow = replace(self, cells=event.cells)
-            if self.turn is None:
-                return flow, []
+            if self.turn is None or self.resignation is not None:
+                return flow, []  # a resignation pending: the turn waits for its answer
             return flow._turn(self.turn.on(Seen(event.cells)))
+        if self.resignation is not None:
+            offered = self.resignation
+            raise RefusedError(
+                f"player {offered.player} offered to resign a {offered.kind.name.lower()}: "
+                f"player {1 - offered.player} accepts or refuses it first"
+            )
         if self.match.is_over:
             raise RefusedError("the match is over")
         if self.cube is None or self.turn is None:
@@ -352,7 +368,55 @@ class Flow:
         event = record.GameAbandoned(reason)
         text = f"game {self.match.game_number} abandoned: opening roll, one die each"
         flow = replace(self, opening=None, cube=None, turn=None, partial=None, notice=text)
-        return flow, [event]
+        return replace(flow, resignation=None), [event]
+
+    def resign(self, player: Player, kind: WinKind) -> tuple[Flow, list[record.Event]]:
+        """``player`` offers to resign a single game, a gammon or a backgammon.
+
+        The opponent then accepts (:meth:`answer_resignation`: the game ends with ``kind``
+        times the cube) or refuses (play goes on); nothing else counts meanwhile.
+
+        Raises:
+            RefusedError: in Jacquet, with no game in progress, a double to answer, or a
+                resignation already pending.
+        """
+        if self.is_jacquet:
+            raise RefusedError(
+                f"Jacquet de Versailles ({self.variant.name}) has no resignation: a game is "
+                "played out (or abandoned with new-game)"
+            )
+        if self.match.is_over:
+            raise RefusedError("the match is over")
+        if self.cube is None or self.turn is None:
+            raise RefusedError("no game in progress to resign: waiting for the opening roll")
+        if self.resignation is not None:
+            raise RefusedError(
+                f"player {self.resignation.player} has offered to resign: answer that first"
+            )
+        problem = self.cube.resign_problem(player)
+        if problem is not None:
+            raise RefusedError(problem)
+        event = record.Resigned(player, kind)
+        what = f"player {player} resigns a {kind.name.lower()}"
+        notice = f"{what}: player {1 - player} accepts or refuses"
+        return replace(self, resignation=event, notice=notice), [event]
+
+    def answer_resignation(self, accept: bool) -> tuple[Flow, list[record.Event]]:
+        """The opponent accepts the pending resignation (the game ends) or refuses it.
+
+        Raises:
+            RefusedError: when no resignation is pending.
+        """
+        offered = self.resignation
+        if offered is None or self.cube is None:
+            raise RefusedError("no resignation to answer")
+        answerer = 1 - offered.player
+        flow = replace(self, resignation=None)
+        if not accept:
+            notice = f"player {answerer} refused the resignation: play on"
+            return replace(flow, notice=notice), [record.ResignRefused(answerer)]
+        result = self.cube.resign(offered.player, offered.kind)
+        return flow._game_over(result, [record.ResignAccepted(answerer), _ended(result)])
 
     def with_mode(self, mode: Mode) -> Flow:
         """The same flow shown in another mode (the Mode button)."""
@@ -509,7 +573,9 @@ def _flagged(turn: TurnState) -> record.Flagged:
 
 
 def _ended(result: GameResult) -> record.GameEnded:
-    return record.GameEnded(result.winner, result.points, result.kind, result.dropped)
+    return record.GameEnded(
+        result.winner, result.points, result.kind, result.dropped, result.resigned
+    )
 
 
 def _dice_changed(old: tuple[int, int] | None, new: tuple[int, int] | None) -> bool:

@@ -45,6 +45,7 @@ from controller.rules import (
     Rules,
     RulesError,
     Variant,
+    WinKind,
     Xgid,
     gnubg_id,
     pip_counts,
@@ -71,6 +72,7 @@ from controller.status import (
     AcceptPlay,
     Action,
     ActionError,
+    AnswerResignation,
     BoardEvent,
     BoardStatus,
     ConfirmOrientation,
@@ -81,6 +83,7 @@ from controller.status import (
     LightState,
     NewGame,
     NewMatch,
+    Resign,
 )
 
 __all__ = ["RollSource", "Service", "first_error", "open_journal", "scene_text"]
@@ -137,8 +140,11 @@ class _Physical:
 class _Control:
     """An action on the match itself (new game, new match, orientation), in the queue's order."""
 
-    action: NewGame | NewMatch | ConfirmOrientation
+    action: NewGame | NewMatch | ConfirmOrientation | Resign | AnswerResignation
 
+
+_CONTROLS = (NewGame, NewMatch, ConfirmOrientation, Resign, AnswerResignation)
+"""The actions on the match itself, queued as :class:`_Control`."""
 
 _ORIENT_TEXT = "Done confirms, Undo swaps sides"
 
@@ -343,12 +349,12 @@ class Service:
             item = PositionSet(action.board)
         elif isinstance(action, Hint):
             item = KeyPressed(Button.HINT)
-        elif isinstance(action, NewGame | NewMatch | ConfirmOrientation):
+        elif isinstance(action, _CONTROLS):
             control = _Control(action)
         else:
             raise ActionError(f"{type(action).__name__}: not taken by this board's service")
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        if isinstance(action, NewGame | NewMatch | ConfirmOrientation):
+        if isinstance(action, _CONTROLS):
             self._queue.put_nowait(_Queued(control, done))
         else:
             self._queue.put_nowait(_Queued(item, done))
@@ -530,8 +536,18 @@ class Service:
         self.flow = _with_notice(self.flow, f"{notice}; opening roll, one die each")
         await self._show()
 
-    async def _control(self, action: NewGame | NewMatch | ConfirmOrientation) -> None:
-        if isinstance(action, ConfirmOrientation):
+    async def _control(
+        self, action: NewGame | NewMatch | ConfirmOrientation | Resign | AnswerResignation
+    ) -> None:
+        if isinstance(action, Resign | AnswerResignation):
+            if isinstance(action, Resign):
+                flow, events = self.flow.resign(action.player, WinKind[action.kind.upper()])
+            else:
+                flow, events = self.flow.answer_resignation(action.accept)
+            await self._record(events)
+            self.flow = flow
+            await self._show()
+        elif isinstance(action, ConfirmOrientation):
             await self._confirm(self.orientation.swapped() if action.swap else self.orientation)
         elif isinstance(action, NewGame):
             flow, events = self.flow.abandon(action.reason)
@@ -911,6 +927,11 @@ def _move_line(event: record.Event) -> str | None:
         return "position corrected"
     if isinstance(event, record.Declined):
         return f"{event.player} declines the numbers handed over"
+    if isinstance(event, record.Resigned):
+        return f"{event.player} resigns a {event.kind.name.lower()}"
+    if isinstance(event, record.ResignAccepted | record.ResignRefused):
+        verb = "accepts" if isinstance(event, record.ResignAccepted) else "refuses"
+        return f"{event.player} {verb} the resignation"
     if isinstance(event, record.GameEnded):
         return f"game over: {event.winner} wins {event.points}"
     return None

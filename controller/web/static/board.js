@@ -28,6 +28,7 @@ const PHASE_WORDS = {
   "confirm-dice": "dice to confirm",
   "manual-dice": "dice to enter by hand",
   "cube-offered": "cube offered",
+  "resign-offered": "resignation offered",
   "game-over": "game over",
   "match-over": "match over",
 };
