@@ -76,7 +76,7 @@ PIN_FACTORY_NAMES = ("lgpio", "rpigpio", "pigpio", "native", "mock")
 LOG_LEVELS = ("debug", "info", "warning", "error")
 
 #: Buttons (``button_<name>`` keys of the pin map's ``[pi]`` table).
-BUTTON_PINS = ("done", "double", "take", "drop", "accept", "undo", "hint", "mode")
+BUTTON_PINS = ("done", "double", "take", "drop", "accept", "undo", "hint", "mode", "decline")
 #: Every GPIO key of ``[gpio.pins]`` and of the pin map's ``[pi]`` table.
 PIN_KEYS = (
     *(f"button_{name}" for name in BUTTON_PINS),
@@ -149,6 +149,8 @@ class PiPins:
     button_undo: int | None = None
     button_hint: int | None = None
     button_mode: int | None = None
+    button_decline: int | None = None
+    """Jacquet's rule 11: decline the numbers handed over (backgammon ignores it)."""
     status_led_red: int | None = None
     status_led_green: int | None = None
     status_led_blue: int | None = None

@@ -7,8 +7,8 @@ instead of the opening roll, no cube, numbers handed over played by the opponent
 The players log what they did (:attr:`TableDriver.expected`, the record's events) for the
 tests to compare with the journal.
 
-There is no Decline button on the board's pin map: the players decline through the
-service's input, as the web view would.
+The players decline with the board's Decline button (``button_decline`` of the pin map),
+pressed on gpiozero's MockFactory as every other button.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from __future__ import annotations
 import asyncio
 
 from controller import record
-from controller.referee import Button, explaining_dice, location_of
+from controller.referee import explaining_dice, location_of
 from controller.rules import Board, JacquetTurn, Player, WinKind, jacquet_result
 from controller.service.simulation import TableDriver
 
@@ -87,7 +87,7 @@ class JacquetTableDriver(TableDriver):
         self.counts.turns += 1
         if playing.may_decline() and self.rng.random() < 0.5:
             self.expected.append(record.Declined(player))
-            self.service.press(Button.DECLINE)
+            await self.press("decline")
             await self.until("the decline", lambda s: s.turn != player or s.phase != "moving")
             self._say(f"player {player} declines {list(playing.numbers)}: {turn.behalf}")
             return
