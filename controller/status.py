@@ -16,6 +16,7 @@ from controller.errors import TabulaError
 
 __all__ = [
     "ACTIONS",
+    "EXPORT_FORMATS",
     "RESIGN_KINDS",
     "STATUS_VERSION",
     "AcceptPlay",
@@ -27,8 +28,10 @@ __all__ = [
     "BoardStatus",
     "ConfirmOrientation",
     "CorrectPosition",
+    "Decline",
     "DemandPlay",
     "EnterDice",
+    "ExportFormat",
     "Hint",
     "LightState",
     "NewGame",
@@ -38,6 +41,11 @@ __all__ = [
 ]
 
 STATUS_VERSION: Final = 1
+
+ExportFormat = Literal["mat", "sgf", "jsonl", "txt"]
+"""What a board exports, by file suffix: GNU Backgammon's ``.mat`` and ``.sgf`` (backgammon
+only), the events one JSON object a line and the text record (any variant)."""
+EXPORT_FORMATS: Final[tuple[ExportFormat, ...]] = ("mat", "sgf", "jsonl", "txt")
 
 LinkState = Literal["searching", "syncing", "live", "stale", "off"]
 
@@ -247,6 +255,11 @@ class AnswerResignation:
     accept: bool
 
 
+@dataclass(frozen=True, slots=True)
+class Decline:
+    """Jacquet's rule 11: decline the numbers handed over (as the board's Decline button)."""
+
+
 RESIGN_KINDS: Final = ("single", "gammon", "backgammon")
 """What a player may resign (as ``controller.rules.WinKind`` names them, lower case)."""
 
@@ -262,6 +275,7 @@ Action = (
     | ConfirmOrientation
     | Resign
     | AnswerResignation
+    | Decline
 )
 
 ACTIONS: Final[dict[str, type]] = {
@@ -276,6 +290,7 @@ ACTIONS: Final[dict[str, type]] = {
     "resign": Resign,
     "accept-resignation": AnswerResignation,
     "refuse-resignation": AnswerResignation,
+    "decline": Decline,
 }
 
 RULE_OPTIONS: Final = ("crawford", "jacoby", "beavers", "automatic_doubles")
@@ -389,6 +404,6 @@ class BoardService(Protocol):
         nothing."""
         ...
 
-    def export(self, fmt: Literal["mat", "sgf"]) -> str:
-        """The match so far as a ``.mat`` or ``.sgf`` text."""
+    def export(self, fmt: ExportFormat) -> str:
+        """The match so far as a ``.mat``, ``.sgf``, JSON-lines or text record."""
         ...

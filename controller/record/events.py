@@ -336,8 +336,8 @@ class Resigned:
 
 
 @dataclass(frozen=True, slots=True)
-class ResignAccepted:
-    """``player`` accepted the opponent's resignation: a :class:`GameEnded` follows."""
+class _Answer:
+    """The field of an answer to a resignation, checked (a base, not an event)."""
 
     player: Player
 
@@ -346,13 +346,13 @@ class ResignAccepted:
 
 
 @dataclass(frozen=True, slots=True)
-class ResignRefused:
+class ResignAccepted(_Answer):
+    """``player`` accepted the opponent's resignation: a :class:`GameEnded` follows."""
+
+
+@dataclass(frozen=True, slots=True)
+class ResignRefused(_Answer):
     """``player`` refused the opponent's resignation: the game goes on where it stood."""
-
-    player: Player
-
-    def __post_init__(self) -> None:
-        _check_player(self, self.player)
 
 
 @dataclass(frozen=True, slots=True)

@@ -36,6 +36,7 @@ from controller.engine import NO_ENGINE, CubeAdvice, Engine, EngineError, Ranked
 from controller.engine.review import CheckerDecision, PlayVerdict, review
 from controller.record.journal import Journal, archive_path
 from controller.record.matfile import write_mat
+from controller.record.plain import write_events, write_text
 from controller.record.sgf import write_sgf
 from controller.referee import Button, Cells, Display, Kind, Mode, Phase, cells_from_board
 from controller.review import AidForbiddenError, PlaySignal, check_aid, signal_for
@@ -77,8 +78,10 @@ from controller.status import (
     BoardStatus,
     ConfirmOrientation,
     CorrectPosition,
+    Decline,
     DemandPlay,
     EnterDice,
+    ExportFormat,
     Hint,
     LightState,
     NewGame,
@@ -349,6 +352,8 @@ class Service:
             item = PositionSet(action.board)
         elif isinstance(action, Hint):
             item = KeyPressed(Button.HINT)
+        elif isinstance(action, Decline):
+            item = KeyPressed(Button.DECLINE)
         elif isinstance(action, _CONTROLS):
             control = _Control(action)
         else:
@@ -360,16 +365,17 @@ class Service:
             self._queue.put_nowait(_Queued(item, done))
         await done
 
-    def export(self, fmt: Literal["mat", "sgf"]) -> str:
-        """The match so far as a ``.mat`` or ``.sgf`` text.
+    def export(self, fmt: ExportFormat) -> str:
+        """The match so far as a ``.mat``, ``.sgf``, JSON-lines (``jsonl``) or text record.
 
         Raises:
             RefusedError: for a match these GNU Backgammon formats cannot hold (Jacquet de
                 Versailles, nackgammon), saying which export can.
         """
         match = self.journal.record()
+        writers = {"mat": write_mat, "sgf": write_sgf, "jsonl": write_events, "txt": write_text}
         try:
-            return write_mat(match) if fmt == "mat" else write_sgf(match)
+            return writers[fmt](match)
         except record.RecordError as error:
             raise RefusedError(str(error)) from None
 

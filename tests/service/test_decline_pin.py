@@ -19,7 +19,20 @@ from controller.devices import PiDevices
 from controller.record.journal import Journal
 from controller.service import Service
 from controller.service.service import open_journal
+from controller.web import WebServer, create_app
 from tests.service.test_jacquet_flow import match_events
+from tests.service.test_resign import TOKEN, post
+
+
+def before_a_decline(tmp_path: Path) -> tuple[list[record.Event], int, Path]:
+    """A Jacquet match's events, the index of its first decline, a journal stopping there."""
+    events = match_events(44, decline_rate=1.0)
+    cut = next(i for i, e in enumerate(events) if isinstance(e, record.Declined))
+    path = tmp_path / "jacquet.sqlite3"
+    with Journal(path) as journal:
+        for event in events[:cut]:
+            journal.append(event)
+    return events, cut, path
 
 
 def test_the_reference_pin_map_wires_decline() -> None:
@@ -29,12 +42,7 @@ def test_the_reference_pin_map_wires_decline() -> None:
 
 
 def test_pressing_the_decline_pin_declines_the_numbers_handed_over(tmp_path: Path) -> None:
-    events = match_events(44, decline_rate=1.0)
-    cut = next(i for i, e in enumerate(events) if isinstance(e, record.Declined))
-    path = tmp_path / "jacquet.sqlite3"
-    with Journal(path) as journal:
-        for event in events[:cut]:
-            journal.append(event)
+    events, cut, path = before_a_decline(tmp_path)
 
     async def main() -> list[record.Event]:
         with open_journal(path) as journal:
@@ -63,3 +71,28 @@ def test_pressing_the_decline_pin_declines_the_numbers_handed_over(tmp_path: Pat
 
     journalled = asyncio.run(main())
     assert journalled == events[: cut + 1]
+
+
+def test_the_web_view_declines_as_the_button_does(tmp_path: Path) -> None:
+    events, cut, path = before_a_decline(tmp_path)
+
+    async def main() -> None:
+        with open_journal(path) as journal:
+            service = Service("b1", journal)
+            task = asyncio.create_task(service.run())
+            try:
+                async with WebServer(create_app(service, token=TOKEN), port=0) as server:
+                    status, answer = await post(server.url, {"action": "decline"})
+                    assert status == 200, answer
+                    assert journal.events() == events[: cut + 1]
+                    status, answer = await post(server.url, {"action": "decline"})
+                    # The turn answers a decline out of place with a notice, as the button.
+                    text = "Decline counts only for numbers handed over that would break a point"
+                    assert (status, answer["status"]["text"]) == (200, text)
+                    assert journal.events() == events[: cut + 1]  # nothing more journalled
+            finally:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+
+    asyncio.run(main())

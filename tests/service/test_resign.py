@@ -7,6 +7,7 @@ its real web app over HTTP: the ``resign`` action is token-guarded, a malformed 
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import Any
 
@@ -15,11 +16,12 @@ import pytest
 
 from controller import record
 from controller.rules import JACQUET, Rules, WinKind
+from controller.selfplay_board import SelfPlayBoard
 from controller.service import Service
 from controller.service.errors import RefusedError
 from controller.service.flow import CameraRoll, Flow
 from controller.service.service import open_journal
-from controller.status import BoardEvent
+from controller.status import ActionError, AnswerResignation, BoardEvent, Decline, Resign
 from controller.web import WebServer, create_app
 from tests.service.test_match_actions import NAMES, QueueBoard, journalled, play_opening, running
 
@@ -120,3 +122,16 @@ def test_jacquet_has_no_resignation() -> None:
         RefusedError, match=r"Jacquet de Versailles \(jacquet-versailles\) has no resignation"
     ):
         flow.resign(0, WinKind.SINGLE)
+
+
+def test_the_simulated_hall_board_refuses_resignations_and_declines() -> None:
+    async def main() -> None:
+        board = SelfPlayBoard("hall-1", seed=5, match_length=3)
+        try:
+            for action in (Resign(0), AnswerResignation(True), Decline()):
+                with pytest.raises(ActionError, match="the simulated players play every game"):
+                    await board.apply(action)
+        finally:
+            board.close()
+
+    asyncio.run(main())

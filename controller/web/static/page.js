@@ -27,6 +27,9 @@ function show(status) {
   $("mode").textContent = status.mode;
   $("sides").textContent = (status.orientation || "") + (status.orientation_pending ? " (to confirm)" : "");
   $("orientation-row").hidden = !status.orientation_pending;
+  // GNU Backgammon's files hold backgammon only: other variants download JSON lines or text.
+  const gnubg = !status.variant || status.variant === "backgammon";
+  $("download-mat").hidden = $("download-sgf").hidden = !gnubg;
   $("engine").textContent = status.engine || "—";
   $("hint").textContent = status.hint || "—";
   if (status.play_player === null || status.play_player === undefined) {
@@ -137,6 +140,8 @@ function setup() {
   $("swap-orientation").onclick = () => act({ action: "orientation", swap: true });
   $("download-mat").onclick = () => download("mat");
   $("download-sgf").onclick = () => download("sgf");
+  $("download-jsonl").onclick = () => download("jsonl");
+  $("download-txt").onclick = () => download("txt");
   $("hint-button").onclick = () => act({ action: "hint" });
   $("review").onclick = () => openReview();
   $("download-analysed").onclick = () => download("sgf", "/api/review/sgf", "-analysed");
