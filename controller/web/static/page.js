@@ -30,6 +30,9 @@ function show(status) {
   // GNU Backgammon's files hold backgammon only: other variants download JSON lines or text.
   const gnubg = !status.variant || status.variant === "backgammon";
   $("download-mat").hidden = $("download-sgf").hidden = !gnubg;
+  for (const [index, option] of [...$("resign-player").options].entries()) {
+    option.textContent = (status.players || [])[index] || `Player ${index}`;
+  }
   $("engine").textContent = status.engine || "—";
   $("hint").textContent = status.hint || "—";
   if (status.play_player === null || status.play_player === undefined) {
@@ -140,6 +143,11 @@ function setup() {
   $("swap-orientation").onclick = () => act({ action: "orientation", swap: true });
   $("download-mat").onclick = () => download("mat");
   $("download-sgf").onclick = () => download("sgf");
+  $("resign").onclick = () =>
+    act({ action: "resign", player: Number($("resign-player").value), kind: $("resign-kind").value });
+  $("accept-resignation").onclick = () => act({ action: "accept-resignation" });
+  $("refuse-resignation").onclick = () => act({ action: "refuse-resignation" });
+  $("decline").onclick = () => act({ action: "decline" });
   $("download-jsonl").onclick = () => download("jsonl");
   $("download-txt").onclick = () => download("txt");
   $("hint-button").onclick = () => act({ action: "hint" });
