@@ -76,7 +76,7 @@ PIN_FACTORY_NAMES = ("lgpio", "rpigpio", "pigpio", "native", "mock")
 LOG_LEVELS = ("debug", "info", "warning", "error")
 
 #: Buttons (``button_<name>`` keys of the pin map's ``[pi]`` table).
-BUTTON_PINS = ("done", "double", "take", "drop", "accept", "undo", "hint", "mode")
+BUTTON_PINS = ("done", "double", "take", "drop", "accept", "undo", "hint", "mode", "decline")
 #: Every GPIO key of ``[gpio.pins]`` and of the pin map's ``[pi]`` table.
 PIN_KEYS = (
     *(f"button_{name}" for name in BUTTON_PINS),
@@ -118,6 +118,9 @@ class BoardConfig:
     baudrate: int = 115200
     flipped: bool = False
     """The board's orientation: player 0 sits at the far side and plays colour B."""
+    confirm_orientation: bool = True
+    """Before a match's first opening roll, propose the orientation the set-up shows and
+    wait for the players' confirmation (Done) or swap (Undo); false: ``flipped`` holds."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,6 +149,8 @@ class PiPins:
     button_undo: int | None = None
     button_hint: int | None = None
     button_mode: int | None = None
+    button_decline: int | None = None
+    """Jacquet's rule 11: decline the numbers handed over (backgammon ignores it)."""
     status_led_red: int | None = None
     status_led_green: int | None = None
     status_led_blue: int | None = None
@@ -312,7 +317,7 @@ class Config:
 
 _MQTT_PORTS = {"mqtt": 1883, "mqtts": 8883, "ws": 80, "wss": 443}
 _SECTIONS: dict[str, tuple[str, ...]] = {
-    "board": ("serial_device", "settle_s", "baudrate", "flipped"),
+    "board": ("serial_device", "settle_s", "baudrate", "flipped", "confirm_orientation"),
     "camera": ("enabled", "source", "calibration"),
     "gpio": ("pin_factory", "pinmap", "leds", "shift_registers", "pins"),
     "game": (
@@ -459,6 +464,7 @@ def _board(board: Section, pinmap: Mapping[str, Any]) -> BoardConfig:
         settle_s=board.get("settle_s", number(0.0, 10.0, "seconds"), d.settle_s),
         baudrate=board.get("baudrate", integer(1200, 4_000_000), d.baudrate),
         flipped=board.get("flipped", boolean, d.flipped),
+        confirm_orientation=board.get("confirm_orientation", boolean, d.confirm_orientation),
     )
 
 

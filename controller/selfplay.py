@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from controller.record.errors import InvalidEventError
 from controller.record.events import (
+    Declined,
     Doubled,
     Dropped,
     Event,
@@ -24,7 +25,7 @@ from controller.record.events import (
 )
 from controller.record.events import Played as RecordedPlay
 from controller.rules.board import Board, Player, pip_counts
-from controller.rules.cube import CubeState, GameResult, Rules, outcome
+from controller.rules.cube import CubeState, GameResult, Rules, WinKind, outcome
 from controller.rules.jacquet import JacquetTurn
 from controller.rules.match import MatchState, roll_opening
 from controller.rules.plays import Play, legal_plays
@@ -41,6 +42,7 @@ __all__ = [
     "Played",
     "SimulatedPlayer",
     "Taken",
+    "jacquet_record_events",
     "play_jacquet_game",
     "play_match",
     "record_events",
@@ -247,3 +249,52 @@ def play_jacquet_game(
         yield JacquetPlayed(turn, play)
         turn = turn.play(play)
     raise RuntimeError(f"a game of {variant.name} did not end in {max_turns} plays")
+
+
+def jacquet_record_events(
+    rules: Rules,
+    rng: random.Random,
+    variant: Variant = JACQUET,
+    names: tuple[str, str] = ("White", "Black"),
+    *,
+    games: int | None = None,
+    decline_rate: float = 0.5,
+) -> Iterator[Event]:
+    """The journal's events of a random legal match of Jacquet (``games`` games at most).
+
+    Why: the record's and the service's tests need whole Jacquet matches with their
+    primauté throws, handed-over numbers and declines, as the journal holds them
+    (``controller.record._jacquet`` says how). Plays are chosen uniformly; handed numbers
+    are declined at ``decline_rate`` when rule 11 allows it.
+    """
+    yield MatchStarted(names, rules, variant.name)
+    match = MatchState(rules)
+    played = 0
+    while not match.is_over and (games is None or played < games):
+        turn = JacquetTurn.start(variant)
+        dice = (1, 1)
+        while turn.result is None:
+            if turn.primaute and not turn.numbers:
+                dice = (rng.randint(1, 6), rng.randint(1, 6))
+                yield OpeningRolled(dice)
+                turn = turn.throw_primaute(*dice)
+            elif not turn.numbers:
+                throw = (rng.randint(1, 6), rng.randint(1, 6))
+                dice = (max(throw), min(throw))  # as the service records a throw
+                yield Rolled(turn.player, dice)
+                turn = turn.throw(dice)
+            elif turn.may_decline() and rng.random() < decline_rate:
+                yield Declined(turn.player)
+                turn = turn.decline()
+            else:
+                plays = turn.plays()
+                chosen = rng.choice(plays)
+                # The record names a board by the first legal play reaching it.
+                play = next(play for play in plays if play.result == chosen.result)
+                yield RecordedPlay(turn.player, dice, play.notation, play.result)
+                turn = turn.play(play)
+        result = turn.result
+        kind = WinKind.GAMMON if result.is_double else WinKind.SINGLE
+        yield GameEnded(result.winner, result.points, kind)
+        match = match.after_game(result.points, result.winner)
+        played += 1

@@ -20,7 +20,7 @@ import random
 import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import replace
-from typing import Final, Literal
+from typing import Final
 
 from controller.record import (
     Doubled,
@@ -39,6 +39,7 @@ from controller.record import (
     event_to_dict,
 )
 from controller.record.matfile import write_mat
+from controller.record.plain import write_events, write_text
 from controller.record.sgf import write_sgf
 from controller.referee import Mode, Seen, TurnState, cells_from_board, render
 from controller.rules import Rules, gnubg_id, legal_plays, pip_counts, xgid
@@ -47,15 +48,19 @@ from controller.status import (
     AcceptPlay,
     Action,
     ActionError,
+    AnswerResignation,
     BoardEvent,
     BoardStatus,
     CorrectPosition,
+    Decline,
     DemandPlay,
     EnterDice,
+    ExportFormat,
     Hint,
     LightState,
     NewGame,
     NewMatch,
+    Resign,
 )
 
 __all__ = ["SelfPlayBoard"]
@@ -176,9 +181,11 @@ class SelfPlayBoard:
             )
         elif isinstance(action, Hint):
             raise ActionError("no engine on a simulated board: no hint")
+        elif isinstance(action, Resign | AnswerResignation | Decline):
+            raise ActionError(f"the simulated players play every game out: {snapshot.describe()}")
 
-    def export(self, fmt: Literal["mat", "sgf"]) -> str:
-        """The match so far as a ``.mat`` or ``.sgf`` text.
+    def export(self, fmt: ExportFormat) -> str:
+        """The match so far as a ``.mat``, ``.sgf``, JSON-lines or text record.
 
         Raises:
             ActionError: for an unknown format, or ``.mat`` of what it cannot hold.
@@ -186,12 +193,16 @@ class SelfPlayBoard:
         record = self._replayer.record(tuple(self._events), self._start)
         if fmt == "sgf":
             return write_sgf(record)
+        if fmt == "jsonl":
+            return write_events(record)
+        if fmt == "txt":
+            return write_text(record)
         if fmt == "mat":
             try:
                 return write_mat(record)
             except ValueError as error:
                 raise ActionError(str(error)) from None
-        raise ActionError(f"unknown export format {fmt!r}: mat or sgf")
+        raise ActionError(f"unknown export format {fmt!r}: mat, sgf, jsonl or txt")
 
     # Playing.
 

@@ -16,24 +16,36 @@ from controller.errors import TabulaError
 
 __all__ = [
     "ACTIONS",
+    "EXPORT_FORMATS",
+    "RESIGN_KINDS",
     "STATUS_VERSION",
     "AcceptPlay",
     "Action",
     "ActionError",
+    "AnswerResignation",
     "BoardEvent",
     "BoardService",
     "BoardStatus",
+    "ConfirmOrientation",
     "CorrectPosition",
+    "Decline",
     "DemandPlay",
     "EnterDice",
+    "ExportFormat",
     "Hint",
     "LightState",
     "NewGame",
     "NewMatch",
+    "Resign",
     "action_from_json",
 ]
 
 STATUS_VERSION: Final = 1
+
+ExportFormat = Literal["mat", "sgf", "jsonl", "txt"]
+"""What a board exports, by file suffix: GNU Backgammon's ``.mat`` and ``.sgf`` (backgammon
+only), the events one JSON object a line and the text record (any variant)."""
+EXPORT_FORMATS: Final[tuple[ExportFormat, ...]] = ("mat", "sgf", "jsonl", "txt")
 
 LinkState = Literal["searching", "syncing", "live", "stale", "off"]
 
@@ -89,6 +101,10 @@ class BoardStatus:
     alerts: tuple[str, ...] = ()
     """What needs a person now: an illegal play to accept or demand, dice to enter, a fault."""
     online: bool = True
+    orientation: str = ""
+    """Who sits where with which colour (``Ann near side, colour A; Bob far side, colour B``)."""
+    orientation_pending: bool = False
+    """The players have still to confirm the orientation before the opening roll."""
     engine: str = ""
     """The teacher's name (``gnubg-cli``), or why there is none (hints are then off)."""
     hint: str = ""
@@ -194,14 +210,29 @@ class CorrectPosition:
 
 @dataclass(frozen=True, slots=True)
 class NewGame:
-    """Abandon the game in progress and start the next one of the match."""
+    """Abandon the game in progress (a knocked board): the score stays, a new opening roll."""
+
+    reason: str = "restarted by the referee"
 
 
 @dataclass(frozen=True, slots=True)
 class NewMatch:
-    """Start a new match of ``length`` points (0: money play)."""
+    """Start a new match of ``length`` points (0: money play), the old journal archived.
+
+    ``names`` None keeps the players; ``options`` are the rules' switches (``crawford``,
+    ``jacoby``, ``beavers``, ``automatic_doubles``) as (name, on) pairs, the others default.
+    """
 
     length: int = 0
+    names: tuple[str, str] | None = None
+    options: tuple[tuple[str, bool], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ConfirmOrientation:
+    """Confirm the board's orientation before the opening roll, or its swap (``swap``)."""
+
+    swap: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -209,7 +240,43 @@ class Hint:
     """Ask the engine for the best play (learner mode only)."""
 
 
-Action = EnterDice | AcceptPlay | DemandPlay | CorrectPosition | NewGame | NewMatch | Hint
+@dataclass(frozen=True, slots=True)
+class Resign:
+    """``player`` offers to resign ``kind``: ``single``, ``gammon`` or ``backgammon``."""
+
+    player: int
+    kind: str = "single"
+
+
+@dataclass(frozen=True, slots=True)
+class AnswerResignation:
+    """The opponent accepts the pending resignation (the game ends) or refuses it."""
+
+    accept: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Decline:
+    """Jacquet's rule 11: decline the numbers handed over (as the board's Decline button)."""
+
+
+RESIGN_KINDS: Final = ("single", "gammon", "backgammon")
+"""What a player may resign (as ``controller.rules.WinKind`` names them, lower case)."""
+
+
+Action = (
+    EnterDice
+    | AcceptPlay
+    | DemandPlay
+    | CorrectPosition
+    | NewGame
+    | NewMatch
+    | Hint
+    | ConfirmOrientation
+    | Resign
+    | AnswerResignation
+    | Decline
+)
 
 ACTIONS: Final[dict[str, type]] = {
     "enter-dice": EnterDice,
@@ -219,7 +286,17 @@ ACTIONS: Final[dict[str, type]] = {
     "new-game": NewGame,
     "new-match": NewMatch,
     "hint": Hint,
+    "orientation": ConfirmOrientation,
+    "resign": Resign,
+    "accept-resignation": AnswerResignation,
+    "refuse-resignation": AnswerResignation,
+    "decline": Decline,
 }
+
+RULE_OPTIONS: Final = ("crawford", "jacoby", "beavers", "automatic_doubles")
+"""The rules' switches a new match may set."""
+_MAX_REASON: Final = 200
+_RESTARTED: Final = "restarted by the referee"
 
 
 def _is_board(value: Any) -> bool:
@@ -255,12 +332,57 @@ def action_from_json(data: Any) -> Action:
             raise ActionError(f"correct-position needs board: 26 integers, got {board!r}")
         return CorrectPosition(tuple(board))
     if name == "new-match":
-        length = data.get("length", 0)
-        if type(length) is not int or length < 0:
-            raise ActionError(f"new-match needs length: an integer >= 0, got {length!r}")
-        return NewMatch(length)
+        return _new_match(data)
+    if name == "new-game":
+        reason = data.get("reason", _RESTARTED)
+        if not isinstance(reason, str) or not reason.strip() or len(reason) > _MAX_REASON:
+            raise ActionError(f"new-game reason: 1 to {_MAX_REASON} characters, got {reason!r}")
+        return NewGame(reason.strip())
+    if name == "orientation":
+        swap = data.get("swap", False)
+        if not isinstance(swap, bool):
+            raise ActionError(f"orientation swap: true or false, got {swap!r}")
+        return ConfirmOrientation(swap)
+    if name == "resign":
+        return _resign(data)
+    if name in ("accept-resignation", "refuse-resignation"):
+        return AnswerResignation(name == "accept-resignation")
     action: Action = ACTIONS[name]()
     return action
+
+
+def _resign(data: dict[str, Any]) -> Resign:
+    """A resign request: ``player`` 0 or 1 and ``kind`` (a single game by default)."""
+    player = data.get("player")
+    if type(player) is not int or player not in (0, 1):
+        raise ActionError(f"resign needs player: 0 or 1, got {player!r}")
+    kind = data.get("kind", "single")
+    if kind not in RESIGN_KINDS:
+        raise ActionError(f"resign kind: one of {', '.join(RESIGN_KINDS)}, got {kind!r}")
+    return Resign(player, kind)
+
+
+def _new_match(data: dict[str, Any]) -> NewMatch:
+    """A new-match request: ``length``, optional ``names`` and rules switches."""
+    known = {"action", "length", "names", *RULE_OPTIONS}
+    unknown = sorted(set(data) - known)
+    if unknown:
+        raise ActionError(f"new-match: unknown fields {unknown}; known: {sorted(known)}")
+    length = data.get("length", 0)
+    if type(length) is not int or length < 0:
+        raise ActionError(f"new-match needs length: an integer >= 0, got {length!r}")
+    names: Any = data.get("names")
+    if names is not None and (
+        not isinstance(names, list) or len(names) != 2 or not all(isinstance(n, str) for n in names)
+    ):
+        raise ActionError(f"new-match names: two strings, got {names!r}")
+    options = []
+    for option in RULE_OPTIONS:
+        if option in data:
+            if not isinstance(data[option], bool):
+                raise ActionError(f"new-match {option}: true or false, got {data[option]!r}")
+            options.append((option, data[option]))
+    return NewMatch(length, None if names is None else (names[0], names[1]), tuple(options))
 
 
 class BoardService(Protocol):
@@ -282,6 +404,6 @@ class BoardService(Protocol):
         nothing."""
         ...
 
-    def export(self, fmt: Literal["mat", "sgf"]) -> str:
-        """The match so far as a ``.mat`` or ``.sgf`` text."""
+    def export(self, fmt: ExportFormat) -> str:
+        """The match so far as a ``.mat``, ``.sgf``, JSON-lines or text record."""
         ...

@@ -48,6 +48,7 @@ def test_empty_file_is_the_defaults() -> None:
         "undo": 27,
         "hint": 26,
         "mode": 22,
+        "decline": 20,
     }
     assert config.gpio.pins.status_pins() == (24, 23, 25)
     assert config.board.serial_device == "/dev/tabula-board"

@@ -13,9 +13,11 @@ from controller.status import (
     ActionError,
     BoardEvent,
     BoardStatus,
+    ConfirmOrientation,
     CorrectPosition,
     EnterDice,
     LightState,
+    NewGame,
     NewMatch,
     action_from_json,
 )
@@ -58,6 +60,14 @@ def test_events_carry_board_id_and_sequence() -> None:
         ({"action": "accept"}, AcceptPlay()),
         ({"action": "correct-position", "board": list(START)}, CorrectPosition(START)),
         ({"action": "new-match", "length": 7}, NewMatch(7)),
+        (
+            {"action": "new-match", "names": ["Cy", "Di"], "crawford": False},
+            NewMatch(0, ("Cy", "Di"), (("crawford", False),)),
+        ),
+        ({"action": "new-game"}, NewGame("restarted by the referee")),
+        ({"action": "new-game", "reason": " knocked board "}, NewGame("knocked board")),
+        ({"action": "orientation"}, ConfirmOrientation(swap=False)),
+        ({"action": "orientation", "swap": True}, ConfirmOrientation(swap=True)),
     ],
 )
 def test_actions_parse(body: dict, action: object) -> None:
@@ -68,11 +78,16 @@ def test_actions_parse(body: dict, action: object) -> None:
     ("body", "message"),
     [
         ([], "an action is a JSON object"),
-        ({"action": "resign"}, "unknown action 'resign'"),
+        ({"action": "concede"}, "unknown action 'concede'"),
         ({"action": "enter-dice", "dice": [7, 1]}, "two numbers 1-6, got [7, 1]"),
         ({"action": "enter-dice"}, "two numbers 1-6, got None"),
         ({"action": "correct-position", "board": [0] * 25}, "26 integers"),
         ({"action": "new-match", "length": -1}, "an integer >= 0, got -1"),
+        ({"action": "new-match", "names": "Cy"}, "names: two strings, got 'Cy'"),
+        ({"action": "new-match", "jacoby": 1}, "jacoby: true or false, got 1"),
+        ({"action": "new-match", "cube": 2}, "unknown fields ['cube']"),
+        ({"action": "new-game", "reason": 3}, "reason: 1 to 200 characters, got 3"),
+        ({"action": "orientation", "swap": "yes"}, "swap: true or false, got 'yes'"),
     ],
 )
 def test_bad_actions_say_what_is_wrong(body: object, message: str) -> None:

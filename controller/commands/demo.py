@@ -7,8 +7,10 @@ LEDs are gpiozero devices on its MockFactory; two simulated players play whole m
 game and the LED states are printed as they go; the journal and the match files
 (``.sgf``, and ``.mat`` when the match has no illegal play) are written to ``--out``.
 
-The service referees backgammon; ``--variant`` nackgammon or Jacquet de Versailles plays
-the rules engine's simulated match instead (:mod:`controller.commands._rules_demo`).
+``--variant`` plays nackgammon or Jacquet de Versailles through the same service (for
+Jacquet: the primauté, numbers handed over and declined, no cube); GNU Backgammon's
+``.mat``/``.sgf`` hold backgammon only, so such a match is written as its events in JSON
+lines (``.json``) and as text (``.txt``).
 """
 
 from __future__ import annotations
@@ -35,8 +37,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--variant",
         choices=list(VARIANTS),
         default="backgammon",
-        help="the game; the service referees backgammon, the others are played on the "
-        "rules engine alone",
+        help="the game the service referees (default backgammon)",
     )
     parser.add_argument("--jacoby", action="store_true", help="money play: the Jacoby rule")
     parser.add_argument("--beavers", action="store_true", help="money play: beavers allowed")
@@ -87,14 +88,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from controller.record import MatFileError
     from controller.referee import Mode
-    from controller.rules import Rules
+    from controller.rules import Rules, variant_named
     from controller.service.demo import run_simulated
     from controller.service.service import open_journal
 
-    if args.variant != "backgammon":
-        from controller.commands import _rules_demo
-
-        return _rules_demo.run(args)
+    variant = variant_named(args.variant)
     if args.games is not None and args.games < 1:
         print(f"tabula demo: --games {args.games}: expected at least 1", file=sys.stderr)
         return 2
@@ -116,15 +114,17 @@ def run(args: argparse.Namespace) -> int:
     seed = args.seed if args.seed is not None else random.randrange(10**6)
     out = args.out or Path(tempfile.mkdtemp(prefix="tabula-demo-"))
     out.mkdir(parents=True, exist_ok=True)
+    cube = variant.has_cube
     rules = Rules(
         match_length=args.length,
-        jacoby=args.jacoby,
-        beavers=args.beavers,
-        automatic_doubles=args.automatic_doubles,
+        jacoby=args.jacoby and cube,
+        beavers=args.beavers and cube,
+        automatic_doubles=args.automatic_doubles and cube,
     )
     wanted = args.games if args.games is not None else 10**9
     echo = None if args.headless else _echo
     what = f"{args.length}-point matches" if args.length else "money play"
+    what = f"{variant.name}, {what}"
     print(f"Tabula demo (seed {seed}): {what}, files in {out}", flush=True)
     played = 0
     number = 1
@@ -153,6 +153,7 @@ def run(args: argparse.Namespace) -> int:
                 cocked_rate=args.cocked,
                 broker=args.broker,
                 board_id=args.board_id,
+                variant=variant,
                 engine=args.engine,
             )
         )
@@ -160,12 +161,15 @@ def run(args: argparse.Namespace) -> int:
         played += counts.games
         with open_journal(journal) as done:
             record = done.record()
-            (out / f"match-{number}.sgf").write_text(_sgf(record))
-            try:
-                (out / f"match-{number}.mat").write_text(_mat(record))
-                files = ".mat and .sgf"
-            except MatFileError as error:
-                files = f".sgf (no .mat: {error})"
+            if variant.name != "backgammon":
+                files = _plain(record, out / f"match-{number}")
+            else:
+                (out / f"match-{number}.sgf").write_text(_sgf(record))
+                try:
+                    (out / f"match-{number}.mat").write_text(_mat(record))
+                    files = ".mat and .sgf"
+                except MatFileError as error:
+                    files = f".sgf (no .mat: {error})"
             score = record.state.match.score
         print(
             f"match {number}: {counts.games} game(s), score {score[0]}-{score[1]}, "
@@ -199,6 +203,15 @@ def _sgf(record: MatchRecord) -> str:
     from controller.record.sgf import write_sgf
 
     return write_sgf(record)
+
+
+def _plain(record: MatchRecord, stem: Path) -> str:
+    """Write a match GNU Backgammon's formats cannot hold as JSON lines and text."""
+    from controller.record.plain import write_events, write_text
+
+    stem.with_suffix(".json").write_text(write_events(record))
+    stem.with_suffix(".txt").write_text(write_text(record))
+    return ".json and .txt (GNU Backgammon's .mat and .sgf hold backgammon only)"
 
 
 def _mat(record: MatchRecord) -> str:

@@ -1,4 +1,10 @@
-"""``tabula export``: a recorded match as ``.mat`` or ``.sgf``, or its position's IDs.
+"""``tabula export``: a recorded match as ``.mat``, ``.sgf``, JSON lines or text, or its IDs.
+
+``.mat`` and ``.sgf`` are GNU Backgammon's and hold backgammon only: a match of Jacquet de
+Versailles (or nackgammon) is refused with a message and exported with ``--format json``
+(its events, one a line: the saved-match format ``--match`` reads) or ``--format text``.
+XGID and GNU Backgammon IDs describe backgammon positions: ``--position`` of a Jacquet
+match prints where the match stands and says why there is no ID.
 
 The match comes from a journal database (``--journal``, opened read-only, so it can be
 exported while the service is writing it) or from a saved match (``--match``: the events
@@ -23,12 +29,17 @@ from controller.record import (
 )
 from controller.record.journal import Journal
 from controller.record.matfile import write_mat
+from controller.record.plain import write_events, write_text
 from controller.record.sgf import write_sgf
 from controller.rules import gnubg_id, xgid
 
-HELP = "export a recorded match as .mat or .sgf, or print its position's XGID and GNU Backgammon ID"
+HELP = (
+    "export a recorded match as .mat, .sgf, JSON lines or text, or print its position's "
+    "XGID and GNU Backgammon ID"
+)
 
-FORMATS = ("mat", "sgf")
+FORMATS = ("mat", "sgf", "json", "text")
+_WRITERS = {"mat": write_mat, "sgf": write_sgf, "json": write_events, "text": write_text}
 
 
 def add_source_arguments(parser: argparse.ArgumentParser) -> None:
@@ -40,7 +51,11 @@ def add_source_arguments(parser: argparse.ArgumentParser) -> None:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_source_arguments(parser)
-    parser.add_argument("--format", choices=FORMATS, help="mat (Jellyfish) or sgf (GNU Backgammon)")
+    parser.add_argument(
+        "--format",
+        choices=FORMATS,
+        help="mat (Jellyfish), sgf (GNU Backgammon), json (the events, one a line) or text",
+    )
     parser.add_argument("--out", type=Path, help="the file to write (default: standard output)")
     parser.add_argument(
         "--position",
@@ -102,6 +117,10 @@ def write_output(text: str, out: Path | None) -> bool:
 
 def print_position(record: MatchRecord, out: TextIO) -> None:
     """The XGID and the GNU Backgammon ``PositionID:MatchID`` of the position now."""
+    if record.state.is_jacquet:
+        out.write(f"{record.variant.name}: no XGID or GNU Backgammon ID (backgammon only)\n")
+        out.write(f"{record.state.describe()}\n")
+        return
     position = record.state.position()
     out.write(f"{xgid(position)}\n")
     # GNU Backgammon's IDs hold no pending double: like gnubg reading this XGID, they
@@ -112,12 +131,12 @@ def print_position(record: MatchRecord, out: TextIO) -> None:
 
 def run(args: argparse.Namespace) -> int:
     if args.position == bool(args.format):
-        raise SystemExit("tabula export: give --format mat|sgf, or --position")
+        raise SystemExit("tabula export: give --format mat|sgf|json|text, or --position")
     record = read_source(args)
     if args.position:
         print_position(record, sys.stdout)
         return 0
-    text = write_mat(record) if args.format == "mat" else write_sgf(record)
+    text = _WRITERS[args.format](record)
     if write_output(text, args.out):
         print(f"wrote {args.out} ({len(record.games)} games, {record.state.describe()})")
     return 0

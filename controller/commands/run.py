@@ -39,13 +39,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Run until SIGTERM or SIGINT; bad configuration exits 2 with every problem named."""
     from controller.config import load_config
-    from controller.service import ServiceError
 
     config = load_config(args.config)
-    if config.game.variant != "backgammon":
-        raise ServiceError(
-            f"game.variant {config.game.variant!r}: the service referees backgammon only so far"
-        )
     logging.basicConfig(
         level=config.log_level.upper(), format="%(levelname)s %(name)s: %(message)s"
     )
@@ -84,8 +79,15 @@ async def _serve(config: Config) -> None:
             rules=config.game.rules(),
             mode=Mode(config.mode),
             flipped=config.board.flipped,
+            variant=config.game.rules_variant(),
+            confirm_orientation=config.board.confirm_orientation,
             engine=engine,
         )
+
+        def close_journal() -> None:
+            service.journal.close()  # the journal now: a new match's, if one was started
+
+        stack.callback(close_journal)
         _log.info("%s", service.resumed)
         side = "far side, colour B" if config.board.flipped else "near side, colour A"
         _log.info("player 0 (%s) sits at the %s", config.players.player_0, side)
@@ -115,7 +117,7 @@ async def _serve(config: Config) -> None:
         camera: RollSource | None = None
         if config.camera.enabled:
             camera = _camera(config)
-        extra = await _web_and_mqtt(config, service, journal, stack)
+        extra = await _web_and_mqtt(config, service, stack)
         systemd = stack.enter_context(SystemdNotifier())
         systemd.ready(service.resumed)
         with contextlib.suppress(asyncio.CancelledError):
@@ -129,7 +131,7 @@ async def _serve(config: Config) -> None:
 
 
 async def _web_and_mqtt(
-    config: Config, service: Any, journal: Any, stack: contextlib.AsyncExitStack
+    config: Config, service: Any, stack: contextlib.AsyncExitStack
 ) -> list[tuple[str, Any]]:
     """Serve the board's web view (``[web]``) and name the MQTT publisher's task (``[mqtt]``)."""
     extra: list[tuple[str, Any]] = []
@@ -144,7 +146,10 @@ async def _web_and_mqtt(
 
         board_id = config.mqtt.board_id
         publisher = MqttPublisher(
-            service, config.mqtt, backlog=lambda: journal_events(board_id, journal.entries())
+            service,
+            config.mqtt,
+            # The journal now: a new match replaces the one opened at the start.
+            backlog=lambda: journal_events(board_id, service.journal.entries()),
         )
         extra.append(("mqtt", publisher.run()))
         _log.info("publishing to %s as %s", config.mqtt.broker, config.mqtt.topic)

@@ -15,7 +15,8 @@ import json
 import logging
 import os
 import random
-from collections.abc import AsyncIterator
+import time
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any, Final
 
@@ -44,7 +45,8 @@ def write_archive(directory: Path, archive: Archive) -> list[Path]:
     folder = directory / archive.board_id
     folder.mkdir(parents=True, exist_ok=True)
     written = []
-    for suffix, text in ((".sgf", archive.sgf), (".mat", archive.mat)):
+    texts = ((".sgf", archive.sgf), (".mat", archive.mat), (".json", archive.json))
+    for suffix, text in texts:
         if text is None:
             continue
         path = folder / f"{archive.name}{suffix}"
@@ -67,6 +69,7 @@ class Hub:
         keepalive: seconds between keep-alive pings to the broker.
         rng: the jitter of the reconnection backoff.
         client_factory: aiomqtt.Client or a stand-in with its signature.
+        clock: a monotonic clock (seconds): how long each board has been silent.
     """
 
     def __init__(
@@ -80,8 +83,10 @@ class Hub:
         keepalive: int = 10,
         rng: random.Random | None = None,
         client_factory: ClientFactory = aiomqtt.Client,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.config = config
+        self._clock = clock
         self.archive = archive
         self.state = HubState(config.topic_prefix)
         self.connected = False
@@ -116,9 +121,11 @@ class Hub:
                 with contextlib.suppress(asyncio.CancelledError):
                     await pusher
 
-    def take(self, topic: str, payload: bytes) -> None:
+    def take(self, topic: str, payload: bytes, *, retained: bool = False) -> None:
         """Fold one message, write what it finished, and mark its board for the page."""
-        board_id, archives = self.state.receive(topic, payload)
+        board_id, archives = self.state.receive(
+            topic, payload, now=self._clock(), retained=retained
+        )
         for archive in archives:
             self.written += write_archive(self.archive, archive)
         if board_id is not None:
@@ -143,7 +150,7 @@ class Hub:
                     async for message in client.messages:
                         payload = message.payload
                         data = payload if isinstance(payload, bytes) else str(payload).encode()
-                        self.take(str(message.topic), data)
+                        self.take(str(message.topic), data, retained=bool(message.retain))
             except aiomqtt.MqttError as error:
                 _log.warning(
                     "hub: broker %s: %s; retry in %.1f s", self.config.broker, error, delay
@@ -156,6 +163,10 @@ class Hub:
     async def _push(self) -> None:
         while True:
             await asyncio.sleep(_PUSH_S)
+            for board_id in self.state.expire(self._clock()):
+                _log.warning("hub: board %s silent beyond its keep-alive: offline", board_id)
+                self._versions[board_id] = self._versions.get(board_id, 0) + 1
+                self._dirty = True
             if self._dirty:
                 self._dirty = False
                 self.changes.set(self.changes.value + 1)

@@ -16,7 +16,13 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from controller.mqtt.codec import decode_event, decode_online, decode_status, parse_topic
+from controller.mqtt.codec import (
+    decode_event,
+    decode_heartbeat,
+    decode_online,
+    decode_status,
+    parse_topic,
+)
 from controller.mqtt.errors import MqttError
 from controller.record import (
     Event,
@@ -29,6 +35,7 @@ from controller.record import (
 )
 from controller.record.errors import MatFileError
 from controller.record.matfile import write_mat
+from controller.record.plain import gnubg_refusal, write_events
 from controller.record.sgf import write_sgf
 from controller.status import BoardEvent, BoardStatus
 
@@ -42,9 +49,12 @@ class Archive:
     board_id: str
     name: str
     """The file name without extension: ``match-<UTC start>-<seq of its start>``."""
-    sgf: str
+    sgf: str | None
+    """None where GNU Backgammon's formats cannot hold the match (Jacquet, nackgammon)."""
     mat: str | None
     """None where a ``.mat`` cannot hold the match (money play, an accepted illegal play)."""
+    json: str | None = None
+    """The match's events as JSON lines, for a match ``.sgf`` cannot hold."""
 
 
 @dataclass(slots=True)
@@ -54,7 +64,14 @@ class BoardView:
     board_id: str
     status: BoardStatus | None = None
     online: bool | None = None
-    """None until the board's presence message arrives."""
+    """None until the board's presence message arrives; False once it said ``offline`` (its
+    last will) or fell silent for its keep-alive (:meth:`HubState.expire`)."""
+    heard: float | None = None
+    """When the hub last heard the board (the hub's clock), None before."""
+    keepalive: float | None = None
+    """The keep-alive its heartbeats announce: silent longer than this, it is offline."""
+    silent: bool = False
+    """Shown offline because nothing came for its keep-alive (not by its last will)."""
     last_seq: int = 0
     """The sequence number of the last event taken (0: none yet)."""
     first_seq: int = 0
@@ -99,6 +116,7 @@ class BoardView:
             "missing": self.missing,
             "duplicates": self.duplicates,
             "archived": self.archived,
+            "silent": self.silent,
             "alerts": self.alerts(),
         }
 
@@ -120,25 +138,75 @@ class HubState:
             view = self.boards[board_id] = BoardView(board_id)
         return view
 
-    def receive(self, topic: str, payload: bytes) -> tuple[str | None, list[Archive]]:
-        """Fold one message; the board it changed (None if refused) and matches to archive."""
+    def receive(
+        self, topic: str, payload: bytes, *, now: float = 0.0, retained: bool = False
+    ) -> tuple[str | None, list[Archive]]:
+        """Fold one message; the board it changed (None if refused) and matches to archive.
+
+        Args:
+            topic: the message's topic.
+            payload: its payload.
+            now: the hub's clock (seconds), for the boards' silences.
+            retained: the broker kept it (delivered on subscribing): no sign of life now.
+        """
         try:
             board_id, kind = parse_topic(topic, self.prefix)
             if kind == "online":
-                self.board(board_id).online = decode_online(payload)
+                view = self.board(board_id)
+                view.online, view.silent = decode_online(payload), False
+                view.heard = now
+                return board_id, []
+            if kind == "heartbeat":
+                beating, keepalive = decode_heartbeat(payload)
+                self._check_board(board_id, beating)
+                view = self.board(board_id)
+                view.keepalive = keepalive
+                self._alive(view, now, retained)
                 return board_id, []
             if kind == "status":
                 status = decode_status(payload)
                 self._check_board(board_id, status.board_id)
+                self._alive(self.board(board_id), now, retained)
                 self.board(board_id).status = status
                 return board_id, []
             event = decode_event(payload)
             self._check_board(board_id, event.board_id)
+            self._alive(self.board(board_id), now, retained)
             return board_id, self._event(self.board(board_id), event)
         except MqttError as error:
             self.rejected += 1
             self.last_problem = str(error)
             return None, []
+
+    @staticmethod
+    def _alive(view: BoardView, now: float, retained: bool) -> None:
+        """The board spoke: heard now, and back online if it had only fallen silent."""
+        if retained:
+            if view.heard is None:
+                view.heard = now
+            return
+        view.heard = now
+        if view.silent:
+            view.online, view.silent = True, False
+
+    def expire(self, now: float) -> list[str]:
+        """Mark offline the boards silent for longer than their keep-alive; their ids.
+
+        Why besides the last will: the broker publishes a board's will only after 1.5
+        keep-alives (and Mosquitto looks only every few seconds); a board's heartbeat every
+        half keep-alive lets the hub tell within the keep-alive itself.
+        """
+        gone = []
+        for view in self.boards.values():
+            if (
+                view.online
+                and view.keepalive is not None
+                and view.heard is not None
+                and now - view.heard > view.keepalive
+            ):
+                view.online, view.silent = False, True
+                gone.append(view.board_id)
+        return gone
 
     @staticmethod
     def _new_journal(view: BoardView, event: BoardEvent) -> bool:
@@ -202,6 +270,9 @@ class HubState:
         if snapshot.phase is not Phase.MATCH_OVER and not snapshot.rules.is_money:
             return []
         record = replayer.record(tuple(view._record), view._start)
+        if gnubg_refusal(record, ".sgf") is not None:  # Jacquet, nackgammon: their events
+            view.archived += 1
+            return [Archive(view.board_id, view._match_name, None, None, write_events(record))]
         try:
             mat: str | None = write_mat(record)
         except MatFileError:

@@ -5,7 +5,10 @@ agreement is tested without a broker. A board ``<id>`` under the prefix ``tabula
 
 * ``tabula/<id>/status`` — the latest :class:`~controller.status.BoardStatus`, retained;
 * ``tabula/<id>/events`` — every :class:`~controller.status.BoardEvent`, QoS 1, in order;
-* ``tabula/<id>/online`` — ``online`` or ``offline`` (the last will), retained.
+* ``tabula/<id>/online`` — ``online`` or ``offline`` (the last will), retained;
+* ``tabula/<id>/heartbeat`` — ``{"version", "board_id", "keepalive", "time"}`` every half
+  keep-alive (QoS 0, not retained): a hub that hears nothing from a board for its
+  keep-alive shows it offline, without waiting for the broker's last will.
 
 >>> from controller.status import BoardEvent
 >>> event = BoardEvent("hall-7", 3, "rolled", {"player": 0, "dice": [5, 2]})
@@ -34,9 +37,11 @@ __all__ = [
     "ONLINE",
     "Kind",
     "decode_event",
+    "decode_heartbeat",
     "decode_online",
     "decode_status",
     "encode_event",
+    "encode_heartbeat",
     "encode_status",
     "journal_events",
     "parse_topic",
@@ -44,8 +49,8 @@ __all__ = [
     "topic",
 ]
 
-Kind = Literal["status", "events", "online"]
-KINDS: Final[tuple[Kind, ...]] = ("status", "events", "online")
+Kind = Literal["status", "events", "online", "heartbeat"]
+KINDS: Final[tuple[Kind, ...]] = ("status", "events", "online", "heartbeat")
 ONLINE: Final = b"online"
 OFFLINE: Final = b"offline"
 
@@ -89,7 +94,7 @@ def parse_topic(text: str, prefix: str = "tabula") -> tuple[str, Kind]:
         or not _WORD.fullmatch(parts[1])
         or parts[2] not in KINDS
     ):
-        raise TopicError(f"not a topic {prefix}/<board-id>/status|events|online: {text!r}")
+        raise TopicError(f"not a topic {prefix}/<board-id>/{'|'.join(KINDS)}: {text!r}")
     kind: Kind = parts[2]
     return parts[1], kind
 
@@ -174,6 +179,34 @@ def journal_events(board_id: str, entries: Iterable[JournalEntry]) -> list[Board
         data = event_to_dict(entry.event)
         events.append(BoardEvent(board_id, entry.seq, str(data["type"]), data, entry.at))
     return events
+
+
+def encode_heartbeat(board_id: str, keepalive: float, when: float) -> bytes:
+    """The payload of a heartbeat: the board is alive, and says within what it will speak."""
+    return _dumps(
+        {"version": STATUS_VERSION, "board_id": board_id, "keepalive": keepalive, "time": when}
+    )
+
+
+def decode_heartbeat(payload: bytes) -> tuple[str, float]:
+    """The board id and keep-alive (seconds) of a heartbeat.
+
+    Raises:
+        PayloadError: for a payload that is not a heartbeat of this version.
+    """
+    data = _loads(payload, "heartbeat")
+    board_id: Any = data.get("board_id")
+    keepalive: Any = data.get("keepalive")
+    if (
+        not isinstance(board_id, str)
+        or not _WORD.fullmatch(board_id)
+        or not isinstance(keepalive, int | float)
+        or isinstance(keepalive, bool)
+        or not math.isfinite(keepalive)
+        or keepalive <= 0
+    ):
+        raise PayloadError(f"heartbeat payload: bad board_id or keepalive: {payload[:120]!r}")
+    return board_id, float(keepalive)
 
 
 def decode_online(payload: bytes) -> bool:

@@ -7,7 +7,8 @@ The board never waits for the broker: its updates go to the outbox at once, and 
 connection loop publishes them in order whenever it is connected (each event is forgotten
 only once the broker has acknowledged it, QoS 1), reconnecting with capped, jittered
 exponential backoff. The broker marks the board offline with the last will when the
-connection dies without a clean disconnect.
+connection dies without a clean disconnect; and a heartbeat every half keep-alive lets a
+hub see a frozen board within its keep-alive, sooner than the broker's last will.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import contextlib
 import logging
 import random
 import ssl
+import time
 import urllib.parse
 from collections.abc import AsyncIterator, Callable, Sequence
 from typing import Any
@@ -24,7 +26,14 @@ from typing import Any
 import aiomqtt
 
 from controller.config import MqttConfig
-from controller.mqtt.codec import OFFLINE, ONLINE, encode_event, encode_status, topic
+from controller.mqtt.codec import (
+    OFFLINE,
+    ONLINE,
+    encode_event,
+    encode_heartbeat,
+    encode_status,
+    topic,
+)
 from controller.mqtt.outbox import Outbox
 from controller.status import BoardEvent, BoardService, BoardStatus
 
@@ -83,7 +92,8 @@ class MqttPublisher:
         service: the board.
         config: the ``[mqtt]`` section: broker, board id, prefix, credentials, TLS.
         keepalive: seconds between keep-alive pings; the broker declares the board offline
-            (its last will) after 1.5 times this without a word from it.
+            (its last will) after 1.5 times this without a word from it, and a hub after
+            this without a heartbeat (sent every half keep-alive).
         capacity: events kept while the broker is unreachable; the oldest go first.
         window: events in flight at once (awaiting the broker's acknowledgement).
         backoff: the first and the longest wait between reconnection attempts, seconds.
@@ -106,6 +116,7 @@ class MqttPublisher:
         rng: random.Random | None = None,
         client_factory: ClientFactory = aiomqtt.Client,
         backlog: Callable[[], Sequence[BoardEvent]] | None = None,
+        clock: Callable[[], float] = time.time,
     ) -> None:
         self._service = service
         self._config = config
@@ -116,6 +127,9 @@ class MqttPublisher:
         self._client_factory = client_factory
         self.outbox = Outbox(capacity)
         self._backlog = backlog
+        self._clock = clock
+        self.heartbeats = 0
+        """Heartbeats sent."""
         self._wakeup = asyncio.Event()
         self._ended = False
         self.connected = False
@@ -127,7 +141,8 @@ class MqttPublisher:
         board_id = service.board_id
         prefix = config.topic_prefix
         self._topics = {
-            kind: topic(board_id, kind, prefix) for kind in ("status", "events", "online")
+            kind: topic(board_id, kind, prefix)
+            for kind in ("status", "events", "online", "heartbeat")
         }
 
     async def drain(self, timeout: float = 10.0) -> bool:
@@ -226,12 +241,15 @@ class MqttPublisher:
         """Publish until the updates end (True), or raise when the connection is lost."""
         pump = asyncio.create_task(self._pump(client))
         watch = asyncio.create_task(self._watch(client))
+        beat = asyncio.create_task(self._beat(client))
         try:
-            done, _ = await asyncio.wait({pump, watch}, return_when=asyncio.FIRST_COMPLETED)
+            done, _ = await asyncio.wait(
+                {pump, watch, beat}, return_when=asyncio.FIRST_COMPLETED
+            )
         finally:
-            for task in (pump, watch):
+            for task in (pump, watch, beat):
                 task.cancel()
-            await asyncio.gather(pump, watch, return_exceptions=True)
+            await asyncio.gather(pump, watch, beat, return_exceptions=True)
         for task in done:
             task.result()  # raises the connection's error
         return pump in done
@@ -240,6 +258,15 @@ class MqttPublisher:
         """Raise MqttError as soon as the connection is lost (nothing is subscribed)."""
         async for _ in client.messages:
             pass
+
+    async def _beat(self, client: aiomqtt.Client) -> None:
+        """Say the board is alive every half keep-alive (QoS 0: a late one is worthless)."""
+        board_id = self._service.board_id
+        while True:
+            payload = encode_heartbeat(board_id, self._keepalive, self._clock())
+            await client.publish(self._topics["heartbeat"], payload, qos=0)
+            self.heartbeats += 1
+            await asyncio.sleep(self._keepalive / 2)
 
     async def _pump(self, client: aiomqtt.Client) -> None:
         outbox = self.outbox

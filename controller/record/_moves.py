@@ -16,10 +16,12 @@ from controller.record.events import (
     MatchStarted,
     OpeningRolled,
     Played,
+    ResignAccepted,
+    Resigned,
     Rolled,
 )
 from controller.record.model import Replayer
-from controller.rules import Board, MatchState, Player, flip, legal_plays
+from controller.rules import Board, MatchState, Player, WinKind, flip, legal_plays
 
 
 class Step(NamedTuple):
@@ -127,15 +129,40 @@ class GameBuilder:
             self.add(Played(player, dice, plays[0].notation, after))
         return bool(plays)
 
-    def end(self, winner: Player, points: int) -> None:
+    def end(self, winner: Player, points: int, resigned: bool | None = None) -> None:
         """The file says ``winner`` won ``points``: record the game's result.
+
+        A game not over on the board was resigned (``resigned`` None: whatever fits;
+        True or False: what the file says, checked).
 
         Raises:
             ValueError: if the game is not over with that result.
         """
+        snapshot = self.replayer.snapshot
+        if snapshot.pending is None and resigned is not False:
+            self._resigned(winner, points)
         pending = self.replayer.snapshot.pending
         if pending is None or pending.winner != winner:
             raise ValueError(f"player {winner} has not won the game here")
         if pending.points != points:
             raise ValueError(f"the game is worth {pending.points}, not {points}")
-        self.add(GameEnded(winner, points, pending.kind, pending.dropped))
+        if resigned is not None and pending.resigned != resigned:
+            how = "resigned" if pending.resigned else "won on the board or by a drop"
+            raise ValueError(f"the game was {how}")
+        self.add(GameEnded(winner, points, pending.kind, pending.dropped, pending.resigned))
+
+    def _resigned(self, winner: Player, points: int) -> None:
+        """A game won mid-play: the loser resigned the kind of game ``points`` is worth.
+
+        GNU Backgammon writes a resigned game as its result alone (``Wins 2 points`` after
+        the last move, ``RE[W+2R]``): the kind is the least the cube makes worth ``points``.
+        """
+        cube = self.replayer.snapshot.cube
+        loser = 1 - winner
+        if cube is None or cube.resign_problem(loser) is not None:
+            return  # the caller says the game is not won here
+        for kind in WinKind:
+            if cube.resign(loser, kind).points == points:
+                self.add(Resigned(loser, kind))
+                self.add(ResignAccepted(winner))
+                return

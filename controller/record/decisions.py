@@ -19,6 +19,8 @@ from controller.record.events import (
     Doubled,
     Dropped,
     Event,
+    GameAbandoned,
+    GameEnded,
     IllegalPlayAccepted,
     MatchStarted,
     Played,
@@ -64,13 +66,17 @@ def _cube_alive(position: Xgid) -> bool:
 
 
 def _walk(record: MatchRecord) -> Iterator[tuple[int, int, tuple[Event, ...], Decision]]:
-    """(game, move, events, decision) of each decision, in order."""
+    """(game, move, events, decision) of each decision, in order.
+
+    The decisions of an abandoned game are left out, as the exports leave out its plays.
+    """
     events = record.events
     if not events or not isinstance(events[0], MatchStarted):
         raise RecordError("this match record holds no events to review")
     replayer = Replayer(events[0])
     offered: tuple[Doubled, Xgid] | None = None
     turns = 0
+    game_decisions: list[tuple[int, int, tuple[Event, ...], Decision]] = []
     for index, event in enumerate(events[1:], 1):
         before = replayer.snapshot
         game = before.game if before.game is not None else before.match.game_number
@@ -80,23 +86,28 @@ def _walk(record: MatchRecord) -> Iterator[tuple[int, int, tuple[Event, ...], De
             assert before.cube is not None
             position = before.position()
             if before.cube.can_double(event.player) and _cube_alive(position):
-                yield game, turns + 1, (event,), CubeDecision(position, doubled=False)
+                game_decisions.append(
+                    (game, turns + 1, (event,), CubeDecision(position, doubled=False))
+                )
         elif isinstance(event, Doubled) and _cube_alive(before.position()):
             offered = event, before.position()
         elif isinstance(event, Taken | Dropped | Beavered) and offered is not None:
             taken = not isinstance(event, Dropped)
-            yield game, turns + 1, (offered[0], event), CubeDecision(offered[1], True, taken)
+            decision = CubeDecision(offered[1], True, taken)
+            game_decisions.append((game, turns + 1, (offered[0], event), decision))
             offered = None
         elif isinstance(event, Played):
-            yield (
-                game,
-                turns + 1,
-                (event,),
-                CheckerDecision(before.position(), event.dice, event.board),
-            )
+            checker = CheckerDecision(before.position(), event.dice, event.board)
+            game_decisions.append((game, turns + 1, (event,), checker))
         if isinstance(event, Played | IllegalPlayAccepted):
             turns += 1
         replayer.apply(index, event)
+        if isinstance(event, GameAbandoned):
+            game_decisions = []
+        elif isinstance(event, GameEnded):
+            yield from game_decisions
+            game_decisions = []
+    yield from game_decisions
 
 
 def _describe(decision: Decision) -> str:

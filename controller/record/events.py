@@ -24,23 +24,30 @@ from dataclasses import dataclass, fields
 from typing import Any, Final
 
 from controller.record.errors import InvalidEventError
-from controller.rules import Board, Player, Rules, WinKind, check_board
+from controller.rules import VARIANTS, Board, Player, Rules, WinKind, check_board
 from controller.rules.errors import RulesError
 
 __all__ = [
     "FORMAT_VERSION",
     "Beavered",
+    "Declined",
+    "DiceCorrected",
     "Doubled",
     "Dropped",
     "Event",
     "Flagged",
+    "GameAbandoned",
     "GameEnded",
     "IllegalPlayAccepted",
     "MatchStarted",
     "Observed",
     "OpeningRolled",
+    "OrientationConfirmed",
     "Played",
     "PositionEdited",
+    "ResignAccepted",
+    "ResignRefused",
+    "Resigned",
     "Rolled",
     "Taken",
     "event_from_dict",
@@ -92,11 +99,15 @@ def _check_cube_value(event: object, value: object) -> None:
 class MatchStarted:
     """A match (or money session) began between two named players under ``rules``.
 
-    Player 0 is the left column of a ``.mat`` file and White in an ``.sgf``.
+    Player 0 is the left column of a ``.mat`` file and White in an ``.sgf``. ``variant``
+    names the game (``controller.rules.VARIANTS``); a record written before variants has
+    none and is backgammon. In Jacquet de Versailles the rules give the match length only
+    (there is no cube).
     """
 
     names: tuple[str, str]
     rules: Rules
+    variant: str = "backgammon"
 
     def __post_init__(self) -> None:
         if not isinstance(self.names, tuple) or len(self.names) != 2:
@@ -117,6 +128,8 @@ class MatchStarted:
                 )
         if not isinstance(self.rules, Rules):
             raise _fail(self, f"rules are a Rules, got {self.rules!r}")
+        if self.variant not in VARIANTS:
+            raise _fail(self, f"unknown variant {self.variant!r}; known: {', '.join(VARIANTS)}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,8 +143,8 @@ class OpeningRolled:
 
 
 @dataclass(frozen=True, slots=True)
-class Rolled:
-    """``player`` rolled ``dice`` (in the order read) at the start of a turn."""
+class _PlayerDice:
+    """The fields of an event that gives a player's dice, checked (a base, not an event)."""
 
     player: Player
     dice: tuple[int, int]
@@ -139,6 +152,11 @@ class Rolled:
     def __post_init__(self) -> None:
         _check_player(self, self.player)
         _check_dice(self, self.dice)
+
+
+@dataclass(frozen=True, slots=True)
+class Rolled(_PlayerDice):
+    """``player`` rolled ``dice`` (in the order read) at the start of a turn."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -219,6 +237,16 @@ class PositionEdited:
 
 
 @dataclass(frozen=True, slots=True)
+class Declined:
+    """Jacquet's rule 11: ``player`` declined the numbers handed over; the hand went back."""
+
+    player: Player
+
+    def __post_init__(self) -> None:
+        _check_player(self, self.player)
+
+
+@dataclass(frozen=True, slots=True)
 class Doubled:
     """``player`` offered to double the cube to ``value``."""
 
@@ -270,9 +298,15 @@ class GameEnded:
     points: int
     kind: WinKind = WinKind.SINGLE
     dropped: bool = False
+    resigned: bool = False
+    """Whether the loser resigned ``kind`` and the winner accepted (``Resigned``)."""
 
     def __post_init__(self) -> None:
         _check_player(self, self.winner, "winner")
+        if not isinstance(self.resigned, bool):
+            raise _fail(self, f"resigned is True or False, got {self.resigned!r}")
+        if self.resigned and self.dropped:
+            raise _fail(self, "a game ends by a drop or by a resignation, not both")
         if type(self.points) is not int or self.points < 1:
             raise _fail(self, f"a game is worth at least 1 point, got {self.points!r}")
         if not isinstance(self.kind, WinKind):
@@ -281,6 +315,86 @@ class GameEnded:
             raise _fail(self, f"dropped is True or False, got {self.dropped!r}")
         if self.dropped and self.kind is not WinKind.SINGLE:
             raise _fail(self, "a dropped double wins a single game")
+
+
+@dataclass(frozen=True, slots=True)
+class Resigned:
+    """``player`` offered to resign the game as a ``kind`` (single game, gammon, backgammon).
+
+    Why a kind: backgammon's rules let a player concede a gammon or a backgammon too; the
+    opponent accepts (:class:`ResignAccepted`, the game ends with those points times the
+    cube) or refuses (:class:`ResignRefused`, play goes on).
+    """
+
+    player: Player
+    kind: WinKind = WinKind.SINGLE
+
+    def __post_init__(self) -> None:
+        _check_player(self, self.player)
+        if not isinstance(self.kind, WinKind):
+            raise _fail(self, f"the kind resigned is a WinKind, got {self.kind!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class _Answer:
+    """The field of an answer to a resignation, checked (a base, not an event)."""
+
+    player: Player
+
+    def __post_init__(self) -> None:
+        _check_player(self, self.player)
+
+
+@dataclass(frozen=True, slots=True)
+class ResignAccepted(_Answer):
+    """``player`` accepted the opponent's resignation: a :class:`GameEnded` follows."""
+
+
+@dataclass(frozen=True, slots=True)
+class ResignRefused(_Answer):
+    """``player`` refused the opponent's resignation: the game goes on where it stood."""
+
+
+@dataclass(frozen=True, slots=True)
+class DiceCorrected(_PlayerDice):
+    """The dice of ``player``'s turn were not those rolled on record: they were ``dice``.
+
+    Why: the camera may misread a roll (5-3 read, 6-2 on the board) and the players then
+    confirm the other dice by hand; the roll stays journalled as read, this corrects it,
+    and the play, the resumption and the exports use the corrected dice.
+    """
+
+
+@dataclass(frozen=True, slots=True)
+class GameAbandoned:
+    """The game in progress was abandoned (a knocked board): its plays do not count.
+
+    The score stays as it was and the next event is a new opening roll for the same game
+    number; ``reason`` says why, for people.
+    """
+
+    reason: str = ""
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.reason, str):
+            raise _fail(self, f"the reason is a string, got {self.reason!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class OrientationConfirmed:
+    """The players confirmed which side of the board is player 0's, before the opening roll.
+
+    ``far``: player 0 sits at the far side of the sensor board (its locations mirrored);
+    ``colour_b``: player 0 plays the checkers of colour B (magnets south up).
+    """
+
+    far: bool
+    colour_b: bool
+
+    def __post_init__(self) -> None:
+        for name in ("far", "colour_b"):
+            if not isinstance(getattr(self, name), bool):
+                raise _fail(self, f"{name} is True or False, got {getattr(self, name)!r}")
 
 
 Event = (
@@ -292,11 +406,18 @@ Event = (
     | Observed
     | Flagged
     | PositionEdited
+    | Declined
     | Doubled
     | Taken
     | Dropped
     | Beavered
     | GameEnded
+    | DiceCorrected
+    | GameAbandoned
+    | OrientationConfirmed
+    | Resigned
+    | ResignAccepted
+    | ResignRefused
 )
 """Any event of a match record."""
 
@@ -309,11 +430,18 @@ _TYPES: Final[dict[str, type[Event]]] = {
     "observed": Observed,
     "flagged": Flagged,
     "position_edited": PositionEdited,
+    "declined": Declined,
     "doubled": Doubled,
     "taken": Taken,
     "dropped": Dropped,
     "beavered": Beavered,
     "game_ended": GameEnded,
+    "dice_corrected": DiceCorrected,
+    "game_abandoned": GameAbandoned,
+    "orientation_confirmed": OrientationConfirmed,
+    "resigned": Resigned,
+    "resign_accepted": ResignAccepted,
+    "resign_refused": ResignRefused,
 }
 _NAMES: Final = {cls: name for name, cls in _TYPES.items()}
 _RULES_FIELDS: Final = tuple(field.name for field in fields(Rules))
@@ -330,6 +458,10 @@ def event_to_dict(event: Event) -> dict[str, Any]:
             value = value.name.lower()
         elif isinstance(value, tuple):
             value = list(value)
+        elif field.name == "variant" and value == "backgammon":
+            continue  # as records were written before variants: they read the same
+        elif field.name == "resigned" and value is False:
+            continue  # as games ended before resignations: they read the same
         data[field.name] = value
     return data
 
@@ -359,7 +491,7 @@ def event_from_dict(data: object) -> Event:
     values: dict[str, Any] = {}
     for field in fields(cls):
         if field.name not in data:
-            if field.name in ("reason", "kind", "dropped"):
+            if field.name in ("reason", "kind", "dropped", "variant", "resigned"):
                 continue  # fields with a default may be left out
             raise fail(f"missing field {field.name!r}")
         value = data[field.name]
@@ -399,4 +531,3 @@ def event_from_json(text: str) -> Event:
     except (json.JSONDecodeError, TypeError) as error:
         raise InvalidEventError(f"invalid event {text!r}: not JSON ({error})") from None
     return event_from_dict(data)
-

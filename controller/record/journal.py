@@ -17,6 +17,7 @@ what SQLite found, and the file stays as it was for a person (or ``sqlite3 .reco
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import time
 from collections.abc import Callable
@@ -32,7 +33,7 @@ from controller.record.errors import (
 from controller.record.events import Event, MatchStarted, event_from_json, event_to_json
 from controller.record.model import MatchRecord, MatchSnapshot, Replayer
 
-__all__ = ["APPLICATION_ID", "Journal", "JournalEntry"]
+__all__ = ["APPLICATION_ID", "Journal", "JournalEntry", "archive_path"]
 
 APPLICATION_ID: Final = 0x54414231
 """SQLite ``application_id`` of a Tabula journal (``TAB1``), so another database is refused."""
@@ -66,6 +67,9 @@ class Journal:
         readonly: open an existing journal for reading only (the exporter).
         clock: the time stamped on each event (seconds since the epoch).
         connect: the SQLite connection factory (``sqlite3.connect``).
+        first_seq: the sequence number of a new journal's first event: a board's numbers
+            go on from the journal before (:meth:`rotate`), so its subscribers see one
+            sequence across matches. Ignored for a journal that holds events.
 
     Raises:
         JournalError: if the file cannot be opened or is another kind of database.
@@ -79,15 +83,20 @@ class Journal:
         readonly: bool = False,
         clock: Callable[[], float] = time.time,
         connect: Callable[..., sqlite3.Connection] = sqlite3.connect,
+        first_seq: int = 1,
     ) -> None:
+        if type(first_seq) is not int or first_seq < 1:
+            raise JournalError(f"a journal's first sequence number is >= 1, got {first_seq!r}")
         self.path = Path(path)
         self._clock = clock
+        self._connect = connect
         self._readonly = readonly
         self._connection: sqlite3.Connection | None = None
         self._replayer: Replayer | None = None
         self._start: MatchStarted | None = None
         self._events: list[Event] = []
-        self._last_seq = 0
+        self._last_seq = first_seq - 1
+        self._first_seq = first_seq
         self._connection = self._open(connect)
         try:
             self._load()
@@ -98,6 +107,11 @@ class Journal:
     # Opening.
 
     def _open(self, connect: Callable[..., sqlite3.Connection]) -> sqlite3.Connection:
+        pending = _pending_path(self.path)
+        if not self._readonly and not self.path.exists() and pending.exists():
+            # A new match's journal was written and the old one archived, but the power
+            # went before the new one took its place: finish the rotation.
+            os.replace(pending, self.path)
         exists = self.path.exists() and self.path.stat().st_size > 0
         if self._readonly and not exists:
             raise JournalError(f"no journal at {str(self.path)!r}")
@@ -157,9 +171,11 @@ class Journal:
         )
 
     def _load(self) -> None:
-        for entry in self.entries():
+        for index, entry in enumerate(self.entries()):
             self._follow(entry.seq, entry.event, stored=True)
             self._last_seq = entry.seq
+            if index == 0:
+                self._first_seq = entry.seq
 
     def _follow(self, seq: int, event: Event, *, stored: bool) -> None:
         """Replay ``event`` on the state; a stored event that fails means a damaged journal."""
@@ -270,6 +286,61 @@ class Journal:
             entries.append(JournalEntry(seq, at, event))
         return entries
 
+    @property
+    def closed(self) -> bool:
+        """Whether :meth:`close` was called."""
+        return self._connection is None
+
+    @property
+    def last_seq(self) -> int:
+        """The sequence number of the last event (the first one's minus 1 while empty)."""
+        return self._last_seq
+
+    @property
+    def first_seq(self) -> int:
+        """The sequence number of the first event (or of the first to come)."""
+        return self._first_seq
+
+    def rotate(self, start: MatchStarted, archive: Path) -> Journal:
+        """Archive this journal at ``archive``; a new one at its path, begun by ``start``.
+
+        Why this order: the new journal is written whole beside (``<name>.new``, its first
+        event numbered after this one's last), then this one is closed and renamed, then
+        the new one takes the path. A power cut leaves either the old journal in place (the
+        new match never started) or the new one ready beside it, which the next opening
+        puts in place: never an empty journal whose numbers would start again at 1.
+
+        Raises:
+            JournalError: if ``archive`` exists or a file cannot be written or renamed
+                (this journal is then left open and unchanged when possible).
+            InvalidEventError: if ``start`` is refused.
+        """
+        if self._readonly:
+            raise JournalError(f"journal {str(self.path)!r} is open for reading only")
+        if archive.exists():
+            raise JournalError(
+                f"cannot archive journal {str(self.path)!r}: {str(archive)!r} exists"
+            )
+        pending = _pending_path(self.path)
+        try:
+            pending.unlink(missing_ok=True)  # a new match's journal that never took its place
+            for suffix in ("-wal", "-shm"):
+                Path(f"{pending}{suffix}").unlink(missing_ok=True)
+        except OSError as error:
+            raise JournalError(f"cannot remove {str(pending)!r}: {error}") from None
+        with Journal(
+            pending, clock=self._clock, connect=self._connect, first_seq=self._last_seq + 1
+        ) as fresh:
+            fresh.append(start)
+        self.close()
+        try:
+            os.replace(self.path, archive)
+            os.replace(pending, self.path)
+            _sync_directory(self.path.parent)
+        except OSError as error:
+            raise JournalError(f"cannot archive journal {str(self.path)!r}: {error}") from None
+        return Journal(self.path, clock=self._clock, connect=self._connect)
+
     def events(self) -> list[Event]:
         """Every journalled event in order (as replayed when opened and appended since)."""
         return list(self._events)
@@ -310,3 +381,28 @@ class Journal:
 
     def __repr__(self) -> str:
         return f"Journal({str(self.path)!r})"
+
+
+def _pending_path(path: Path) -> Path:
+    """Where a new match's journal is written before it takes ``path``'s place."""
+    return path.with_name(path.name + ".new")
+
+
+def _sync_directory(directory: Path) -> None:
+    """Make the renames in ``directory`` durable (a power cut must not undo them)."""
+    descriptor = os.open(directory, os.O_RDONLY)
+    try:
+        os.fsync(descriptor)
+    finally:
+        os.close(descriptor)
+
+
+def archive_path(path: Path, when: float, first_seq: int, last_seq: int) -> Path:
+    """Where the journal at ``path`` is kept once a new match starts: beside it, named by
+    when it was archived (UTC) and its events' sequence numbers.
+
+    >>> archive_path(Path("/var/lib/tabula/journal.sqlite3"), 0.0, 1, 87).name
+    'journal-19700101-000000-seq1-87.sqlite3'
+    """
+    stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime(when))
+    return path.with_name(f"{path.stem}-{stamp}-seq{first_seq}-{last_seq}{path.suffix}")

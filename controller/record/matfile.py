@@ -35,6 +35,7 @@ from controller.record.events import (
     Taken,
 )
 from controller.record.model import GameRecord, MatchRecord, replay
+from controller.record.plain import gnubg_refusal
 from controller.rules import START, Board, MatchState, Player, Rules
 
 __all__ = ["MatFile", "MatGame", "read_mat", "write_mat"]
@@ -115,9 +116,12 @@ def write_mat(record: MatchRecord) -> str:
     """The ``.mat`` text of a match (the games started so far).
 
     Raises:
-        MatFileError: for money play, or a game with an illegal play or a position edit,
-            which a ``.mat`` file cannot hold (export ``.sgf`` instead).
+        MatFileError: for a variant that is not backgammon, for money play, or a game
+            with an illegal play or a position edit, which a ``.mat`` file cannot hold.
     """
+    refusal = gnubg_refusal(record, ".mat")
+    if refusal is not None:
+        raise MatFileError(refusal)
     if record.rules.is_money:
         raise MatFileError("a .mat file holds match play, not money play: export .sgf instead")
     lines = [f" {record.rules.match_length} point match", ""]
@@ -317,4 +321,3 @@ def read_mat(text: str) -> MatFile:
         games.append(MatGame(number, score, events, tuple(game_errors)))
         errors += game_errors
     return MatFile(length, names or ("", ""), tuple(games), tuple(errors))
-

@@ -15,39 +15,52 @@ import enum
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
+from controller.record import _jacquet
 from controller.record.errors import InvalidEventError
 from controller.record.events import (
     Beavered,
+    DiceCorrected,
     Doubled,
     Dropped,
     Event,
     Flagged,
+    GameAbandoned,
     GameEnded,
     IllegalPlayAccepted,
     MatchStarted,
     Observed,
     OpeningRolled,
+    OrientationConfirmed,
     Played,
     PositionEdited,
+    ResignAccepted,
+    Resigned,
+    ResignRefused,
     Rolled,
     Taken,
 )
 from controller.rules import (
+    BACKGAMMON,
     START,
     Board,
     CubeOffer,
     CubePhase,
     CubeState,
     GameResult,
+    IllegalActionError,
+    JacquetTurn,
     MatchState,
     OpeningRoll,
     Player,
     Rules,
     RulesError,
+    Variant,
     Xgid,
     legal_plays,
     outcome,
+    variant_named,
 )
+from controller.rules.variants import Scoring
 
 __all__ = [
     "GameRecord",
@@ -66,6 +79,7 @@ class Phase(enum.Enum):
     TO_ROLL = "to roll (or double)"
     TO_PLAY = "to play the dice rolled"
     DOUBLED = "to answer a double"
+    RESIGNED = "to answer a resignation"
     BEAVERED = "to answer a beaver"
     GAME_OVER = "the game is over, its result to record"
     MATCH_OVER = "the match is over"
@@ -96,6 +110,21 @@ class MatchSnapshot:
     """The result of a game that ended (on the board or by a drop), not yet recorded."""
     last_score: tuple[int, int] = (0, 0)
     """The score at the start of the last game played."""
+    orientation: OrientationConfirmed | None = None
+    """The board's orientation as the players confirmed it, if they did."""
+    abandoned: int = 0
+    """How many games were abandoned (their plays dropped, the score unchanged)."""
+    variant: Variant = BACKGAMMON
+    """The game played (``MatchStarted.variant``)."""
+    jacquet: JacquetTurn | None = None
+    """Jacquet: the rules' turn model of the game in progress (who plays which numbers)."""
+    resignation: Resigned | None = None
+    """A resignation offered and not yet accepted or refused."""
+
+    @property
+    def is_jacquet(self) -> bool:
+        """Whether the match is Jacquet de Versailles (either ruleset): no cube, no XGID."""
+        return self.variant.scoring is Scoring.JACQUET
 
     @property
     def phase(self) -> Phase:
@@ -104,6 +133,13 @@ class MatchSnapshot:
             return Phase.MATCH_OVER
         if self.pending is not None:
             return Phase.GAME_OVER
+        if self.resignation is not None:
+            return Phase.RESIGNED
+        if self.jacquet is not None:
+            turn = self.jacquet
+            if turn.primaute and not turn.numbers:
+                return Phase.OPENING
+            return Phase.TO_PLAY if turn.numbers else Phase.TO_ROLL
         if self.cube is None:
             return Phase.OPENING
         return {
@@ -116,7 +152,13 @@ class MatchSnapshot:
     @property
     def to_act(self) -> Player | None:
         """The player who must act next, or ``None`` (opening roll, game or match over)."""
-        if self.cube is None or self.pending is not None:
+        if self.pending is not None or self.match.is_over:
+            return None
+        if self.resignation is not None:
+            return 1 - self.resignation.player
+        if self.jacquet is not None:
+            return None if self.phase is Phase.OPENING else self.jacquet.player
+        if self.cube is None:
             return None
         return self.cube.to_act
 
@@ -127,9 +169,7 @@ class MatchSnapshot:
         >>> MatchSnapshot(("Ann", "Bob"), Rules(5), MatchState(Rules(5)), 1).describe()
         'Ann - Bob, 5-point match, score 0-0, game 1: awaiting the opening roll'
         """
-        what = (
-            f"{self.rules.match_length}-point match" if self.match_length else "money session"
-        )
+        what = f"{self.rules.match_length}-point match" if self.match_length else "money session"
         score = f"score {self.match.score[0]}-{self.match.score[1]}"
         head = f"{self.names[0]} - {self.names[1]}, {what}, {score}"
         phase = self.phase
@@ -163,6 +203,11 @@ class MatchSnapshot:
         games, the next game's start; after the match, the last game's final position
         at the score before it.
         """
+        if self.is_jacquet:
+            raise IllegalActionError(
+                f"{self.variant.name}: XGID and GNU Backgammon IDs describe backgammon "
+                "positions only"
+            )
         rules = self.rules
         common = Xgid(
             jacoby=rules.is_money and rules.jacoby,
@@ -238,6 +283,11 @@ class MatchRecord:
     state: MatchSnapshot
     events: tuple[Event, ...] = field(repr=False, default=())
 
+    @property
+    def variant(self) -> Variant:
+        """The game played: backgammon unless ``MatchStarted`` named another."""
+        return self.state.variant
+
 
 class Replayer:
     """Events applied one at a time: the fold behind :func:`replay`, for live recording.
@@ -250,7 +300,11 @@ class Replayer:
     def __init__(self, start: MatchStarted, match: MatchState | None = None) -> None:
         if match is None:
             match = MatchState(start.rules)
-        self.snapshot = MatchSnapshot(start.names, start.rules, match, 1)
+        variant = variant_named(start.variant)
+        self.snapshot = MatchSnapshot(
+            start.names, start.rules, match, 1, board=variant.start, variant=variant
+        )
+        self.snapshot = self._new_game(self.snapshot)
         self.games: list[GameRecord] = []
         self.opening: list[OpeningRolled] = []
         self.actions: list[Event] = []
@@ -279,6 +333,12 @@ class Replayer:
             raise self.fail(index, event, "the match has already started")
         if phase is Phase.MATCH_OVER:
             raise self.fail(index, event, "the match is over")
+        if isinstance(event, OrientationConfirmed | GameAbandoned):
+            self._between(index, event)
+            return
+        if s.jacquet is not None and not isinstance(event, GameEnded):
+            self._jacquet(index, event, s.jacquet)
+            return
         if isinstance(event, OpeningRolled):
             if phase is not Phase.OPENING:
                 raise self.fail(index, event, f"no opening roll now: {s.describe()}")
@@ -293,7 +353,7 @@ class Replayer:
                 game=s.match.game_number,
                 opening=None,
                 cube=cube,
-                board=START,
+                board=s.variant.start,
                 dice=opening.play_dice,
                 partial=None,
                 last_score=s.match.score,
@@ -308,12 +368,19 @@ class Replayer:
             raise self.fail(index, event, f"the game is over: {s.describe()}")
         assert s.cube is not None
         cube = s.cube
+        if isinstance(event, Resigned | ResignAccepted | ResignRefused) or s.resignation:
+            self._resignation(index, event, cube)
+            return
         if isinstance(event, Rolled):
             cube = cube.roll(event.player)
             self.snapshot = replace(s, cube=cube, dice=event.dice, partial=None)
         elif isinstance(event, Played | IllegalPlayAccepted):
             self._play(index, event, cube)
             return  # _play records the event
+        elif isinstance(event, DiceCorrected):
+            if cube.phase is not CubePhase.ROLLED or event.player != cube.turn:
+                raise self.fail(index, event, f"no dice of player {event.player} to correct")
+            self.snapshot = replace(s, dice=event.dice)
         elif isinstance(event, Observed):
             self.snapshot = replace(s, partial=event.board)
         elif isinstance(event, Flagged):
@@ -336,6 +403,61 @@ class Replayer:
             self.snapshot = replace(s, pending=cube.drop(event.player))
         self.actions.append(event)
 
+    def _resignation(self, index: int, event: Event, cube: CubeState) -> None:
+        """A resignation offered, or answered: nothing else counts while it is pending."""
+        s = self.snapshot
+        offered = s.resignation
+        if isinstance(event, Resigned):
+            if offered is not None:
+                raise self.fail(index, event, f"a resignation is pending: {s.describe()}")
+            problem = cube.resign_problem(event.player)
+            if problem is not None:
+                raise self.fail(index, event, problem)
+            self.snapshot = replace(s, resignation=event)
+        elif offered is None:
+            raise self.fail(index, event, f"no resignation to answer: {s.describe()}")
+        elif not isinstance(event, ResignAccepted | ResignRefused):
+            raise self.fail(index, event, f"answer the resignation first: {s.describe()}")
+        elif event.player == offered.player:
+            raise self.fail(index, event, f"player {event.player} offered the resignation")
+        elif isinstance(event, ResignAccepted):
+            result = cube.resign(offered.player, offered.kind)
+            self.snapshot = replace(s, resignation=None, dice=None, partial=None, pending=result)
+        else:
+            self.snapshot = replace(s, resignation=None)
+        self.actions.append(event)
+
+    def _between(self, index: int, event: OrientationConfirmed | GameAbandoned) -> None:
+        """The events outside a game's play: the orientation, a game abandoned."""
+        s = self.snapshot
+        phase = s.phase
+        if isinstance(event, OrientationConfirmed):
+            started = s.game is not None if s.is_jacquet else s.opening is not None
+            if phase is not Phase.OPENING or started:
+                where = s.describe()
+                raise self.fail(index, event, f"the orientation is set before a game: {where}")
+            self.snapshot = replace(s, orientation=event)
+            return
+        if phase is Phase.GAME_OVER:
+            raise self.fail(index, event, f"the game is over, its result to record: {s.describe()}")
+        idle = s.game is None if s.is_jacquet else phase is Phase.OPENING and s.opening is None
+        if idle:
+            raise self.fail(index, event, f"no game in progress: {s.describe()}")
+        # The game's opening rolls and actions are dropped: the exports never see them.
+        self.opening, self.actions = [], []
+        self.snapshot = replace(
+            s,
+            game=None,
+            cube=None,
+            opening=None,
+            dice=None,
+            partial=None,
+            board=s.variant.start,
+            abandoned=s.abandoned + 1,
+            resignation=None,
+        )
+        self.snapshot = self._new_game(self.snapshot)
+
     def _play(self, index: int, event: Played | IllegalPlayAccepted, cube: CubeState) -> None:
         s = self.snapshot
         if cube.phase is not CubePhase.ROLLED or event.player != cube.turn:
@@ -343,15 +465,13 @@ class Replayer:
         assert s.dice is not None
         if sorted(event.dice) != sorted(s.dice):
             raise self.fail(index, event, f"the dice rolled were {s.dice[0]}-{s.dice[1]}")
-        plays = legal_plays(s.board, event.player, event.dice)
+        plays = legal_plays(s.board, event.player, event.dice, s.variant)
         if isinstance(event, Played):
             match = [play for play in plays if play.result == event.board]
             if not match:
                 raise self.fail(index, event, "no legal play reaches this board")
             if match[0].notation != event.notation:
-                raise self.fail(
-                    index, event, f"the canonical notation is {match[0].notation!r}"
-                )
+                raise self.fail(index, event, f"the canonical notation is {match[0].notation!r}")
             after = event.board
         else:
             if event.before != s.board:
@@ -375,10 +495,12 @@ class Replayer:
         pending = s.pending
         if pending is None:
             raise self.fail(index, event, f"the game is not over: {s.describe()}")
-        expected = GameEnded(pending.winner, pending.points, pending.kind, pending.dropped)
+        expected = GameEnded(
+            pending.winner, pending.points, pending.kind, pending.dropped, pending.resigned
+        )
         if event != expected:
             raise self.fail(index, event, f"the game's result is {expected!r}")
-        assert s.game is not None and s.cube is not None
+        assert s.game is not None
         self.games.append(self._game(event))
         self.opening, self.actions = [], []
         match = s.match.after_game(event.points, event.winner)
@@ -390,8 +512,41 @@ class Replayer:
             dice=None,
             partial=None,
             pending=None,
-            board=s.board if match.is_over else START,
+            board=s.board if match.is_over else s.variant.start,
         )
+        if not match.is_over:
+            self.snapshot = self._new_game(self.snapshot)
+
+    @staticmethod
+    def _new_game(s: MatchSnapshot) -> MatchSnapshot:
+        """A Jacquet game starts with its turn model (the primauté, or player 0 in Ludii's)."""
+        if not s.is_jacquet:
+            return s
+        return replace(s, jacquet=JacquetTurn.start(s.variant), last_score=s.match.score)
+
+    def _jacquet(self, index: int, event: Event, turn: JacquetTurn) -> None:
+        """One event of a Jacquet game (:mod:`~controller.record._jacquet`)."""
+        s = self.snapshot
+        try:
+            after, dice = _jacquet.step(turn, s.dice, event)
+        except _jacquet.RefusedEventError as refusal:
+            raise self.fail(index, event, f"{refusal}: {s.describe()}") from None
+        game = s.game if s.game is not None else s.match.game_number
+        partial = None  # a new throw, play or edit: nothing seen yet of what follows
+        if isinstance(event, Observed):
+            partial = event.board
+        elif isinstance(event, Flagged):
+            partial = s.partial
+        self.snapshot = replace(
+            s, jacquet=after, dice=dice, board=after.board, game=game, partial=partial
+        )
+        result = after.result
+        if result is not None:
+            self.snapshot = replace(self.snapshot, pending=_jacquet.game_result(result))
+        if isinstance(event, OpeningRolled):
+            self.opening.append(event)
+        else:
+            self.actions.append(event)
 
     def _game(self, result: GameEnded | None) -> GameRecord:
         s = self.snapshot

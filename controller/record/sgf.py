@@ -35,6 +35,7 @@ from controller.record._sgf_analysis import letter as _letter
 from controller.record.errors import InvalidEventError, SgfError
 from controller.record.events import (
     Beavered,
+    DiceCorrected,
     Doubled,
     Dropped,
     Event,
@@ -45,10 +46,13 @@ from controller.record.events import (
     OpeningRolled,
     Played,
     PositionEdited,
+    Resigned,
+    ResignRefused,
     Rolled,
     Taken,
 )
 from controller.record.model import GameRecord, MatchRecord, replay
+from controller.record.plain import gnubg_refusal
 from controller.rules import START, Board, MatchState, Player, Rules
 
 __all__ = ["read_sgf", "write_sgf"]
@@ -109,7 +113,8 @@ def _root(record: MatchRecord, game: GameRecord) -> str:
     elif rules.crawford:
         root += "RU[Crawford:CrawfordGame]" if game.crawford else "RU[Crawford]"
     if game.result is not None:
-        root += f"RE[{_COLOURS[game.result.winner]}+{game.result.points}]"
+        resigned = "R" if game.result.resigned else ""  # as GNU Backgammon marks it
+        root += f"RE[{_COLOURS[game.result.winner]}+{game.result.points}{resigned}]"
     ties = [roll.dice[0] for roll in game.opening[:-1]]
     if ties:  # Tabula's own property: the numbers of the tied opening rolls
         root += "TT" + "".join(f"[{number}]" for number in ties)
@@ -129,8 +134,13 @@ def _game_nodes(game: GameRecord, notes: _Notes | None = None) -> list[str]:
         if isinstance(action, Rolled):
             pending_roll = action
             continue
-        if isinstance(action, Observed | Flagged):
-            continue  # boards seen mid-turn and flags are not kept: the roll is still pending
+        if isinstance(action, DiceCorrected):  # the roll as corrected is the one played
+            pending_roll = Rolled(action.player, action.dice)
+            continue
+        if isinstance(action, Observed | Flagged | Resigned | ResignRefused):
+            # Boards seen mid-turn, flags and resignations offered are not kept (GNU
+            # Backgammon marks an accepted one in RE[] alone): the roll is still pending.
+            continue
         if isinstance(action, Played):
             steps = play_steps(board, action.player, action.dice, action.board)
             letters = "".join(
@@ -177,8 +187,12 @@ def write_sgf(record: MatchRecord, analysis: Review | None = None) -> str:
     properties, so that GNU Backgammon shows it (see :mod:`~controller.record._sgf_analysis`).
 
     Raises:
-        RecordError: if ``analysis`` is not a review of this match.
+        RecordError: if ``analysis`` is not a review of this match; SgfError for a
+            variant that is not backgammon (:mod:`~controller.record.plain` exports it).
     """
+    refusal = gnubg_refusal(record, ".sgf")
+    if refusal is not None:
+        raise SgfError(refusal)
     notes = None if analysis is None else _Notes(record, analysis)
     trees = []
     for game in record.games:
@@ -308,11 +322,12 @@ def _read_game(reader: GameBuilder, nodes: list[_Node]) -> None:
         reader.roll(*rolled)
     result = nodes[0].get("RE", [""])[0]
     if result:
-        found = re.fullmatch(r"([WB])\+(\d+)", result)
+        found = re.fullmatch(r"([WB])\+(\d+)(R?)", result)
         if not found:
-            raise ValueError(f"RE[{result}] is not a result such as W+2")
+            raise ValueError(f"RE[{result}] is not a result such as W+2 or W+2R (resigned)")
         try:
-            reader.end(_COLOURS.index(found.group(1)), int(found.group(2)))
+            winner, points = _COLOURS.index(found.group(1)), int(found.group(2))
+            reader.end(winner, points, resigned=True if found.group(3) else None)
         except ValueError as error:
             raise ValueError(f"RE[{result}]: {error}") from None
 

@@ -163,6 +163,8 @@ class GameResult:
     """Whether the game ended by a dropped double (or a dropped beaver)."""
     jacoby: bool = False
     """Whether the Jacoby rule made a gammon or backgammon count single."""
+    resigned: bool = False
+    """Whether the loser resigned ``kind`` and the winner accepted (no play ended it)."""
 
 
 class CubePhase(enum.Enum):
@@ -356,6 +358,29 @@ class CubeState:
         if problem:
             raise IllegalActionError(f"player {player} cannot beaver: {problem}")
         return replace(self, value=self.value * 2, owner=player, phase=CubePhase.BEAVERED)
+
+    # Resignation.
+
+    def resign_problem(self, player: Player) -> str | None:
+        """Why ``player`` may not resign now, or ``None`` if they may (a double answers first)."""
+        if self.phase in (CubePhase.DOUBLED, CubePhase.BEAVERED):
+            return f"player {player} cannot resign now: {self._phase_text()}"
+        return None
+
+    def resign(self, player: Player, kind: WinKind) -> GameResult:
+        """``player`` resigned a ``kind`` of game and the opponent accepted: what it scores.
+
+        Scored as the same win on the board (cube value times 1, 2 or 3, the Jacoby rule
+        included), so a resignation never costs more than playing on could.
+
+        Raises:
+            IllegalActionError: while a double or beaver awaits its answer.
+        """
+        problem = self.resign_problem(player)
+        if problem:
+            raise IllegalActionError(problem)
+        ended = self.result(Outcome(1 - player, kind))
+        return replace(ended, resigned=True)
 
     # The turn.
 

@@ -23,7 +23,7 @@ from typing import Any
 from controller.config import parse_config
 from controller.record.journal import Journal
 from controller.referee import Mode
-from controller.rules import Rules
+from controller.rules import BACKGAMMON, Rules, Variant
 from controller.service.service import Service, open_journal, scene_text
 from controller.service.simulation import DriverCounts, RollPool, TableCamera, TableDriver
 
@@ -114,10 +114,12 @@ class SimulatedBoard:
         flipped: bool = False,
         names: tuple[str, str] = ("White", "Black"),
         board_id: str = "demo",
+        variant: Variant = BACKGAMMON,
         engine: Any = None,
         signal_s: float = 4.0,
     ) -> None:
         self.journal_path = journal
+        self.variant = variant
         self.engine = engine
         self.signal_s = signal_s
         self.seed = seed
@@ -149,6 +151,7 @@ class SimulatedBoard:
             rules=self.rules,
             mode=self.mode,
             flipped=self.flipped,
+            variant=self.variant,
             engine=self.engine,
             signal_s=self.signal_s,
         )
@@ -190,7 +193,12 @@ class SimulatedBoard:
         from controller.service.simulation import button_presser
 
         press = button_presser(self.buttons, self.factory)
-        return TableDriver(
+        driver = TableDriver
+        if self.service.flow.is_jacquet:
+            from controller.service.jacquet_simulation import JacquetTableDriver
+
+            driver = JacquetTableDriver
+        return driver(
             self.service,
             self.sim.board,
             self.camera,
@@ -224,6 +232,7 @@ async def run_simulated(
     announce: Callable[[str], None] | None = None,
     broker: str | None = None,
     board_id: str = "demo",
+    variant: Variant = BACKGAMMON,
     engine: str = "none",
     ply: int = 0,
     **options: Any,
@@ -241,7 +250,13 @@ async def run_simulated(
             stack.push_async_callback(choice.engine.close)
         table = await stack.enter_async_context(
             SimulatedBoard(
-                journal, seed=seed, rules=rules, mode=mode, board_id=board_id, engine=choice.engine
+                journal,
+                seed=seed,
+                rules=rules,
+                mode=mode,
+                board_id=board_id,
+                engine=choice.engine,
+                variant=variant,
             )
         )
         service = table.service

@@ -35,7 +35,6 @@ from controller.referee import (
 )
 from controller.referee import Doubled as TurnDoubled
 from controller.rules import (
-    START,
     Board,
     CubePhase,
     CubeState,
@@ -45,10 +44,13 @@ from controller.rules import (
     Player,
     Rules,
     RulesError,
+    Variant,
+    WinKind,
     check_board,
     legal_plays,
     outcome,
 )
+from controller.rules.variants import BACKGAMMON, Scoring
 from controller.scene import Colour, Lamp, Pattern, Scene
 from controller.service.errors import RefusedError
 
@@ -157,6 +159,9 @@ class Flow:
         cells: the latest observation (logical locations).
         notice: the last thing to tell the players.
         partial: the last partial board journalled this turn (not journalled twice).
+        variant: the game played; Jacquet de Versailles goes through
+            :mod:`controller.service.jacquet_flow` (no cube: ``cube`` stays None).
+        resignation: a resignation offered, awaiting the opponent's answer.
     """
 
     names: tuple[str, str]
@@ -169,11 +174,27 @@ class Flow:
     cells: Cells | None = None
     notice: str = "opening roll: one die each"
     partial: Board | None = None
+    variant: Variant = BACKGAMMON
+    resignation: record.Resigned | None = None
 
     @classmethod
-    def new(cls, names: tuple[str, str], rules: Rules, mode: Mode = Mode.REFEREE) -> Flow:
-        """A new match."""
-        return cls(names, rules, MatchState(rules), mode)
+    def new(
+        cls,
+        names: tuple[str, str],
+        rules: Rules,
+        mode: Mode = Mode.REFEREE,
+        variant: Variant = BACKGAMMON,
+    ) -> Flow:
+        """A new match of ``variant``."""
+        flow = cls(names, rules, MatchState(rules), mode, variant=variant)
+        if flow.is_jacquet:
+            return replace(flow, notice="primauté: each player throws one die")
+        return flow
+
+    @property
+    def is_jacquet(self) -> bool:
+        """Whether the match is Jacquet de Versailles (either ruleset)."""
+        return self.variant.scoring is Scoring.JACQUET
 
     @classmethod
     def resume(
@@ -183,17 +204,29 @@ class Flow:
 
         A turn being played resumes with its dice; the board then tells how far the play got.
         """
-        flow = cls(snapshot.names, snapshot.rules, snapshot.match, mode, opening=snapshot.opening)
+        flow = cls(
+            snapshot.names,
+            snapshot.rules,
+            snapshot.match,
+            mode,
+            opening=snapshot.opening,
+            variant=snapshot.variant,
+        )
         cube = snapshot.cube
         owed: list[record.Event] = []
         if snapshot.pending is not None:
             result = snapshot.pending
-            owed.append(record.GameEnded(result.winner, result.points, result.kind, result.dropped))
+            owed.append(_ended(result))
             return flow._game_over(result, owed)
+        if flow.is_jacquet:
+            from controller.service.jacquet_flow import jacquet_resume
+
+            return jacquet_resume(flow, snapshot), owed
         if cube is None:
             return flow, owed
         dice = snapshot.dice if cube.phase is CubePhase.ROLLED else None
         turn = TurnState.start(snapshot.board, cube.turn, dice=dice)
+        flow = replace(flow, resignation=snapshot.resignation)
         return replace(flow, cube=cube, turn=turn, notice=f"resumed: {snapshot.describe()}"), owed
 
     # What is shown.
@@ -203,10 +236,14 @@ class Flow:
         """The status page's phase (``controller.status.BoardStatus.phase``)."""
         if self.match.is_over:
             return "match-over"
-        if self.cube is None or self.turn is None:
+        if self.turn is None or self.turn.phase is Phase.PRIMAUTE:
             return "opening"
-        if self.cube.phase in (CubePhase.DOUBLED, CubePhase.BEAVERED):
+        if self.cube is None and not self.is_jacquet:
+            return "opening"
+        if self.cube is not None and self.cube.phase in (CubePhase.DOUBLED, CubePhase.BEAVERED):
             return "cube-offered"
+        if self.resignation is not None:
+            return "resign-offered"
         return {
             Phase.ROLL: "roll",
             Phase.MANUAL_DICE: "manual-dice",
@@ -221,7 +258,11 @@ class Flow:
         if self.turn is None:
             return Display(_OPENING_SCENE, self.notice)
         shown = render(self.turn, self.mode)
-        if self.cube is not None and self.cube.phase in (CubePhase.DOUBLED, CubePhase.BEAVERED):
+        offered = self.cube is not None and self.cube.phase in (
+            CubePhase.DOUBLED,
+            CubePhase.BEAVERED,
+        )
+        if offered or self.resignation is not None:
             status = Lamp(Colour.AMBER, Pattern.FLASH)
             return Display(shown.scene.with_status(status), self.notice)
         text = self.notice if self.turn.phase is Phase.ROLL else shown.text
@@ -241,11 +282,21 @@ class Flow:
             raise RefusedError(str(error)) from None
 
     def _on(self, event: Input) -> tuple[Flow, list[record.Event]]:
+        if self.is_jacquet:
+            from controller.service.jacquet_flow import jacquet_on
+
+            return jacquet_on(self, event)
         if isinstance(event, Observed):
             flow = replace(self, cells=event.cells)
-            if self.turn is None:
-                return flow, []
+            if self.turn is None or self.resignation is not None:
+                return flow, []  # a resignation pending: the turn waits for its answer
             return flow._turn(self.turn.on(Seen(event.cells)))
+        if self.resignation is not None:
+            offered = self.resignation
+            raise RefusedError(
+                f"player {offered.player} offered to resign a {offered.kind.name.lower()}: "
+                f"player {1 - offered.player} accepts or refuses it first"
+            )
         if self.match.is_over:
             raise RefusedError("the match is over")
         if self.cube is None or self.turn is None:
@@ -289,7 +340,7 @@ class Flow:
             ), events
         cube = self.match.start_game(opening)
         assert opening.play_dice is not None
-        turn = TurnState.start(START, cube.turn, dice=opening.play_dice)
+        turn = TurnState.start(self.variant.start, cube.turn, dice=opening.play_dice)
         if self.cells is not None:
             turn = turn.on(Seen(self.cells))
         flow = replace(self, opening=None, cube=cube, turn=turn, partial=None)
@@ -303,6 +354,69 @@ class Flow:
         if self.cells is not None:
             following = following.on(Seen(self.cells))
         return replace(self, turn=following, partial=None, notice=following.notice), [edited]
+
+    def abandon(self, reason: str) -> tuple[Flow, list[record.Event]]:
+        """The game in progress abandoned (a knocked board): the score stays, a new opening.
+
+        Raises:
+            RefusedError: when no game is in progress (or the match is over).
+        """
+        if self.match.is_over:
+            raise RefusedError("the match is over")
+        if self.turn is None and self.opening is None:
+            raise RefusedError("no game in progress: waiting for the opening roll")
+        event = record.GameAbandoned(reason)
+        text = f"game {self.match.game_number} abandoned: opening roll, one die each"
+        flow = replace(self, opening=None, cube=None, turn=None, partial=None, notice=text)
+        return replace(flow, resignation=None), [event]
+
+    def resign(self, player: Player, kind: WinKind) -> tuple[Flow, list[record.Event]]:
+        """``player`` offers to resign a single game, a gammon or a backgammon.
+
+        The opponent then accepts (:meth:`answer_resignation`: the game ends with ``kind``
+        times the cube) or refuses (play goes on); nothing else counts meanwhile.
+
+        Raises:
+            RefusedError: in Jacquet, with no game in progress, a double to answer, or a
+                resignation already pending.
+        """
+        if self.is_jacquet:
+            raise RefusedError(
+                f"Jacquet de Versailles ({self.variant.name}) has no resignation: a game is "
+                "played out (or abandoned with new-game)"
+            )
+        if self.match.is_over:
+            raise RefusedError("the match is over")
+        if self.cube is None or self.turn is None:
+            raise RefusedError("no game in progress to resign: waiting for the opening roll")
+        if self.resignation is not None:
+            raise RefusedError(
+                f"player {self.resignation.player} has offered to resign: answer that first"
+            )
+        problem = self.cube.resign_problem(player)
+        if problem is not None:
+            raise RefusedError(problem)
+        event = record.Resigned(player, kind)
+        what = f"player {player} resigns a {kind.name.lower()}"
+        notice = f"{what}: player {1 - player} accepts or refuses"
+        return replace(self, resignation=event, notice=notice), [event]
+
+    def answer_resignation(self, accept: bool) -> tuple[Flow, list[record.Event]]:
+        """The opponent accepts the pending resignation (the game ends) or refuses it.
+
+        Raises:
+            RefusedError: when no resignation is pending.
+        """
+        offered = self.resignation
+        if offered is None or self.cube is None:
+            raise RefusedError("no resignation to answer")
+        answerer = 1 - offered.player
+        flow = replace(self, resignation=None)
+        if not accept:
+            notice = f"player {answerer} refused the resignation: play on"
+            return replace(flow, notice=notice), [record.ResignRefused(answerer)]
+        result = self.cube.resign(offered.player, offered.kind)
+        return flow._game_over(result, [record.ResignAccepted(answerer), _ended(result)])
 
     def with_mode(self, mode: Mode) -> Flow:
         """The same flow shown in another mode (the Mode button)."""
@@ -355,22 +469,14 @@ class Flow:
         assert self.turn is not None and self.cube is not None
         old, cube = self.turn, self.cube
         events: list[record.Event] = []
-        if old.dice is None and turn.dice is not None and turn.phase is not Phase.DONE:
+        if cube.phase is CubePhase.ROLLED and _dice_changed(old.dice, turn.dice):
+            # Other dice than those on record (a misread confirmed by hand): correct them.
+            assert turn.dice is not None
+            events.append(record.DiceCorrected(turn.player, turn.dice))
+        elif old.dice is None and turn.dice is not None and turn.phase is not Phase.DONE:
             events.append(record.Rolled(turn.player, turn.dice))
             cube = cube.roll(turn.player)
-        partial = self.partial
-        verdict = turn.verdict
-        if (
-            turn.phase is Phase.MOVING
-            and verdict is not None
-            and verdict.kind in (Kind.PARTIAL, Kind.COMPLETE)
-            and verdict.board is not None
-            and verdict.board != (partial or turn.before)
-        ):
-            events.append(record.Observed(verdict.board))
-            partial = verdict.board
-        if turn.phase is Phase.FLAGGED and old.phase is not Phase.FLAGGED and turn.flagged:
-            events.append(_flagged(turn))
+        partial = _seen_events(old, turn, self.partial, events)
         flow = replace(self, cube=cube, turn=turn, partial=partial, notice=turn.notice)
         if turn.phase is not Phase.DONE:
             return flow, events
@@ -433,6 +539,25 @@ class Flow:
         return flow, events
 
 
+def _seen_events(
+    old: TurnState, turn: TurnState, partial: Board | None, events: list[record.Event]
+) -> Board | None:
+    """Add the events of what the turn saw (a new partial board, a flag); the partial now."""
+    verdict = turn.verdict
+    if (
+        turn.phase is Phase.MOVING
+        and verdict is not None
+        and verdict.kind in (Kind.PARTIAL, Kind.COMPLETE)
+        and verdict.board is not None
+        and verdict.board != (partial or turn.before)
+    ):
+        events.append(record.Observed(verdict.board))
+        partial = verdict.board
+    if turn.phase is Phase.FLAGGED and old.phase is not Phase.FLAGGED and turn.flagged:
+        events.append(_flagged(turn))
+    return partial
+
+
 def _flagged(turn: TurnState) -> record.Flagged:
     """The record of a flagged play: the board shown if it is a position, else the nearest."""
     flagged = turn.flagged
@@ -448,7 +573,14 @@ def _flagged(turn: TurnState) -> record.Flagged:
 
 
 def _ended(result: GameResult) -> record.GameEnded:
-    return record.GameEnded(result.winner, result.points, result.kind, result.dropped)
+    return record.GameEnded(
+        result.winner, result.points, result.kind, result.dropped, result.resigned
+    )
+
+
+def _dice_changed(old: tuple[int, int] | None, new: tuple[int, int] | None) -> bool:
+    """Whether ``new`` dice replace ``old`` ones (None: the dice were taken back)."""
+    return new is not None and (old is None or sorted(old) != sorted(new))
 
 
 def _high_first(dice: tuple[int, int]) -> tuple[int, int]:

@@ -34,12 +34,24 @@ from controller import record
 from controller.devices import LedBackend, blink_forever
 from controller.engine import NO_ENGINE, CubeAdvice, Engine, EngineError, RankedPlay
 from controller.engine.review import CheckerDecision, PlayVerdict, review
-from controller.record.journal import Journal
+from controller.record.journal import Journal, archive_path
 from controller.record.matfile import write_mat
+from controller.record.plain import write_events, write_text
 from controller.record.sgf import write_sgf
-from controller.referee import Button, Cells, Display, Kind, Mode, Phase
+from controller.referee import Button, Cells, Display, Kind, Mode, Phase, cells_from_board
 from controller.review import AidForbiddenError, PlaySignal, check_aid, signal_for
-from controller.rules import Rules, RulesError, Xgid, gnubg_id, pip_counts, xgid
+from controller.rules import (
+    BACKGAMMON,
+    Board,
+    Rules,
+    RulesError,
+    Variant,
+    WinKind,
+    Xgid,
+    gnubg_id,
+    pip_counts,
+    xgid,
+)
 from controller.rules.cube import CubePhase
 from controller.scene import Scene
 from controller.service.errors import RefusedError
@@ -56,23 +68,32 @@ from controller.service.flow import (
     PositionSet,
 )
 from controller.service.learner import hint_step
-from controller.service.orientation import logical_cells, physical_scene
+from controller.service.orientation import Orientation, propose
 from controller.status import (
     AcceptPlay,
     Action,
     ActionError,
+    AnswerResignation,
     BoardEvent,
     BoardStatus,
+    ConfirmOrientation,
     CorrectPosition,
+    Decline,
     DemandPlay,
     EnterDice,
+    ExportFormat,
     Hint,
     LightState,
+    NewGame,
+    NewMatch,
+    Resign,
 )
 
 __all__ = ["RollSource", "Service", "first_error", "open_journal", "scene_text"]
 
 _log = logging.getLogger(__name__)
+
+_BACKGAMMON_ONLY = "GNU Backgammon's hints and reviews are for backgammon only"
 
 _COLOURS = {"OFF": "off", "GREEN": "green", "RED": "red", "AMBER": "amber"}
 
@@ -109,6 +130,26 @@ class _Refresh:
 
 
 _REFRESH = _Refresh()
+
+
+@dataclass(frozen=True, slots=True)
+class _Physical:
+    """The sensors' cells as the board numbers them (before the orientation is applied)."""
+
+    cells: Cells
+
+
+@dataclass(frozen=True, slots=True)
+class _Control:
+    """An action on the match itself (new game, new match, orientation), in the queue's order."""
+
+    action: NewGame | NewMatch | ConfirmOrientation | Resign | AnswerResignation
+
+
+_CONTROLS = (NewGame, NewMatch, ConfirmOrientation, Resign, AnswerResignation)
+"""The actions on the match itself, queued as :class:`_Control`."""
+
+_ORIENT_TEXT = "Done confirms, Undo swaps sides"
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,7 +197,7 @@ _Aid = _HintReady | _PlayJudged | _AidFailed | _SignalOver
 
 @dataclass(slots=True)
 class _Queued:
-    item: Input | _Refresh | _Aid
+    item: Input | _Refresh | _Aid | _Physical | _Control
     done: asyncio.Future[None] | None = None
 
 
@@ -188,8 +229,14 @@ class Service:
         rules: the rules for a new journal.
         mode: referee, learner or recorder.
         flipped: player 0 plays colour B from the far side (the board's orientation).
+        confirm_orientation: before a match's first opening roll, propose the orientation
+            the set-up shows and wait for the players to confirm it (Done, or the web
+            view's action) or swap it (Undo); journalled, so a restart keeps it. False:
+            ``flipped`` holds until a confirmation is journalled.
         leds: the LED back-end, or None.
         clock: the time of events.
+        variant: the game of a new journal (backgammon, nackgammon, Jacquet de
+            Versailles); a resumed journal keeps its own.
         engine: the teacher (hints, verdicts on plays, reviews), or None: hints are off.
         signal_s: seconds the status lamp shows a play's verdict (learner mode).
     """
@@ -203,8 +250,10 @@ class Service:
         rules: Rules | None = None,
         mode: Mode = Mode.REFEREE,
         flipped: bool = False,
+        confirm_orientation: bool = False,
         leds: LedBackend | None = None,
         clock: Callable[[], float] = time.time,
+        variant: Variant = BACKGAMMON,
         engine: Engine | None = None,
         signal_s: float = 4.0,
     ) -> None:
@@ -219,7 +268,11 @@ class Service:
         self._signal_token = 0
         self._aids: set[asyncio.Task[None]] = set()
         self.journal = journal
-        self.flipped = flipped
+        self.orientation = Orientation.of_flipped(flipped)
+        self.confirm_orientation = confirm_orientation
+        self.orienting = False
+        """Waiting for the players to confirm the orientation (no opening roll before)."""
+        self._physical: Cells | None = None
         self.leds = leds
         self._clock = clock
         self._queue: asyncio.Queue[_Queued] = asyncio.Queue()
@@ -231,19 +284,41 @@ class Service:
         owed: list[record.Event] = []
         if snapshot is None:
             rules = rules if rules is not None else Rules()
-            journal.append(record.MatchStarted(names, rules))
-            self.flow = Flow.new(names, rules, mode)
+            journal.append(record.MatchStarted(names, rules, variant.name))
+            self.flow = Flow.new(names, rules, mode, variant)
             self.resumed = f"new match in {str(journal.path)!r}"
         else:
             self.flow, owed = Flow.resume(snapshot, mode)
             self.resumed = journal.resumed()
         for event in owed:
             journal.append(event)
-        self._seq = len(journal.events())
+        self._orient()
+        self._seq = journal.last_seq
         self._moves: list[str] = []
         for event in journal.events():
             self._note(event)
         self._status = self._make_status()
+
+    @property
+    def flipped(self) -> bool:
+        """Whether player 0 sits at the far side (the opening dice and the LEDs mirrored)."""
+        return self.orientation.far
+
+    def _orient(self) -> None:
+        """Take the journal's confirmed orientation, or ask for one at a match's start."""
+        state = self.journal.state
+        confirmed = state.orientation if state is not None else None
+        if confirmed is not None:
+            self.orientation = Orientation(confirmed.far, confirmed.colour_b)
+            self.orienting = False
+            return
+        self.orienting = (
+            self.confirm_orientation
+            and state is not None
+            and state.phase is record.Phase.OPENING
+            and state.opening is None
+            and state.match.game_number == 1
+        )
 
     # BoardService.
 
@@ -277,18 +352,32 @@ class Service:
             item = PositionSet(action.board)
         elif isinstance(action, Hint):
             item = KeyPressed(Button.HINT)
+        elif isinstance(action, Decline):
+            item = KeyPressed(Button.DECLINE)
+        elif isinstance(action, _CONTROLS):
+            control = _Control(action)
         else:
             raise ActionError(f"{type(action).__name__}: not taken by this board's service")
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._queue.put_nowait(_Queued(item, done))
+        if isinstance(action, _CONTROLS):
+            self._queue.put_nowait(_Queued(control, done))
+        else:
+            self._queue.put_nowait(_Queued(item, done))
         await done
 
-    def export(self, fmt: Literal["mat", "sgf"]) -> str:
-        """The match so far as a ``.mat`` or ``.sgf`` text."""
+    def export(self, fmt: ExportFormat) -> str:
+        """The match so far as a ``.mat``, ``.sgf``, JSON-lines (``jsonl``) or text record.
+
+        Raises:
+            RefusedError: for a match these GNU Backgammon formats cannot hold (Jacquet de
+                Versailles, nackgammon), saying which export can.
+        """
         match = self.journal.record()
-        if fmt == "mat":
-            return write_mat(match)
-        return write_sgf(match)
+        writers = {"mat": write_mat, "sgf": write_sgf, "jsonl": write_events, "txt": write_text}
+        try:
+            return writers[fmt](match)
+        except record.RecordError as error:
+            raise RefusedError(str(error)) from None
 
     # Inputs from the edges.
 
@@ -342,7 +431,7 @@ class Service:
         async for update in link.updates():
             if hasattr(update, "cells"):
                 self._links["board"] = "live"
-                self.feed(Observed(logical_cells(update.cells, self.flipped)))
+                self._queue.put_nowait(_Queued(_Physical(tuple(update.cells))))
             else:
                 self._links["board"] = str(update)
 
@@ -352,7 +441,7 @@ class Service:
             event = await asyncio.to_thread(watcher.step)
             if event is None:
                 continue
-            item = _camera_input(event, self.flipped)
+            item = _camera_input(event, self.orientation.far)
             if item is not None:
                 self.feed(item)
 
@@ -373,18 +462,41 @@ class Service:
             if queued.done is not None and not queued.done.done():
                 queued.done.set_result(None)
 
-    async def _handle(self, item: Input | _Refresh | _Aid) -> None:
+    async def _handle(self, item: Input | _Refresh | _Aid | _Physical | _Control) -> None:
         if isinstance(item, _Refresh):
             await self._show()
             return
         if isinstance(item, _HintReady | _PlayJudged | _AidFailed | _SignalOver):
             await self._aid_answered(item)
             return
+        if isinstance(item, _Control):
+            await self._control(item.action)
+            return
+        if isinstance(item, _Physical):
+            self._physical = item.cells
+            if self.orienting:
+                start = cells_from_board(self.flow.variant.start)
+                self.orientation = propose(item.cells, start, self.orientation) or self.orientation
+            item = Observed(self.orientation.logical(item.cells))
+        elif self.orienting and not isinstance(item, Observed):
+            await self._orienting(item)
+            return
         if isinstance(item, KeyPressed) and item.key is Button.HINT:
             await self._ask_hint()
             return
         self.counters.inputs += 1
         flow, events = self.flow.on(item)
+        await self._record(events)
+        self.flow = flow
+        if isinstance(item, Observed):
+            self._cells = item.cells
+        self._follow_guide()
+        await self._show()
+        if isinstance(item, CameraRoll | CameraRollFault | CameraUnreadable):
+            self.counters.rolls += 1  # once its status is out (the simulated players wait on it)
+
+    async def _record(self, events: list[record.Event]) -> None:
+        """Journal ``events`` (each durably before the next) and publish them."""
         for event in events:
             judge = self._play_to_judge(event)
             try:
@@ -401,19 +513,109 @@ class Service:
             self.counters.journalled += 1
             kind = type(event).__name__
             self.counters.kinds[kind] = self.counters.kinds.get(kind, 0) + 1
-            self._publish(
-                BoardEvent(self._board_id, seq, kind, record.event_to_dict(event), self._clock())
-            )
-        self.flow = flow
-        if isinstance(item, Observed):
-            self._cells = item.cells
-        self._follow_guide()
-        await self._show()
+            data = record.event_to_dict(event)
+            # The journal's type names the event (``played``), as the backlog of
+            # ``controller.mqtt.journal_events`` names the same events.
+            self._publish(BoardEvent(self._board_id, seq, data["type"], data, self._clock()))
+
+    # The match itself: orientation, new game, new match.
+
+    async def _orienting(self, item: Input) -> None:
+        """Before the opening roll, Done confirms the orientation and Undo swaps it."""
         if isinstance(item, CameraRoll | CameraRollFault | CameraUnreadable):
-            self.counters.rolls += 1  # once its status is out (the simulated players wait on it)
+            self.counters.rolls += 1
+        if isinstance(item, KeyPressed) and item.key is Button.DONE:
+            await self._confirm(self.orientation)
+        elif isinstance(item, KeyPressed) and item.key is Button.UNDO:
+            self.orientation = self.orientation.swapped()
+            await self._show()
+        else:
+            raise RefusedError(f"confirm the board's orientation first: {_ORIENT_TEXT}")
+
+    async def _confirm(self, orientation: Orientation) -> None:
+        await self._record([record.OrientationConfirmed(orientation.far, orientation.colour_b)])
+        self.orientation, self.orienting = orientation, False
+        if self._physical is not None:
+            self._cells = orientation.logical(self._physical)
+            self.flow = self.flow.on(Observed(self._cells))[0]
+        notice = f"orientation confirmed: {orientation.describe(self.flow.names)}"
+        self.flow = _with_notice(self.flow, f"{notice}; opening roll, one die each")
+        await self._show()
+
+    async def _control(
+        self, action: NewGame | NewMatch | ConfirmOrientation | Resign | AnswerResignation
+    ) -> None:
+        if isinstance(action, Resign | AnswerResignation):
+            if isinstance(action, Resign):
+                flow, events = self.flow.resign(action.player, WinKind[action.kind.upper()])
+            else:
+                flow, events = self.flow.answer_resignation(action.accept)
+            await self._record(events)
+            self.flow = flow
+            await self._show()
+        elif isinstance(action, ConfirmOrientation):
+            await self._confirm(self.orientation.swapped() if action.swap else self.orientation)
+        elif isinstance(action, NewGame):
+            flow, events = self.flow.abandon(action.reason)
+            await self._record(events)
+            self.flow, self._moves = flow, []
+            await self._show()
+        else:
+            await self._new_match(action)
+
+    async def _new_match(self, action: NewMatch) -> None:
+        """Archive the journal beside it and start the new match's, numbers going on."""
+        names = action.names if action.names is not None else self.flow.names
+        options = dict(action.options)
+        money_only = [key for key in ("jacoby", "beavers", "automatic_doubles") if options.get(key)]
+        if action.length and money_only:
+            raise RefusedError(
+                f"{', '.join(money_only)}: money play only, not a {action.length}-point match"
+            )
+        try:
+            rules = replace(
+                self.flow.rules,
+                match_length=action.length,
+                jacoby=options.get("jacoby", False),
+                beavers=options.get("beavers", False),
+                automatic_doubles=options.get("automatic_doubles", False),
+                crawford=options.get("crawford", True),
+            )
+            start = record.MatchStarted(names, rules)
+        except (RulesError, record.InvalidEventError) as error:
+            raise RefusedError(f"new match refused: {error}") from None
+        old = self.journal
+        archive = archive_path(old.path, self._clock(), old.first_seq, old.last_seq)
+        try:
+            self.journal = await asyncio.to_thread(old.rotate, start, archive)
+        except record.JournalError as error:
+            _log.error("new match: %s", error)
+            if old.closed:  # a rename failed: the journal at the path is the old or the new
+                self.journal = await asyncio.to_thread(open_journal, old.path)
+            if self.journal.events() != [start]:
+                raise RefusedError(f"new match refused: {error}") from None
+        self._seq = self.journal.last_seq
+        _log.info("new match in %s; the last one archived as %s", self.journal.path, archive)
+        self._publish(
+            BoardEvent(self._board_id, self._seq, "match_started",
+                       record.event_to_dict(start), self._clock())
+        )  # fmt: skip
+        self.flow = replace(
+            Flow.new(names, rules, self.flow.mode), notice=f"new match: {start.names[0]} - "
+            f"{start.names[1]}, the last one archived as {archive.name}",
+        )  # fmt: skip
+        self._moves = []
+        self._orient()
+        if self._physical is not None:
+            self._cells = self.orientation.logical(self._physical)
+            self.flow = self.flow.on(Observed(self._cells))[0]
+        await self._show()
 
     def _note(self, event: record.Event) -> None:
         """Keep the current game's move list (one line a turn or cube action)."""
+        if isinstance(event, record.GameAbandoned):
+            self._moves = []
+            return
         if isinstance(event, record.OpeningRolled | record.MatchStarted):
             if not self._moves or self._moves[-1].startswith("game over"):
                 self._moves = []
@@ -421,6 +623,15 @@ class Service:
         line = _move_line(event)
         if line is not None:
             self._moves.append(line)
+
+    def _orientation_display(self) -> Display:
+        """What the LEDs and the status line show while the orientation waits."""
+        who = self.orientation.describe(self.flow.names)
+        start = cells_from_board(self.flow.variant.start)
+        set_up = self._physical is not None and self.orientation.logical(self._physical) == start
+        head = "who is who" if set_up else "set up the board; who is who"
+        text = f"{head}: {who} (green: {self.flow.names[0]}); {_ORIENT_TEXT}"
+        return Display(self.orientation.scene(self._physical), text)
 
     # The teacher: hints, verdicts on plays and reviews (the engine, off the loop).
 
@@ -454,6 +665,8 @@ class Service:
         engine = self.engine
         if engine is None:
             raise RefusedError(NO_ENGINE)
+        if self.flow.is_jacquet:
+            raise RefusedError(_BACKGAMMON_ONLY)
         flow, turn, cube = self.flow, self.flow.turn, self.flow.cube
         if turn is None or cube is None:
             raise RefusedError("no hint now: the game has not started")
@@ -562,7 +775,10 @@ class Service:
             self._guide = None
 
     def _display(self) -> Display:
-        """The flow's display, with the hint being followed and the last play's signal."""
+        """The flow's display, with the hint being followed and the last play's signal (or,
+        before the opening roll, the orientation to confirm)."""
+        if self.orienting:
+            return self._orientation_display()
         display = self.flow.display()
         if self.flow.mode is Mode.RECORDER:
             return display  # no aid shows in recorder mode, even one asked before
@@ -597,6 +813,8 @@ class Service:
             raise RefusedError(str(error)) from None
         if self.engine is None:
             raise RefusedError(NO_ENGINE)
+        if self.flow.variant.name != "backgammon":
+            raise RefusedError(_BACKGAMMON_ONLY)
         match = self.journal.record()
         try:
             analysis = await analyse(self.engine, match)
@@ -610,7 +828,7 @@ class Service:
     async def _show(self) -> None:
         display = self._display()
         if self.leds is not None:
-            scene = physical_scene(display.scene, self.flipped)
+            scene = self.orientation.physical(display.scene)
             if scene != self.leds.scene:
                 await self.leds.show(scene)
                 self.counters.led_updates += 1
@@ -643,11 +861,13 @@ class Service:
                 ("illegal play: accept or demand a legal play", flow.phase == "flagged"),
                 ("enter the dice", flow.phase == "manual-dice"),
                 ("confirm the dice", flow.phase == "confirm-dice"),
+                ("confirm the board's orientation", self.orienting),
             )
             if on
         )
         return BoardStatus(
             board_id=self._board_id,
+            variant=flow.variant.name,
             seq=self._seq,
             mode=flow.mode.value,
             players=flow.names,
@@ -655,7 +875,7 @@ class Service:
             score=flow.match.score,
             game_number=flow.match.game_number,
             crawford=flow.match.crawford,
-            phase=flow.phase,
+            phase="orientation" if self.orienting else flow.phase,
             turn=turn.player if turn is not None else None,
             position=tuple(position),
             cells=self._cells or (),
@@ -664,7 +884,7 @@ class Service:
             cube_value=cube.value if cube is not None else 1,
             cube_owner=cube.owner if cube is not None else None,
             cube_offered=flow.phase == "cube-offered",
-            pips=tuple(pip_counts(turn.before)) if turn is not None else (0, 0),  # type: ignore[arg-type]
+            pips=_pips(turn.before, flow.variant) if turn is not None else (0, 0),
             verdict=verdict,
             text=display.text,
             lights=lights,
@@ -673,6 +893,8 @@ class Service:
             moves=tuple(self._moves),
             xgid=position_text,
             gnubg_id=gnubg_text,
+            orientation=self.orientation.describe(flow.names),
+            orientation_pending=self.orienting,
             **self._teacher_fields(),
         )
 
@@ -709,9 +931,29 @@ def _move_line(event: record.Event) -> str | None:
         return f"{event.player} {type(event).__name__.lower()}"
     if isinstance(event, record.PositionEdited):
         return "position corrected"
+    if isinstance(event, record.Declined):
+        return f"{event.player} declines the numbers handed over"
+    if isinstance(event, record.Resigned):
+        return f"{event.player} resigns a {event.kind.name.lower()}"
+    if isinstance(event, record.ResignAccepted | record.ResignRefused):
+        verb = "accepts" if isinstance(event, record.ResignAccepted) else "refuses"
+        return f"{event.player} {verb} the resignation"
     if isinstance(event, record.GameEnded):
         return f"game over: {event.winner} wins {event.points}"
     return None
+
+
+def _pips(board: Board, variant: Variant) -> tuple[int, int]:
+    """Each player's pips to bear off, along their own track (Jacquet's differ)."""
+    if variant.tracks == BACKGAMMON.tracks:
+        counts = pip_counts(board)
+        return counts[0], counts[1]
+    pips = [0, 0]
+    for player, track in enumerate(variant.tracks):
+        sign = 1 if player == 0 else -1
+        # View index i is the track's pos 25 - i: i pips from off (the bar is 25).
+        pips[player] = sum(i * max(0, sign * board[track[i]]) for i in range(1, 26))
+    return pips[0], pips[1]
 
 
 def _point(point: int) -> str:

@@ -26,7 +26,6 @@ from typing import Any
 from controller import record
 from controller.referee import cells_from_board, explaining_dice, location_of
 from controller.rules import (
-    START,
     Board,
     CubeState,
     MatchState,
@@ -348,7 +347,8 @@ class TableDriver:
         put the checkers where the position is, then roll, double, answer or move.
         """
         flow = self.service.flow
-        await self._set_board(flow.turn.before if flow.turn is not None else START)
+        start = flow.variant.start  # nackgammon's differs
+        await self._set_board(flow.turn.before if flow.turn is not None else start)
         while self.counts.games < games:
             status = self.service.status()
             flow = self.service.flow
@@ -356,8 +356,8 @@ class TableDriver:
             if status.phase == "match-over":
                 return
             if status.phase == "opening":
-                if self.service.status().cells != cells_from_board(START):
-                    await self._set_board(START)
+                if self.service.status().cells != cells_from_board(start):
+                    await self._set_board(start)
                 await self._opening()
             elif status.phase == "cube-offered":
                 await self._answer(status)

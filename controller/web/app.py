@@ -9,8 +9,13 @@ Routes (everything JSON answers ``{"error": ...}`` with a 4xx when it refuses):
 * ``GET /api/status`` — the :class:`~controller.status.BoardStatus` as JSON;
 * ``GET /api/stream`` — Server-Sent Events: the status now, then each new one;
 * ``POST /api/action`` — an action (``controller.status.action_from_json``), behind the
-  token: ``Authorization: Bearer <token>``;
-* ``GET /api/export/mat`` and ``/api/export/sgf`` — the match so far, behind the token;
+  token: ``Authorization: Bearer <token>``: ``enter-dice``, ``accept``, ``demand``,
+  ``correct-position``, ``new-game``, ``new-match``, ``orientation``, ``hint``
+  (``hardware/SERVICE.md`` section 4); a malformed one gets 400, one the board cannot take
+  now 409;
+* ``GET /api/export/mat`` and ``/api/export/sgf`` — the match so far, behind the token
+  (backgammon only); ``/api/export/jsonl`` and ``/api/export/txt``, its events one JSON
+  object a line and its text record, for any variant;
 * ``GET /api/review/html`` (the review page), ``/api/review/text`` and ``/api/review/sgf``
   (the ``.sgf`` with the engine's analysis) — the engine's review of the match so far,
   behind the token (refused mid-game in recorder mode, and without an engine).
@@ -27,11 +32,18 @@ import json
 import logging
 from collections.abc import AsyncIterator
 from importlib import resources
-from typing import Any, Final, Literal
+from typing import Any, Final
 
 from aiohttp import web
 
-from controller.status import ActionError, BoardEvent, BoardService, BoardStatus, action_from_json
+from controller.status import (
+    EXPORT_FORMATS,
+    ActionError,
+    BoardEvent,
+    BoardService,
+    BoardStatus,
+    action_from_json,
+)
 
 __all__ = ["STATIC", "Fanout", "create_app", "json_error", "sse_headers", "stream"]
 
@@ -209,22 +221,32 @@ async def _action(request: web.Request) -> web.StreamResponse:
     return web.json_response({"ok": True, "status": service.status().to_json()})
 
 
+_EXPORT_TYPES: Final[dict[str, str]] = {
+    "mat": "text/plain",
+    "sgf": "text/plain",
+    "jsonl": "application/x-ndjson",
+    "txt": "text/plain",
+}
+
+
 async def _export(request: web.Request) -> web.StreamResponse:
     fmt = request.match_info["fmt"]
-    if fmt not in ("mat", "sgf"):
-        return json_error(404, f"no export format {fmt!r}: mat or sgf")
+    kind = next((known for known in EXPORT_FORMATS if known == fmt), None)
+    if kind is None:
+        return json_error(404, f"no export format {fmt!r}: {', '.join(EXPORT_FORMATS)}")
     refusal = _refusal(request)
     if refusal is not None:
         return refusal
     service = request.app[_SERVICE]
-    kind: Literal["mat", "sgf"] = "mat" if fmt == "mat" else "sgf"
     try:
         text = service.export(kind)
     except ActionError as error:
-        return json_error(409, str(error))
+        # The page offers what any variant exports: say so rather than the CLI's command.
+        return json_error(409, f"{error}; on this page: Download .jsonl or .txt")
     return web.Response(
         text=text,
-        content_type="text/plain",
+        content_type=_EXPORT_TYPES[kind],
+        charset="utf-8",
         headers={"Content-Disposition": f'attachment; filename="{service.board_id}.{fmt}"'},
     )
 

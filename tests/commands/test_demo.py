@@ -41,16 +41,10 @@ def test_simulated_matches_are_legal_and_reach_the_length() -> None:
                 assert -sum(n for n in board if n < 0) <= CHECKERS
 
 
-def test_demo_plays_jacquet_to_the_end() -> None:
-    run = tabula("demo", "--variant", "jacquet-versailles", "--seed", "4")
+def test_demo_plays_nackgammon_through_the_service(tmp_path: Path) -> None:
+    args = ["--variant", "nackgammon", "--seed", "4", "--length", "1", "--games", "1"]
+    run = tabula("demo", *args, "--headless", "--out", str(tmp_path))
     assert run.returncode == 0, run.stderr
-    last = run.stdout.splitlines()[-1]
-    assert "wins a double win: 2 point(s)" in last or "wins a single win: 1 point(s)" in last
-    assert "courier travelling" in run.stdout
-
-
-def test_demo_plays_nackgammon_from_its_own_start() -> None:
-    run = tabula("demo", "--variant", "nackgammon", "--seed", "4", "--length", "1")
-    assert run.returncode == 0, run.stderr
-    first_move = next(line for line in run.stdout.splitlines() if "pips" in line)
-    assert "X 194" in first_move or "O 194" in first_move  # the side not yet moved
+    assert "nackgammon, 1-point matches" in run.stdout
+    assert "wrote .json and .txt" in run.stdout
+    assert "nackgammon" in (tmp_path / "match-1.txt").read_text()

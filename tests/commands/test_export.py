@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from controller.record import event_to_json, replay
+from controller.record import event_from_json, event_to_json, replay
 from controller.record.journal import Journal
 from controller.record.matfile import write_mat
 from controller.record.sgf import write_sgf
@@ -71,5 +71,29 @@ def test_errors_are_one_line_without_traceback(tmp_path: Path) -> None:
     assert "which a .mat file cannot hold: export .sgf instead" in run.stderr
     run = tabula("export", "--journal", str(irregular))
     assert run.returncode == 1
-    assert run.stderr == "tabula export: give --format mat|sgf, or --position\n"
+    assert run.stderr == "tabula export: give --format mat|sgf|json|text, or --position\n"
     assert "Traceback" not in run.stderr
+
+
+def test_a_jacquet_match_is_refused_as_sgf_and_exported_as_json_or_text(tmp_path: Path) -> None:
+    import random
+
+    from controller.selfplay import jacquet_record_events
+
+    events = list(jacquet_record_events(Rules(3), random.Random(7), games=1))
+    path = journal(tmp_path, events)
+    run = tabula("export", "--journal", str(path), "--format", "sgf")
+    assert run.returncode != 0
+    assert "a .sgf file holds backgammon, not jacquet-versailles" in run.stderr
+    assert "Traceback" not in run.stderr
+    saved = tmp_path / "match.jsonl"
+    run = tabula("export", "--journal", str(path), "--format", "json", "--out", str(saved))
+    assert run.returncode == 0, run.stderr
+    assert (
+        replay([event_from_json(line) for line in saved.read_text().splitlines()]).state
+        == replay(events).state
+    )
+    run = tabula("export", "--match", str(saved), "--format", "text")
+    assert run.returncode == 0 and "jacquet-versailles" in run.stdout.splitlines()[0]
+    run = tabula("export", "--match", str(saved), "--position")
+    assert run.stdout.startswith("jacquet-versailles: no XGID or GNU Backgammon ID")

@@ -14,7 +14,9 @@ import sys
 import time
 from pathlib import Path
 
+from controller.record import MatchStarted
 from controller.record.journal import Journal
+from controller.rules import Rules
 from controller.service.demo import DEMO_PINMAP, FAST_FIRMWARE
 from hardware.simulator import BoardSimulator
 
@@ -44,6 +46,15 @@ player_1 = "Bob"
     return path
 
 
+def _notify_socket(tmp_path: Path) -> tuple[str, socket.socket]:
+    """A socket standing for systemd's notify socket, and its path."""
+    notify = str(tmp_path / "notify")
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    sock.bind(notify)
+    sock.settimeout(0.5)
+    return notify, sock
+
+
 def _start(config: Path, notify: str) -> subprocess.Popen[str]:
     env = dict(os.environ, NOTIFY_SOCKET=notify, WATCHDOG_USEC="200000")
     env.pop("WATCHDOG_PID", None)
@@ -69,10 +80,7 @@ def _messages(sock: socket.socket, until: bytes, timeout: float = 20.0) -> list[
 
 
 def test_run_journals_notifies_systemd_and_resumes_after_sigterm(tmp_path: Path) -> None:
-    notify = str(tmp_path / "notify")
-    sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-    sock.bind(notify)
-    sock.settimeout(0.5)
+    notify, sock = _notify_socket(tmp_path)
     with BoardSimulator(settings=FAST_FIRMWARE, pinmap=DEMO_PINMAP) as sim:
         config = _config(tmp_path, sim.path)
         service = _start(config, notify)
@@ -99,17 +107,19 @@ def test_run_journals_notifies_systemd_and_resumes_after_sigterm(tmp_path: Path)
     sock.close()
 
 
-def test_run_refuses_a_variant_it_does_not_referee(tmp_path: Path) -> None:
-    config = _config(tmp_path, "/dev/null")
-    jacquet = config.read_text().replace("match_length = 3", 'variant = "jacquet-versailles"')
-    config.write_text(jacquet)
-    run = subprocess.run(
-        [sys.executable, "-m", "controller.cli", "run", "--config", str(config)],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
-    assert run.returncode == 2
-    refused = "game.variant 'jacquet-versailles': the service referees backgammon only so far"
-    assert refused in run.stderr
+def test_run_referees_the_variant_of_the_configuration(tmp_path: Path) -> None:
+    notify, sock = _notify_socket(tmp_path)
+    with BoardSimulator(settings=FAST_FIRMWARE, pinmap=DEMO_PINMAP) as sim:
+        config = _config(tmp_path, sim.path)
+        jacquet = 'match_length = 3\nvariant = "jacquet-versailles"'
+        config.write_text(config.read_text().replace("match_length = 3", jacquet))
+        service = _start(config, notify)
+        try:
+            assert any(m.startswith(b"READY=1") for m in _messages(sock, b"READY=1"))
+        finally:
+            service.send_signal(signal.SIGTERM)
+            _, stderr = service.communicate(timeout=20)
+        assert service.returncode == 0, stderr
+    sock.close()
+    with Journal(tmp_path / "journal.sqlite3", readonly=True) as journal:
+        assert journal.events()[0] == MatchStarted(("Ann", "Bob"), Rules(3), "jacquet-versailles")

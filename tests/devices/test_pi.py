@@ -68,8 +68,8 @@ def test_board_config(mock_factory: RecordingFactory) -> None:
         with PiDevices.open(gpio, send_leds=sent.append) as pi:
             assert isinstance(pi.leds, BoardLeds)
             await pi.leds.show(SCENE.with_status(Lamp(Colour.AMBER, Pattern.SLOW)))
-            # every button of the pin map: all but those that are only web actions
-            assert set(pi.buttons.names) == set(Button) - {Button.DEMAND, Button.DECLINE}
+            # every button of the pin map: all but Demand (Undo while a play is flagged)
+            assert set(pi.buttons.names) == set(Button) - {Button.DEMAND}
 
     asyncio.run(main())
     assert sent == [

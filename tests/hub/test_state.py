@@ -87,8 +87,8 @@ def test_foreign_messages_are_counted_not_taken(tmp_path: Path) -> None:
     assert state.receive("tabula/b5/events", b"{") == (None, [])
     assert state.receive("tabula/b5/what", b"") == (None, [])
     assert state.rejected == 3
-    assert (
-        state.last_problem == "not a topic tabula/<board-id>/status|events|online: 'tabula/b5/what'"
+    assert state.last_problem == (
+        "not a topic tabula/<board-id>/status|events|online|heartbeat: 'tabula/b5/what'"
     )
     assert state.boards == {}
 
@@ -113,3 +113,23 @@ def test_the_command_refuses_bad_arguments(
 ) -> None:
     assert main(["hub", *argv, "--archive", str(tmp_path)]) == 2
     assert capsys.readouterr().err.startswith(message)
+
+
+def test_a_jacquet_match_is_archived_as_its_events(tmp_path: Path) -> None:
+    import random
+
+    from controller.record import event_from_json, event_to_dict
+    from controller.rules import Rules
+    from controller.selfplay import jacquet_record_events
+
+    match = list(jacquet_record_events(Rules(1), random.Random(7)))
+    events = [
+        BoardEvent("j1", seq, type(event).__name__, event_to_dict(event), 0.0)
+        for seq, event in enumerate(match, 1)
+    ]
+    (archive,) = feed(HubState(), events)
+    assert (archive.sgf, archive.mat) == (None, None)  # GNU Backgammon's hold backgammon only
+    assert archive.json is not None
+    assert [event_from_json(line) for line in archive.json.splitlines()] == match
+    paths = write_archive(tmp_path, archive)
+    assert [p.suffix for p in paths] == [".json"]

@@ -29,7 +29,12 @@ def test_a_played_status_round_trips() -> None:
     assert decode_status(encode_status(status)) == status
     assert topic("hall-3", "status") == "tabula/hall-3/status"
     assert parse_topic("club/hall-3/online", "club") == ("hall-3", "online")
-    assert subscriptions() == ("tabula/+/status", "tabula/+/events", "tabula/+/online")
+    assert subscriptions() == (
+        "tabula/+/status",
+        "tabula/+/events",
+        "tabula/+/online",
+        "tabula/+/heartbeat",
+    )
 
 
 @pytest.mark.parametrize(
@@ -37,7 +42,7 @@ def test_a_played_status_round_trips() -> None:
     [
         (
             "tabula/hall-3/log",
-            "not a topic tabula/<board-id>/status|events|online: 'tabula/hall-3/log'",
+            "not a topic tabula/<board-id>/status|events|online|heartbeat: 'tabula/hall-3/log'",
         ),
         ("other/hall-3/status", "not a topic"),
         ("tabula/a/b/status", "not a topic"),

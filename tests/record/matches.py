@@ -25,10 +25,21 @@ from controller.record import (
     Played,
     PositionEdited,
     Replayer,
+    ResignAccepted,
+    Resigned,
+    ResignRefused,
     Rolled,
     Taken,
 )
-from controller.rules import Board, Player, Rules, legal_plays, legal_results, outcome
+from controller.rules import (
+    Board,
+    Player,
+    Rules,
+    WinKind,
+    legal_plays,
+    legal_results,
+    outcome,
+)
 from controller.selfplay import SimulatedPlayer, play_match, record_events
 
 NAMES = ("Alice", "Bob")
@@ -125,3 +136,38 @@ def irregular_events(
             else:
                 add(Played(player, dice, play.notation, play.result))
     return events
+
+
+def resigned_events(seed: int, length: int) -> list[Event]:
+    """A self-play match with a resignation refused, then one accepted that ends it early.
+
+    Both are slipped in where a player may resign (before or after a roll, never with a
+    double pending), by either player, of a random kind; the match stops after the game
+    the accepted one ends (whatever the score then).
+    """
+    rng = random.Random(seed)
+    events = selfplay_events(seed, length)
+    replayer = Replayer(events[0])  # type: ignore[arg-type]
+    open_at = []  # indices after which a resignation may be offered
+    for index, event in enumerate(events[1:], 1):
+        replayer.apply(index, event)
+        if replayer.snapshot.phase in (Phase.TO_ROLL, Phase.TO_PLAY):
+            open_at.append(index)
+    refused, accepted = sorted(rng.sample(open_at[: len(open_at) // 2 + 2], 2))
+    kinds = list(WinKind)
+    first, second = rng.choice((0, 1)), rng.choice((0, 1))
+    chosen = [
+        *events[: refused + 1],
+        Resigned(first, rng.choice(kinds)),
+        ResignRefused(1 - first),
+        *events[refused + 1 : accepted + 1],
+        Resigned(second, rng.choice(kinds)),
+        ResignAccepted(1 - second),
+    ]
+    replayer = Replayer(events[0])  # type: ignore[arg-type]
+    for index, event in enumerate(chosen[1:], 1):
+        replayer.apply(index, event)
+    result = replayer.snapshot.pending
+    assert result is not None and result.resigned
+    ended = GameEnded(result.winner, result.points, result.kind, resigned=True)
+    return [*chosen, ended]

@@ -123,7 +123,9 @@ def test_exports_behind_the_token() -> None:
                 assert (await response.text()).startswith("(;FF[4]GM[6]")
             async with session.get(url + "api/export/pdf", headers=auth) as response:
                 assert response.status == 404
-                assert (await response.json())["error"] == "no export format 'pdf': mat or sgf"
+                assert (await response.json())["error"] == (
+                    "no export format 'pdf': mat, sgf, jsonl, txt"
+                )
 
     run(body)
 

@@ -170,3 +170,25 @@ def test_the_page_fits_a_phone() -> None:
         await page.screenshot(path=str(ARTIFACTS / "board-phone.png"), full_page=True)
 
     run(body, viewport={"width": 390, "height": 844}, mobile=True)
+
+
+def test_the_referee_resigns_and_declines_from_the_page() -> None:
+    """The page's resign and decline buttons post their actions; the answer is shown."""
+
+    async def body(board: SelfPlayBoard, url: str, page: playwright.Page) -> None:
+        await shown_seq(page, board.seq)
+        await page.click("#referee summary")
+        await page.fill("#token", TOKEN)
+        assert await page.text_content("#resign-player option[value='1']") == "Black"
+        result = page.locator("#action-result")
+        await page.select_option("#resign-player", "1")
+        await page.select_option("#resign-kind", "gammon")
+        await page.click("#resign")
+        await result.filter(has_text="resign refused (409)").wait_for()
+        assert "the simulated players play every game out" in (await result.text_content() or "")
+        for button in ("accept-resignation", "decline"):
+            await page.click(f"#{button}")
+            await result.filter(has_text=f"{button} refused (409)").wait_for()
+        assert await page.is_visible("#download-mat") and await page.is_visible("#download-txt")
+
+    run(body)

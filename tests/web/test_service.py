@@ -72,19 +72,26 @@ def test_the_service_serves_its_page_and_publishes_to_the_hub(tmp_path: Path) ->
                     async with session.post(url + "api/action", json={"action": "accept"}) as r:
                         assert r.status == 401
                     headers = {"Authorization": f"Bearer {TOKEN}"}
-                    body = {"action": "new-match", "length": 5}
+                    await _refused_new_matches(session, url + "api/action", headers)
+                    assert status["orientation_pending"] and status["phase"] == "orientation"
+                    await _page_shows(url, "Ann")
+                    body = {"action": "new-match", "length": 5, "names": ["Cy", "Di"]}
                     async with session.post(url + "api/action", json=body, headers=headers) as r:
-                        assert r.status == 409
-                        assert "not taken by this board's service" in (await r.json())["error"]
-                await _page_shows(url, "Ann")
+                        assert r.status == 200, await r.text()
+                        assert (await r.json())["status"]["players"] == ["Cy", "Di"]
                 for _ in range(200):
                     view = hub.state.boards.get("pi-1")
-                    if view is not None and view.online and view.status is not None:
+                    status_now = view.status if view is not None and view.online else None
+                    if status_now is not None and status_now.players == ("Cy", "Di"):
                         break
                     await asyncio.sleep(0.05)
                 assert view is not None and view.online and view.status is not None
-                assert (view.first_seq, view.missing) == (1, 0)  # the journal, from its start
-                assert view.status.players == ("Ann", "Bob")
+                assert view.status.players == ("Cy", "Di")
+                # One sequence per board: the new journal numbers on from the old one.
+                assert (view.first_seq, view.last_seq, view.missing) == (1, 3, 0)
+                assert (view.journals, view.duplicates) == (0, 0)
+                archived = sorted(tmp_path.glob("journal-*-seq1-2.sqlite3"))  # its orientation
+                assert len(archived) == 1, list(tmp_path.iterdir())
             finally:
                 service.send_signal(signal.SIGTERM)
                 _, stderr = await service.communicate()
@@ -99,6 +106,27 @@ def test_the_service_serves_its_page_and_publishes_to_the_hub(tmp_path: Path) ->
             assert f"web view on {url}" in stderr.decode()
 
         asyncio.run(main())
+
+
+async def _refused_new_matches(
+    session: aiohttp.ClientSession, url: str, headers: dict[str, str]
+) -> None:
+    """Bad new-match and new-game requests get a 4xx naming the problem; nothing changes."""
+    for body, code, message in (
+        ({"action": "new-match", "length": -1}, 400, "an integer >= 0, got -1"),
+        ({"action": "new-match", "names": ["Cy"]}, 400, "two strings, got ['Cy']"),
+        ({"action": "new-match", "colour": "red"}, 400, "unknown fields ['colour']"),
+        ({"action": "new-match", "length": 5, "jacoby": True}, 409, "money play only"),
+        ({"action": "new-match", "names": ["Cy", "Cy:2"]}, 409, "without ':'"),
+        ({"action": "new-game"}, 409, "no game in progress"),
+        ({"action": "new-game", "reason": ""}, 400, "reason: 1 to 200 characters"),
+    ):
+        async with session.post(url, json=body, headers=headers) as response:
+            assert response.status == code, (body, await response.text())
+            assert message in (await response.json())["error"], body
+    async with session.get(url.replace("action", "status")) as response:
+        status = await response.json()
+    assert (status["players"], status["seq"]) == (["Ann", "Bob"], 1)
 
 
 async def _page_shows(url: str, name: str) -> None:
@@ -116,6 +144,16 @@ async def _page_shows(url: str, name: str) -> None:
             assert await page.text_content("#player0") == name
             status = json.loads(await page.evaluate("JSON.stringify(window.tabulaStatus)"))
             assert status["board_id"] == "pi-1"
+            # The sides to confirm before the opening roll: confirmed from the page.
+            assert "(to confirm)" in (await page.text_content("#sides") or "")
+            await page.click("#referee summary")
+            await page.fill("#token", TOKEN)
+            await page.click("#confirm-orientation")
+            await page.wait_for_function(
+                "!window.tabulaStatus.orientation_pending", timeout=10000
+            )
+            assert "orientation: done" in (await page.text_content("#action-result") or "")
+            assert await page.is_hidden("#orientation-row")
             ARTIFACTS.mkdir(exist_ok=True)
             await page.screenshot(path=str(ARTIFACTS / "service-board.png"), full_page=True)
         finally:

@@ -20,6 +20,7 @@ const VERDICT_WORDS = {
   inconsistent: "Sensors disagree: please check the board",
 };
 const PHASE_WORDS = {
+  orientation: "sides to confirm",
   opening: "opening roll",
   roll: "to roll",
   moving: "to move",
@@ -27,6 +28,7 @@ const PHASE_WORDS = {
   "confirm-dice": "dice to confirm",
   "manual-dice": "dice to enter by hand",
   "cube-offered": "cube offered",
+  "resign-offered": "resignation offered",
   "game-over": "game over",
   "match-over": "match over",
 };

@@ -25,6 +25,14 @@ function show(status) {
   }
   $("links").textContent = Object.entries(status.links).map(([k, v]) => `${k}: ${v}`).join(", ");
   $("mode").textContent = status.mode;
+  $("sides").textContent = (status.orientation || "") + (status.orientation_pending ? " (to confirm)" : "");
+  $("orientation-row").hidden = !status.orientation_pending;
+  // GNU Backgammon's files hold backgammon only: other variants download JSON lines or text.
+  const gnubg = !status.variant || status.variant === "backgammon";
+  $("download-mat").hidden = $("download-sgf").hidden = !gnubg;
+  for (const [index, option] of [...$("resign-player").options].entries()) {
+    option.textContent = (status.players || [])[index] || `Player ${index}`;
+  }
   $("engine").textContent = status.engine || "—";
   $("hint").textContent = status.hint || "—";
   if (status.play_player === null || status.play_player === undefined) {
@@ -125,9 +133,23 @@ function setup() {
   $("demand").onclick = () => act({ action: "demand" });
   $("correct").onclick = () => act({ action: "correct-position", board: $("position").value.split(/[\s,]+/).filter(Boolean).map(Number) });
   $("new-game").onclick = () => act({ action: "new-game" });
-  $("new-match").onclick = () => act({ action: "new-match", length: Number($("length").value) });
+  $("new-match").onclick = () => {
+    const body = { action: "new-match", length: Number($("length").value) };
+    const names = [$("name0").value.trim(), $("name1").value.trim()];
+    if (names[0] || names[1]) body.names = names;
+    act(body);
+  };
+  $("confirm-orientation").onclick = () => act({ action: "orientation" });
+  $("swap-orientation").onclick = () => act({ action: "orientation", swap: true });
   $("download-mat").onclick = () => download("mat");
   $("download-sgf").onclick = () => download("sgf");
+  $("resign").onclick = () =>
+    act({ action: "resign", player: Number($("resign-player").value), kind: $("resign-kind").value });
+  $("accept-resignation").onclick = () => act({ action: "accept-resignation" });
+  $("refuse-resignation").onclick = () => act({ action: "refuse-resignation" });
+  $("decline").onclick = () => act({ action: "decline" });
+  $("download-jsonl").onclick = () => download("jsonl");
+  $("download-txt").onclick = () => download("txt");
   $("hint-button").onclick = () => act({ action: "hint" });
   $("review").onclick = () => openReview();
   $("download-analysed").onclick = () => download("sgf", "/api/review/sgf", "-analysed");

@@ -1,0 +1,213 @@
+"""The flow of a Jacquet de Versailles match: primauté, turns, numbers handed over, score.
+
+Why apart from :mod:`controller.service.flow`: Jacquet has no cube and no opening roll;
+who plays next is the rules' :class:`~controller.rules.JacquetTurn`, which the referee's
+:class:`~controller.referee.TurnState` carries (:meth:`TurnState.from_jacquet`,
+:meth:`TurnState.next_turn`). :meth:`Flow.on` hands a Jacquet match's inputs to
+:func:`jacquet_on`, which returns the next flow and the record events to journal before
+adopting it, as for backgammon; the record folds them back with the same rules
+(:mod:`controller.record._jacquet` says how a Jacquet game is recorded).
+
+What the players see (``shared/JACQUET.md``): the primauté as the first throw (one die
+each, a doublet played by both then thrown again, rule 2); numbers handed over played by
+the opponent at once, the status saying on whose behalf (rule 10); Decline when rule 11
+allows it; the game's end the moment the fifteenth checker is off, 1 point or 2 (rule 12).
+The cube buttons are refused with a notice.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from controller import record
+from controller.referee import (
+    Button,
+    DiceLifted,
+    DiceSource,
+    ManualDice,
+    Phase,
+    Press,
+    Primaute,
+    Rolled,
+    RollFault,
+    RollUnreadable,
+    Seen,
+    TurnState,
+)
+from controller.rules import GameResult, JacquetResult, JacquetTurn, WinKind
+from controller.service.errors import RefusedError
+from controller.service.flow import (
+    CameraLifted,
+    CameraRoll,
+    CameraRollFault,
+    CameraUnreadable,
+    DiceEntered,
+    Flow,
+    Input,
+    KeyPressed,
+    Observed,
+    PositionSet,
+    _high_first,
+    _seen_events,
+)
+
+__all__ = ["jacquet_on", "jacquet_result_of", "jacquet_resume"]
+
+_CUBE_KEYS = (Button.DOUBLE, Button.TAKE, Button.DROP)
+
+
+def jacquet_result_of(result: JacquetResult) -> GameResult:
+    """The record's result of a Jacquet game: 1 point single, 2 a double win (``GAMMON``)."""
+    return GameResult(result.winner, result.points, 1, _kind(result))
+
+
+def _kind(result: JacquetResult) -> WinKind:
+    return WinKind.GAMMON if result.is_double else WinKind.SINGLE
+
+
+def jacquet_resume(flow: Flow, snapshot: record.MatchSnapshot) -> Flow:
+    """The flow of a Jacquet match where the journal's ``snapshot`` stands (no game over owed).
+
+    A game whose primauté is not yet thrown resumes waiting for it; numbers being played
+    resume with the throw they came from, the board telling how far the play got.
+    """
+    turn = snapshot.jacquet
+    if turn is None or snapshot.match.is_over:
+        return flow
+    dice = snapshot.dice if turn.numbers else None
+    state = TurnState.from_jacquet(turn, dice=dice, notice=f"resumed: {snapshot.describe()}")
+    return replace(flow, turn=state, notice=state.notice)
+
+
+def jacquet_on(flow: Flow, event: Input) -> tuple[Flow, list[record.Event]]:
+    """The next flow of a Jacquet match after ``event``, and the record events it implies.
+
+    Raises:
+        RefusedError: for an input that cannot count now (the flow is unchanged).
+    """
+    if isinstance(event, Observed):
+        flow = replace(flow, cells=event.cells)
+        if flow.turn is None:
+            return flow, []
+        return _adopt(flow, flow.turn, flow.turn.on(Seen(event.cells)))
+    if flow.match.is_over:
+        raise RefusedError("the match is over")
+    if isinstance(event, KeyPressed) and event.key in _CUBE_KEYS:
+        raise RefusedError(
+            f"{event.key.value}: Jacquet de Versailles is played without the doubling cube"
+        )
+    turn = flow.turn if flow.turn is not None else _new_game(flow)
+    if turn.phase is Phase.PRIMAUTE:
+        if isinstance(event, CameraRoll | DiceEntered):
+            return _adopt(flow, turn, turn.on(Primaute(event.dice)))
+        if isinstance(event, CameraRollFault):
+            return replace(flow, turn=turn, notice=f"primauté again: {event.reason}"), []
+        if isinstance(event, CameraUnreadable):
+            return replace(flow, turn=turn, notice="cannot read the primauté dice: enter them"), []
+        if isinstance(event, CameraLifted):
+            return replace(flow, turn=turn), []  # the dice of a doublet picked up
+        raise RefusedError("waiting for the primauté: one die each")
+    if isinstance(event, KeyPressed):
+        key = (
+            Button.DEMAND if event.key is Button.UNDO and turn.phase is Phase.FLAGGED else event.key
+        )
+        return _adopt(flow, turn, turn.on(Press(key)))
+    if isinstance(event, PositionSet):
+        return _correct(flow, turn, event.board)
+    if isinstance(event, DiceEntered):
+        return _adopt(flow, turn, turn.on(ManualDice(event.dice)))
+    if isinstance(event, CameraLifted):
+        if turn.dice_source is DiceSource.GIVEN:
+            # Numbers given (handed over, the primauté's) are not the mover's dice on the
+            # table: picking those up (the thrower's) commits nothing; Done does.
+            return replace(flow, turn=turn), []
+        return _adopt(flow, turn, turn.on(DiceLifted(turn.player)))
+    roller = _roller(turn)
+    if isinstance(event, CameraRoll):
+        return _adopt(flow, turn, turn.on(Rolled(roller, _high_first(event.dice))))
+    if isinstance(event, CameraRollFault):
+        return _adopt(flow, turn, turn.on(RollFault(roller, event.reason)))
+    return _adopt(flow, turn, turn.on(RollUnreadable(roller)))
+
+
+def _new_game(flow: Flow) -> TurnState:
+    """A new game's first state: the primauté (or player 0 to throw, in Ludii's rules)."""
+    state = TurnState.from_jacquet(JacquetTurn.start(flow.variant))
+    return state.on(Seen(flow.cells)) if flow.cells is not None else state
+
+
+def _roller(turn: TurnState) -> int:
+    """Who threw the dice the camera read: the mover before playing, or while playing
+    numbers handed over (their own throw follows at once); else the opponent."""
+    if turn.phase in (Phase.ROLL, Phase.MANUAL_DICE):
+        return turn.player
+    jacquet = turn.jacquet
+    if jacquet is not None and jacquet.numbers and jacquet.is_handed_over:
+        return turn.player
+    return 1 - turn.player
+
+
+def _correct(
+    flow: Flow, turn: TurnState, board: tuple[int, ...]
+) -> tuple[Flow, list[record.Event]]:
+    jacquet = turn.jacquet
+    if turn.phase not in (Phase.ROLL, Phase.MANUAL_DICE) or jacquet is None or jacquet.numbers:
+        raise RefusedError("the position is corrected before a throw, not during a play")
+    edited = record.PositionEdited(board, "corrected by the referee")
+    following = TurnState.from_jacquet(
+        replace(jacquet, board=edited.board), notice="position corrected"
+    )
+    if flow.cells is not None:
+        following = following.on(Seen(flow.cells))
+    flow = replace(flow, turn=following, partial=None, notice=following.notice)
+    return flow, [edited]
+
+
+def _adopt(flow: Flow, old: TurnState, turn: TurnState) -> tuple[Flow, list[record.Event]]:
+    """Adopt the turn's new state: record what it implies, move on when it is over."""
+    if old.dice is not None and turn.dice is None and turn.phase is not Phase.DONE:
+        raise RefusedError("the throw is recorded: it cannot be undone")
+    events: list[record.Event] = []
+    if old.phase is Phase.PRIMAUTE and turn.phase is not Phase.PRIMAUTE:
+        assert turn.dice is not None
+        events.append(record.OpeningRolled(turn.dice))
+    elif old.dice is None and turn.dice is not None and turn.phase is not Phase.DONE:
+        events.append(record.Rolled(turn.player, turn.dice))
+    partial = _seen_events(old, turn, flow.partial, events)
+    flow = replace(flow, turn=turn, partial=partial, notice=turn.notice)
+    if turn.phase is not Phase.DONE:
+        return flow, events
+    return _end_turn(flow, turn, events)
+
+
+def _end_turn(
+    flow: Flow, turn: TurnState, events: list[record.Event]
+) -> tuple[Flow, list[record.Event]]:
+    end = turn.end
+    assert end is not None and turn.dice is not None and turn.jacquet is not None
+    if end.declined:
+        events.append(record.Declined(turn.player))
+    else:
+        playing = turn.jacquet if turn.jacquet.numbers else turn.jacquet.throw(turn.dice)
+        play = next((play for play in playing.plays() if play.result == end.board), None)
+        if play is not None:
+            events.append(record.Played(turn.player, turn.dice, play.notation, end.board))
+        else:
+            events.append(
+                record.IllegalPlayAccepted(turn.player, turn.dice, turn.before, end.board)
+            )
+    result = end.result
+    if result is not None:
+        events.append(record.GameEnded(result.winner, result.points, _kind(result)))
+        return flow._game_over(jacquet_result_of(result), events)
+    following = turn.next_turn()
+    if following.dice is not None and following.dice_source in (
+        DiceSource.CAMERA,
+        DiceSource.MANUAL,
+    ):
+        events.append(record.Rolled(following.player, following.dice))
+    notice = following.notice
+    if end.declined:
+        notice = f"{turn.notice}; {notice}" if notice else turn.notice
+    flow = replace(flow, turn=following, partial=None, notice=notice)
+    return flow, events

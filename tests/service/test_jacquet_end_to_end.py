@@ -1,0 +1,92 @@
+"""End to end, Jacquet de Versailles: the service on the real pty board, rendered rolls and
+MockFactory pins, with simulated players of Jacquet; and a restart in the middle of a turn.
+
+The journal must hold exactly what the players did (primauté throws, throws, plays,
+numbers handed over and declined, illegal plays accepted, results), every illegal play
+flagged, every cocked throw thrown again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+from pathlib import Path
+
+from controller import record
+from controller.record.journal import Journal
+from controller.rules import JACQUET, Rules
+from controller.service.demo import SimulatedBoard, run_simulated
+
+
+def test_jacquet_games_through_the_service_are_journalled_as_played(tmp_path: Path) -> None:
+    path = tmp_path / "jacquet.sqlite3"
+    result = asyncio.run(
+        run_simulated(
+            path,
+            games=1,
+            seed=21,
+            rules=Rules(match_length=3),
+            variant=JACQUET,
+            illegal_rate=0.1,
+            cocked_rate=0.1,
+            timeout_s=20.0,
+        )
+    )
+    assert result.problems() == []
+    counts = result.counts
+    assert counts.games == 1 and counts.turns > 20
+    assert counts.illegal > 0 and counts.cocked > 0
+    with Journal(path, readonly=True) as journal:
+        replayed = journal.record()
+    assert replayed.variant is JACQUET
+    assert replayed.games[0].result is not None
+    assert replayed.games[0].result.points in (1, 2)
+    assert any(isinstance(e, record.OpeningRolled) for e in replayed.events)
+
+
+def test_a_jacquet_game_resumes_mid_turn_after_a_restart(tmp_path: Path) -> None:
+    path = tmp_path / "jacquet.sqlite3"
+
+    async def first_part() -> list[record.Event]:
+        async with SimulatedBoard(path, seed=22, rules=Rules(3), variant=JACQUET) as table:
+            driver = table.driver(random.Random(22), illegal_rate=0.0, cocked_rate=0.0)
+            task = asyncio.create_task(driver.play(1))
+            # Stop while a throw is being played: some numbers rolled, not yet committed.
+            while not (
+                table.service.status().phase == "moving"
+                and sum(isinstance(e, record.Played) for e in driver.expected) >= 12
+                and driver.expected
+                and isinstance(driver.expected[-1], record.Rolled)
+            ):
+                await asyncio.sleep(0.005)
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+            return list(driver.expected)
+
+    before = asyncio.run(first_part())
+
+    async def second_part() -> tuple[str, list[record.Event], str]:
+        async with SimulatedBoard(path, seed=23, rules=Rules(3), variant=JACQUET) as table:
+            resumed = table.service.resumed
+            phase = table.service.status().phase
+            driver = table.driver(random.Random(23), illegal_rate=0.0, cocked_rate=0.0)
+            task = asyncio.create_task(driver.play(1))
+            while sum(isinstance(e, record.Played) for e in driver.expected) < 8:
+                await asyncio.sleep(0.005)
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+            return resumed, list(driver.expected), phase
+
+    resumed, after, phase = asyncio.run(second_part())
+    assert resumed.startswith("resumed") or "game 1" in resumed, resumed
+    assert phase == "moving"
+    with Journal(path, readonly=True) as journal:
+        events = journal.events()
+        journal.record()  # it replays
+    kept = [e for e in events[1:] if not isinstance(e, record.Observed | record.Flagged)]
+    assert kept[: len(before)] == before
+    # The players stopped mid-action: all but their last two logged actions are journalled.
+    assert kept[len(before) : len(before) + len(after) - 2] == after[:-2]
