@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -110,6 +111,10 @@ def decode(out: Floats, scale: float, threshold: float) -> list[Detection]:
 class Nets:
     """The detector and the classifier of one model name, run with ``cv2.dnn``.
 
+    One instance is shared per process (:func:`load_nets`) and a ``cv2.dnn.Net`` is not
+    thread-safe (its input buffer is shared state): each run holds a lock, so the camera
+    threads of several boards in one process never mix their inputs.
+
     Args:
         name: ``all`` (the service's model) or ``foldK`` (evaluation of fold K's photos).
         folder: where the ``detector-NAME.onnx`` and ``classifier-NAME.onnx`` files are.
@@ -124,13 +129,15 @@ class Nets:
                                  f"(models: {', '.join(MODEL_NAMES)}; python -m vision.train)")
         self._detector = cv2.dnn.readNetFromONNX(str(paths[0]))
         self._classifier = cv2.dnn.readNetFromONNX(str(paths[1]))
+        self._lock = threading.Lock()
 
     def detect(self, image: Image, threshold: float = 0.3) -> list[Detection]:
         """The dice the detector sees in a BGR frame."""
         w, h, scale = detector_size(image.shape[1], image.shape[0])
         small = cv2.resize(image, (w, h), interpolation=cv2.INTER_AREA)
-        self._detector.setInput(normalise(small)[None])
-        out = self._detector.forward()
+        with self._lock:
+            self._detector.setInput(normalise(small)[None])
+            out = self._detector.forward()
         return decode(out[0], scale, threshold)
 
     def classify(self, image: Image, centres: list[tuple[float, float]],
@@ -147,8 +154,9 @@ class Nets:
         patches = np.stack([crop(image, c, s) for c, s in zip(centres, sides, strict=True)])
         views = [patches, patches[:, :, ::-1]] if mirror else [patches]
         turned = np.concatenate([np.rot90(v, k, axes=(1, 2)) for v in views for k in range(4)])
-        self._classifier.setInput(normalise(np.ascontiguousarray(turned)))
-        logits = self._classifier.forward().reshape(4 * len(views), len(centres), 7)
+        with self._lock:
+            self._classifier.setInput(normalise(np.ascontiguousarray(turned)))
+            logits = self._classifier.forward().reshape(4 * len(views), len(centres), 7)
         e = np.exp(logits - logits.max(axis=2, keepdims=True))
         probs = e / e.sum(axis=2, keepdims=True)
         return probs.mean(axis=0).astype(np.float32)

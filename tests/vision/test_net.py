@@ -58,3 +58,33 @@ def test_classifier_says_an_empty_patch_is_no_die() -> None:
 def test_unknown_model_is_a_clear_error() -> None:
     with pytest.raises(ModelError, match=r"no dice model 'fold9': .*detector-fold9\.onnx"):
         DiceReader(model="fold9")
+
+
+def test_the_shared_nets_serve_several_camera_threads_at_once() -> None:
+    """Two boards in one process read their dice in two threads through the same nets."""
+    import threading
+
+    nets = load_nets("all")
+    image = np.random.default_rng(0).integers(0, 255, (480, 640, 3)).astype(np.uint8)
+    alone = nets.classify(image, [(100.0, 100.0), (200.0, 100.0)], [30.0, 30.0])
+    errors: list[BaseException] = []
+    differ: list[int] = []
+
+    def read(offset: int) -> None:
+        try:
+            for i in range(60):
+                count = 1 + (i + offset) % 3  # the input's shape changes from read to read
+                centres = [(100.0 + 100 * j, 100.0) for j in range(count)]
+                probs = nets.classify(image, centres, [30.0] * count)
+                nets.detect(image)
+                if count == 2 and not np.allclose(probs, alone, atol=1e-5):
+                    differ.append(i)
+        except Exception as error:  # whatever a thread raised, reported below
+            errors.append(error)
+
+    threads = [threading.Thread(target=read, args=(n,)) for n in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == [] and differ == []
