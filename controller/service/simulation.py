@@ -15,6 +15,7 @@ simulators, and compare the journal with the players' own log (:attr:`TableDrive
 from __future__ import annotations
 
 import asyncio
+import os
 import random
 import threading
 import time
@@ -153,12 +154,20 @@ class RollPool:
                 self.flat.append(PoolRoll(image, dice, False))
 
     def save(self, path: Path) -> None:
-        """Keep the pool in a ``.npz`` file (rendering it takes seconds, loading it not)."""
+        """Keep the pool in a ``.npz`` file (rendering it takes seconds, loading it not).
+
+        The partial file's name is unique: several boards in one process (or several
+        demos) may render and save the same pool at once; each rename is atomic.
+        """
+        import tempfile
+
         import numpy as np
 
         rolls = self.flat + self.cocked
         path.parent.mkdir(parents=True, exist_ok=True)
-        partial = path.with_name(path.name + ".part.npz")
+        handle, name = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".part.npz")
+        os.close(handle)
+        partial = Path(name)
         np.savez(
             partial,
             empty=self.empty,
