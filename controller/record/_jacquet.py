@@ -49,7 +49,7 @@ from controller.rules import (
     jacquet_result,
 )
 
-__all__ = ["RefusedEventError", "after_illegal", "game_result", "step"]
+__all__ = ["RefusedEventError", "game_result", "step"]
 
 
 class RefusedEventError(RecordError, ValueError):
@@ -65,25 +65,6 @@ def game_result(result: JacquetResult) -> GameResult:
 def canonical_play(turn: JacquetTurn, board: Board) -> Play | None:
     """The play the record names for reaching ``board`` (the first legal play that does)."""
     return next((play for play in turn.plays() if play.result == board), None)
-
-
-def after_illegal(turn: JacquetTurn, board: Board) -> JacquetTurn:
-    """The turn model after an illegal play accepted as made: it hands nothing over.
-
-    Mirrors the referee (``controller.referee.turn``): the numbers are spent; a primauté
-    doublet still passes to player 1; numbers handed over end with the player's own throw.
-    """
-    after = replace(turn, board=board, numbers=(), handed_back=False)
-    if after.result is not None:
-        return after
-    if turn.primaute:
-        if turn.player == 0:
-            return replace(after, player=1, thrower=1, numbers=turn.numbers)
-        return replace(after, player=0, thrower=0)
-    if turn.is_handed_over:
-        return replace(after, thrower=turn.player)
-    opponent = 1 - turn.player
-    return replace(after, player=opponent, thrower=opponent)
 
 
 def step(
@@ -134,7 +115,7 @@ def step(
             raise RefusedEventError("the board before is not the game's position")
         if canonical_play(turn, event.after) is not None:
             raise RefusedEventError("a legal play reaches this board: record a Played")
-        after = after_illegal(turn, event.after)
+        after = turn.after_illegal(event.after)
     return after, dice if after.numbers else None
 
 

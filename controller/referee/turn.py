@@ -628,17 +628,7 @@ class TurnState:
             return None
         if play is not None and play in playing.plays():
             return playing.play(play)
-        after = replace(playing, board=board, numbers=(), handed_back=False)
-        if after.result is not None:
-            return after
-        if playing.primaute:
-            if playing.player == 0:
-                return replace(after, player=1, thrower=1, numbers=playing.numbers)
-            return replace(after, player=0, thrower=0)
-        if playing.is_handed_over:
-            return replace(after, thrower=playing.player)
-        opponent = 1 - playing.player
-        return replace(after, player=opponent, thrower=opponent)
+        return playing.after_illegal(board)
 
     def _commit(self, trigger: str) -> TurnState:
         """The mover finished: end the turn on a legal play, else flag it or ask for the dice."""

@@ -221,6 +221,25 @@ class JacquetTurn:
             return replace(after, thrower=self.player)
         return replace(after, player=opponent, thrower=opponent)
 
+    def after_illegal(self, board: Board) -> JacquetTurn:
+        """The turn after an illegal play, accepted by the opponent, left ``board``.
+
+        Why here: the referee and the record's replay must agree on it. The numbers are
+        spent and nothing is handed over; a primauté doublet still passes to player 1, and
+        numbers handed over end with the player's own throw.
+        """
+        after = replace(self, board=board, numbers=(), handed_back=False)
+        if after.result is not None:
+            return after
+        if self.primaute:
+            if self.player == 0:
+                return replace(after, player=1, thrower=1, numbers=self.numbers)
+            return replace(after, player=0, thrower=0)
+        if self.is_handed_over:
+            return replace(after, thrower=self.player)
+        opponent = 1 - self.player
+        return replace(after, player=opponent, thrower=opponent)
+
     def decline(self) -> JacquetTurn:
         """Rule 11: decline the handed numbers; the hand returns to the thrower.
 
