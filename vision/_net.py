@@ -42,6 +42,8 @@ STRIDE = 4
 #: Side of the classifier's input patch, and the patch side over the die's side.
 CROP = 40
 CROP_SCALE = 1.3
+#: Patches per classifier run: one input shape, whatever the number of dice.
+BATCH = 16
 #: The real photos are split into this many folds for cross-validation.
 FOLDS = 5
 #: The model names shipped: one per fold, and ``all``.
@@ -154,12 +156,27 @@ class Nets:
         patches = np.stack([crop(image, c, s) for c, s in zip(centres, sides, strict=True)])
         views = [patches, patches[:, :, ::-1]] if mirror else [patches]
         turned = np.concatenate([np.rot90(v, k, axes=(1, 2)) for v in views for k in range(4)])
-        with self._lock:
-            self._classifier.setInput(normalise(np.ascontiguousarray(turned)))
-            logits = self._classifier.forward().reshape(4 * len(views), len(centres), 7)
+        logits = self._run_classifier(normalise(np.ascontiguousarray(turned)))
+        logits = logits.reshape(4 * len(views), len(centres), 7)
         e = np.exp(logits - logits.max(axis=2, keepdims=True))
         probs = e / e.sum(axis=2, keepdims=True)
         return probs.mean(axis=0).astype(np.float32)
+
+    def _run_classifier(self, batch: Floats) -> Floats:
+        """The classifier's logits, run in batches of :data:`BATCH` patches (zero-padded).
+
+        Why a fixed shape: ``cv2.dnn`` keeps buffers for each input shape it has seen, so
+        a varying number of dice grew the service by tens of megabytes.
+        """
+        count = len(batch)
+        padded = np.zeros((-(-count // BATCH) * BATCH, *batch.shape[1:]), np.float32)
+        padded[:count] = batch
+        out = []
+        with self._lock:
+            for start in range(0, len(padded), BATCH):
+                self._classifier.setInput(padded[start : start + BATCH])
+                out.append(self._classifier.forward().copy())
+        return np.concatenate(out)[:count]
 
 
 @functools.cache
