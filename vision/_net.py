@@ -42,8 +42,9 @@ STRIDE = 4
 #: Side of the classifier's input patch, and the patch side over the die's side.
 CROP = 40
 CROP_SCALE = 1.3
-#: Patches per classifier run: one input shape, whatever the number of dice.
-BATCH = 16
+#: Patches per classifier run: one input shape whatever the number of dice (two dice
+#: at four turns fill one batch).
+BATCH = 8
 #: The real photos are split into this many folds for cross-validation.
 FOLDS = 5
 #: The model names shipped: one per fold, and ``all``.
@@ -163,7 +164,7 @@ class Nets:
         return probs.mean(axis=0).astype(np.float32)
 
     def _run_classifier(self, batch: Floats) -> Floats:
-        """The classifier's logits, run in batches of :data:`BATCH` patches (zero-padded).
+        """The classifier's logits, run in batches of :data:`BATCH` patches, zero-padded.
 
         Why a fixed shape: ``cv2.dnn`` keeps buffers for each input shape it has seen, so
         a varying number of dice grew the service by tens of megabytes.
