@@ -23,6 +23,10 @@ from vision.errors import ImageError
 
 Image = npt.NDArray[np.uint8]
 
+#: A die the detector found is read mirrored as well when its four turns agree on a class
+#: with less than this probability (fixed before measuring; see vision/models/README.md).
+MIRROR_BELOW = 0.95
+
 
 def check_frame(frame: object, what: str = "frame") -> Image:
     """The frame as a BGR uint8 image, or a clear error.
@@ -239,9 +243,10 @@ def _detect(nets: Nets, view: Image, mask: Image | None) -> list[Candidate]:
         if all(math.hypot(d.center[0] - c[0], d.center[1] - c[1]) > 0.5 * min(side, s)
                for c, s in kept):
             kept.append((d.center, side))
-    # A single image (``tabula dice``) affords the mirrored views too; the service's
-    # frames (learnt board) have the pip layouts as a second reader instead.
-    probs = nets.classify(view, [c for c, _s in kept], [s for _c, s in kept], mirror=True)
+    # A single image (``tabula dice``) has no second reader: the doubtful dice are read
+    # mirrored too. The service's frames (learnt board) have the pip layouts instead.
+    probs = nets.classify(view, [c for c, _s in kept], [s for _c, s in kept],
+                          unsure=MIRROR_BELOW)
     out = []
     for (centre, side), p in zip(kept, probs, strict=True):
         if _no_die(p):

@@ -55,6 +55,29 @@ def test_classifier_says_an_empty_patch_is_no_die() -> None:
     assert (probs[:, 0] > 0.5).all(), probs
 
 
+def test_only_the_doubtful_dice_are_read_mirrored_too() -> None:
+    nets = load_nets("all")
+    roll = render_roll(random.Random(3), dice=3)
+    image, width = roll.image, roll.image.shape[1]
+    centres = [((d.box[0] + d.box[2]) / 2, (d.box[1] + d.box[3]) / 2) for d in roll.dice]
+    centres.append((60.0, 60.0))  # the bare board
+    sides = [30.0] * len(centres)
+    turns = nets.classify(image, centres, sides)
+    # The mirror image of the whole frame gives the mirrored patches (to a pixel's shift).
+    flipped = nets.classify(np.ascontiguousarray(image[:, ::-1]),
+                            [(width - 1 - x, y) for x, y in centres], sides)
+    both = nets.classify(image, centres, sides, unsure=1.01)
+    assert np.allclose(both, (turns + flipped) / 2, atol=0.02)
+    assert not np.allclose(both, turns, atol=1e-4)
+    assert np.allclose(nets.classify(image, centres, sides, unsure=0.0), turns)
+    cut = float(np.median(turns.max(axis=1)))
+    some = nets.classify(image, centres, sides, unsure=cut)
+    doubt = turns.max(axis=1) < cut
+    assert doubt.any() and not doubt.all()
+    assert np.allclose(some[doubt], both[doubt], atol=1e-4)
+    assert np.allclose(some[~doubt], turns[~doubt])
+
+
 def test_unknown_model_is_a_clear_error() -> None:
     with pytest.raises(ModelError, match=r"no dice model 'fold9': .*detector-fold9\.onnx"):
         DiceReader(model="fold9")
