@@ -83,7 +83,9 @@ def answer(gnubg: Any, request: dict[str, Any]) -> dict[str, Any]:
             take = gnubg.mwc2eq(gnubg.eq2mwc(take, doubled), info)
         else:
             take *= 2
-        return {"no_double": no_double, "double_take": float(take), "ply": inner + 1}
+        chances = gnubg.evaluate(board, info, _context(gnubg, inner + 1))[:5]
+        return {"no_double": no_double, "double_take": float(take), "ply": inner + 1,
+                "probabilities": [float(p) for p in chances]}
     raise ValueError(f"unknown op {op!r}")
 
 

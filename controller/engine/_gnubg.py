@@ -137,8 +137,7 @@ def rank(
 def parse_probabilities(text: str) -> list[Probabilities | None]:
     """The five probabilities under each play listed by ``hint`` (None where missing).
 
-    GNU Backgammon writes them on the line after the play: ``win wing winbg - lose
-    loseg losebg``; the lose share is implied by the win share and dropped.
+    GNU Backgammon writes them on the line after the play.
     """
     found: list[Probabilities | None] = []
     for line in text.splitlines():
@@ -147,9 +146,15 @@ def parse_probabilities(text: str) -> list[Probabilities | None]:
             continue
         match = _PROBABILITY_LINE.match(line)
         if match and found and found[-1] is None:
-            win, wing, winbg, _, loseg, losebg = (float(group) for group in match.groups())
-            found[-1] = (win, wing, winbg, loseg, losebg)
+            found[-1] = _outputs(match)
     return found
+
+
+def _outputs(line: re.Match[str]) -> Probabilities:
+    """GNU Backgammon's ``win wing winbg - lose loseg losebg`` as the five outputs (the
+    lose share is implied by the win share and dropped)."""
+    win, wing, winbg, _, loseg, losebg = (float(group) for group in line.groups())
+    return (win, wing, winbg, loseg, losebg)
 
 
 def parse_hint(text: str) -> list[tuple[str, float, int]]:
@@ -162,18 +167,23 @@ def parse_hint(text: str) -> list[tuple[str, float, int]]:
     return moves
 
 
-def parse_cube(text: str) -> tuple[float, float, float, int]:
-    """(no double, double take, double pass, ply) from ``hint`` before the roll.
+def parse_cube(text: str) -> tuple[float, float, float, int, Probabilities | None]:
+    """(no double, double take, double pass, ply, the cubeless chances of the player on
+    roll) from ``hint`` before the roll.
 
     Raises:
         EngineProtocolError: if the three equities are not all there.
     """
     equities: dict[str, float] = {}
     ply = -1
+    chances: Probabilities | None = None
     for line in text.splitlines():
         ply_match = _CUBE_PLY.match(line)
         if ply_match:
             ply = int(ply_match[1])
+        outputs = _PROBABILITY_LINE.match(line)
+        if outputs and chances is None:
+            chances = _outputs(outputs)
         match = _CUBE_LINE.match(line)
         if match:
             equities[match[1]] = float(match[2])
@@ -183,6 +193,7 @@ def parse_cube(text: str) -> tuple[float, float, float, int]:
             equities["Double, take"],
             equities["Double, pass"],
             max(ply, 0),
+            chances,
         )
     except KeyError:
         raise EngineProtocolError(f"cannot read the engine's cube analysis {text!r}") from None

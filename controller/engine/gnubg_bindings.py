@@ -51,6 +51,12 @@ def _turned(probabilities: list[float]) -> Probabilities:
     return (max(0.0, 1.0 - win), loseg, losebg, wing, winbg)
 
 
+def _own(probabilities: list[float]) -> Probabilities:
+    """The outputs of the player on roll, as the engine gave them."""
+    win, wing, winbg, loseg, losebg = probabilities
+    return (win, wing, winbg, loseg, losebg)
+
+
 def _cube_fields(position: Xgid) -> dict[str, Any]:
     """The cube and match of ``position`` as the worker's cubeinfo wants them."""
     mover = position.turn
@@ -215,5 +221,11 @@ class GnubgBindingsEngine(ProcessEngine):
             what,
         )
         return CubeAdvice(
-            position, reply["no_double"], reply["double_take"], 1.0, self.name, reply["ply"]
+            position,
+            reply["no_double"],
+            reply["double_take"],
+            1.0,
+            self.name,
+            reply["ply"],
+            _own(reply["probabilities"]),
         )

@@ -161,5 +161,5 @@ class GnubgCliEngine(ProcessEngine):
         what = f"for the cube decision at {gnubg_id(state)}"
         await self._set(state, depth, what)
         lines = await self._section(["hint"], what)
-        no_double, take, drop, used = _gnubg.parse_cube("\n".join(lines))
-        return CubeAdvice(position, no_double, take, drop, self.name, used)
+        no_double, take, drop, used, chances = _gnubg.parse_cube("\n".join(lines))
+        return CubeAdvice(position, no_double, take, drop, self.name, used, chances)

@@ -30,6 +30,13 @@ Probabilities = tuple[float, float, float, float, float]
 """Win, win a gammon, win a backgammon, lose a gammon, lose a backgammon."""
 
 
+def _check_probabilities(probabilities: Probabilities | None) -> None:
+    if probabilities is not None and (
+        len(probabilities) != 5 or not all(0.0 <= p <= 1.0 for p in probabilities)
+    ):
+        raise ValueError(f"five probabilities from 0 to 1, got {probabilities!r}")
+
+
 @dataclass(frozen=True, slots=True)
 class RankedPlay:
     """One legal play with the engine's equity for it and the depth it was judged at.
@@ -51,11 +58,7 @@ class RankedPlay:
     def __post_init__(self) -> None:
         if not math.isfinite(self.equity):
             raise ValueError(f"an equity is a finite number, got {self.equity!r}")
-        probabilities = self.probabilities
-        if probabilities is not None and (
-            len(probabilities) != 5 or not all(0.0 <= p <= 1.0 for p in probabilities)
-        ):
-            raise ValueError(f"five probabilities from 0 to 1, got {probabilities!r}")
+        _check_probabilities(self.probabilities)
         if self.ply < 0:
             raise ValueError(f"a ply is 0 or more, got {self.ply!r}")
 
@@ -141,11 +144,15 @@ class CubeAdvice:
     double_pass: float
     engine: str
     ply: int
+    probabilities: Probabilities | None = None
+    """The cubeless chances of the player who may double, before rolling (GNU
+    Backgammon's five outputs, as :attr:`RankedPlay.probabilities`); ``None`` if not given."""
 
     def __post_init__(self) -> None:
         for name in ("no_double", "double_take", "double_pass"):
             if not math.isfinite(getattr(self, name)):
                 raise ValueError(f"{name} is a finite equity, got {getattr(self, name)!r}")
+        _check_probabilities(self.probabilities)
 
     @property
     def action(self) -> CubeAction:

@@ -18,7 +18,7 @@ A double's node and its answer's node carry the same ``DA`` with ``BM``/``DO`` g
 the double and the answer (a beavered double carries none: GNU Backgammon cannot
 analyse beavers). A play's five probabilities are the engine's
 (:attr:`~controller.engine.model.RankedPlay.probabilities`); what the engine did not give
-(a play's probabilities, a cube decision's probabilities and cubeless equity) is written
+(a play's or a cube decision's probabilities, a match's cubeless equity) is written
 ``nan``, which GNU Backgammon reads and shows as ``nan`` (never as invented numbers); it
 computes its alerts and statistics from the equities.
 """
@@ -28,7 +28,7 @@ from __future__ import annotations
 import math
 from typing import Final
 
-from controller.engine.model import RankedPlay
+from controller.engine.model import CubeAdvice, Probabilities
 from controller.engine.review import CubeVerdict, PlayVerdict, Review, Skill
 from controller.record._met import emg_to_mwc
 from controller.record.decisions import JudgedEvent, pair_verdicts
@@ -42,9 +42,7 @@ MAX_PLAYS: Final = 20
 """Plays listed per roll (the played one is always listed): GNU Backgammon shows 5."""
 
 _PROBABILITIES: Final = " ".join(["nan"] * 5)
-"""The five outcome probabilities, which the engine does not give."""
-_UNKNOWN: Final = f"{_PROBABILITIES} nan"
-"""The probabilities and the cubeless equity of a cube decision's outputs."""
+"""The five outcome probabilities, when the engine does not give them."""
 
 _MOVE_MARKS: Final = {Skill.DOUBTFUL: "DO[]", Skill.ERROR: "BM[1]", Skill.BLUNDER: "BM[2]"}
 _CUBE_MARKS: Final = {Skill.DOUBTFUL: "DC[]", Skill.ERROR: "BC[1]", Skill.BLUNDER: "BC[2]"}
@@ -63,10 +61,24 @@ def _number(value: float) -> str:
     return "nan" if math.isnan(value) else f"{value:.6f}"
 
 
-def _probabilities(ranked: RankedPlay) -> str:
-    if ranked.probabilities is None:
+def _probabilities(probabilities: Probabilities | None) -> str:
+    if probabilities is None:
         return _PROBABILITIES
-    return " ".join(f"{p:.6f}" for p in ranked.probabilities)
+    return " ".join(f"{p:.6f}" for p in probabilities)
+
+
+def _cubeless(advice: CubeAdvice) -> str:
+    """The five chances and the cubeless equity of a cube decision's outputs.
+
+    The equity is written for money play, where it follows from the chances (win minus
+    lose, gammons and backgammons counted again); in a match GNU Backgammon's cubeless
+    equity depends on its match equity table, so it stays ``nan``.
+    """
+    chances = advice.probabilities
+    if chances is None or advice.position.match_length:
+        return f"{_probabilities(chances)} nan"
+    win, wing, winbg, loseg, losebg = chances
+    return f"{_probabilities(chances)} {2 * win - 1 + wing - loseg + winbg - losebg:.6f}"
 
 
 def _plays(verdict: PlayVerdict) -> str:
@@ -83,7 +95,7 @@ def _plays(verdict: PlayVerdict) -> str:
             for move in ranked.play.moves
         )
         values.append(
-            f"[{letters} E ver 3 {_probabilities(ranked)} {_number(ranked.equity)} "
+            f"[{letters} E ver 3 {_probabilities(ranked.probabilities)} {_number(ranked.equity)} "
             f"{ranked.ply}C 0 1 0.000000 1]"
         )
     return f"A[{shown.index(verdict.played)}]" + "".join(values)
@@ -98,9 +110,10 @@ def _cube(verdict: CubeVerdict) -> str:
         no_double = emg_to_mwc(position, no_double)
         # A take doubles the cube: GNU Backgammon keeps it at the doubled cube's MWC.
         double_take = emg_to_mwc(position, double_take)
+    outputs = _cubeless(advice)
     return (
-        f"DA[E ver 3 {advice.ply}C 1 0.000000 1 {_UNKNOWN} {_number(no_double)} "
-        f"{_UNKNOWN} {_number(double_take)}]"
+        f"DA[E ver 3 {advice.ply}C 1 0.000000 1 {outputs} {_number(no_double)} "
+        f"{outputs} {_number(double_take)}]"
     )
 
 

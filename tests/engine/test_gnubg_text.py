@@ -114,7 +114,7 @@ Proper cube action: Double, pass
 
 def test_hint_and_cube_listings_parse() -> None:
     assert parse_hint(HINT) == [("24/22 13/8", 0.00412, 2), ("8/3 6/4", -0.198, 0)]
-    assert parse_cube(CUBE) == (0.959, 1.352, 1.0, 2)
+    assert parse_cube(CUBE) == (0.959, 1.352, 1.0, 2, (0.859, 0.0, 0.0, 0.0, 0.0))
     with pytest.raises(EngineProtocolError, match="cannot read the engine's cube analysis"):
         parse_cube("You cannot double.")
 

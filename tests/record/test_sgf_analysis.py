@@ -172,3 +172,27 @@ def test_an_irregular_session_is_analysed_around_its_edits(
     record = replay(events)
     review = runner.run(analyse(engine, record))
     _check_statistics(record, review, tmp_path)
+
+
+def test_gnubg_shows_the_chances_of_a_cube_decision(
+    money: tuple[MatchRecord, Review], tmp_path: Path
+) -> None:
+    record, review = money
+    cubes = [v for v in review.cube_decisions if v.advice.probabilities is not None]
+    assert cubes, "the engine gave no chances for the cube decisions"
+    text = _as_gnubg_text(write_sgf(record, review), tmp_path)
+    sections = re.findall(
+        r"Cube analysis\n\d-ply cubeless equity\s+([+-]\d\.\d+).*\n\s+(\d\.\d+) (\d\.\d+) "
+        r"(\d\.\d+) - (\d\.\d+) (\d\.\d+) (\d\.\d+)",
+        text,
+    )
+    assert len(sections) >= len(cubes), text[:3000]
+    shown = {tuple(float(g) for g in found) for found in sections}
+    for verdict in cubes:
+        win, wing, winbg, loseg, losebg = verdict.advice.probabilities or ()
+        equity = 2 * win - 1 + wing - loseg + winbg - losebg
+        assert any(
+            row == pytest.approx((equity, win, wing, winbg, 1 - win, loseg, losebg), abs=1e-3)
+            for row in shown
+        ), (verdict.advice, sorted(shown)[:5])
+    assert not [block for block in re.findall(r"Cube analysis\n.*\n.*\n", text) if "nan" in block]
