@@ -31,6 +31,9 @@ DIE_COLOURS: tuple[tuple[tuple[int, int, int], tuple[int, int, int]], ...] = (
     ((150, 60, 30), (240, 240, 240)),
     ((40, 200, 230), (20, 20, 20)),
 )
+#: Pip colours of the varied looks (BGR): white, black, red, gold.
+_PIP_COLOURS: tuple[tuple[int, int, int], ...] = (
+    (240, 240, 240), (25, 25, 25), (40, 40, 190), (60, 180, 220))
 _MARGIN = 48
 _BAR = 34
 _SS = 4  # supersampling factor of the die patches
@@ -138,16 +141,76 @@ def _draw_checkers(img: Image, spots: list[tuple[float, float, float]], rng: ran
         cv2.circle(img, c, round(r * 3.2), colour, cv2.FILLED, cv2.LINE_AA, shift=2)
 
 
-def _face(value: int, side: int, face: tuple[int, int, int], pip: tuple[int, int, int],
-          pip_ratio: float) -> Image:
-    """A die face, side x side pixels, pips of its value drawn at the canonical places."""
-    img = np.empty((side, side, 3), np.uint8)
-    img[:] = face
+@dataclass(frozen=True, slots=True)
+class DieLook:
+    """What a die is made of: the plain colours of :data:`DIE_COLOURS`, or (the varied
+    looks, :func:`varied_look`) marbled, translucent and glossy dice as real sets are."""
+
+    face: tuple[int, int, int]
+    pip: tuple[int, int, int]
+    #: Marbled: veins of this colour swirl through the body.
+    vein: tuple[int, int, int] | None = None
+    #: Translucent: the share of the board seen through the body (the pips are opaque).
+    clear: float = 0.0
+    #: Gloss: the strength (0 to 1) of a highlight on the top face.
+    glare: float = 0.0
+
+
+def varied_look(rng: random.Random) -> DieLook:
+    """A random die of any colour with pips of any colour, plain, marbled or translucent,
+    some glossy: the training set's dice (the plain colours alone are too easy)."""
+    def colour(value: tuple[float, float]) -> tuple[int, int, int]:
+        hsv = np.uint8([[[rng.randrange(180), rng.randint(60, 255),
+                          round(255 * rng.uniform(*value))]]])
+        b, g, r = (int(v) for v in cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)[0, 0])
+        return b, g, r
+    face = colour((0.12, 0.95)) if rng.random() < 0.8 else (rng.choice((30, 235)),) * 3
+    bright = sum(face) / 3
+    # Pips stand out by colour if not by brightness (red pips on a dark red die).
+    pips = [p for p in _PIP_COLOURS if max(abs(a - b) for a, b in zip(p, face, strict=True)) > 90]
+    pip = rng.choice(pips or [(240, 240, 240) if bright < 128 else (25, 25, 25)])
+    kind = rng.random()
+    vein = colour((0.3, 1.0)) if kind < 0.4 else None
+    clear = rng.uniform(0.2, 0.5) if 0.4 <= kind < 0.65 else 0.0
+    glare = rng.uniform(0.2, 0.8) if rng.random() < 0.4 else 0.0
+    return DieLook(face, pip, vein, clear, glare)
+
+
+def _marble(side: int, look: DieLook, rng: random.Random) -> Image:
+    """A face's body: flat, or marbled with thin veins along a smooth random field."""
+    body = np.empty((side, side, 3), np.uint8)
+    body[:] = look.face
+    if look.vein is None:
+        return body
+    cells = rng.randint(3, 6)
+    field = np.random.default_rng(rng.getrandbits(32)).random((cells, cells), np.float32)
+    field = cv2.resize(field, (side, side), interpolation=cv2.INTER_CUBIC)
+    bands = np.abs(np.sin(field * rng.uniform(6, 14)))
+    weight = np.clip(1 - bands / rng.uniform(0.15, 0.4), 0, 1)[:, :, None]
+    return (body * (1 - weight) + np.float32(look.vein) * weight).astype(np.uint8)
+
+
+def _face(value: int, side: int, body: Image, pip: tuple[int, int, int],
+          pip_ratio: float) -> tuple[Image, Image]:
+    """A die face (side x side pixels) on ``body``, pips of its value drawn at the
+    canonical places, and the mask of the pips."""
+    img = body.copy()
+    pips = np.zeros((side, side), np.uint8)
     r = side * pip_ratio / 2
     for px, py in LAYOUTS[value]:
         c = (round((side / 2 + px * side / 2) * 4), round((side / 2 + py * side / 2) * 4))
         cv2.circle(img, c, round(r * 4), pip, cv2.FILLED, cv2.LINE_AA, shift=2)
-    return img
+        cv2.circle(pips, c, round(r * 4), 255, cv2.FILLED, cv2.LINE_AA, shift=2)
+    return img, pips
+
+
+def _gloss(top: Image, strength: float, rng: random.Random) -> Image:
+    """A soft highlight where the light is reflected by the top face."""
+    s = top.shape[0]
+    yy, xx = np.mgrid[0:s, 0:s].astype(np.float32)
+    cx, cy, sigma = rng.uniform(0.2, 0.8) * s, rng.uniform(0.2, 0.8) * s, rng.uniform(0.1, 0.3) * s
+    g = strength * np.exp(-((xx - cx) ** 2 + (yy - cy) ** 2) / (2 * sigma**2))[:, :, None]
+    return (top + (255 - top.astype(np.float32)) * g).astype(np.uint8)
 
 
 _ADJACENT = {1: (2, 3, 4, 5), 2: (1, 3, 4, 6), 3: (1, 2, 5, 6), 4: (1, 2, 5, 6),
@@ -155,27 +218,30 @@ _ADJACENT = {1: (2, 3, 4, 5), 2: (1, 3, 4, 6), 3: (1, 2, 5, 6), 4: (1, 2, 5, 6),
 
 
 def _die_patch(value: int, side: float, angle: float, tilt: float, *, rng: random.Random,
-               colours: tuple[tuple[int, int, int], tuple[int, int, int]]
-               ) -> tuple[Image, npt.NDArray[np.float32]]:
+               look: DieLook) -> tuple[Image, npt.NDArray[np.float32]]:
     """A rendered die (colour image and alpha), top face seen from above.
 
     ``tilt`` (radians) leans the die over one edge: the top face is foreshortened and a
     side face, with its own pips, comes into view.
     """
-    face_c, pip_c = colours
     s = round(side * _SS)
     pip_ratio = rng.uniform(0.15, 0.19)
-    top = _face(value, s, face_c, pip_c, pip_ratio)
+    top, pips = _face(value, s, _marble(s, look, rng), look.pip, pip_ratio)
     # Light falls from one side: a gentle gradient on the face.
     grad = np.linspace(rng.uniform(0.85, 1.0), rng.uniform(1.0, 1.1), s, dtype=np.float32)
     top = np.clip(top * grad[None, :, None], 0, 255).astype(np.uint8)
+    if look.glare:
+        top = _gloss(top, look.glare, rng)
     if tilt > 0:
         th = max(4, round(s * math.cos(tilt)))
         sh = max(4, round(s * math.sin(tilt)))
         top = cv2.resize(top, (s, th), interpolation=cv2.INTER_AREA)
-        side_face = _face(rng.choice(_ADJACENT[value]), s, face_c, pip_c, pip_ratio)
+        pips = cv2.resize(pips, (s, th), interpolation=cv2.INTER_AREA)
+        side_face, side_pips = _face(rng.choice(_ADJACENT[value]), s, _marble(s, look, rng),
+                                     look.pip, pip_ratio)
         side_face = (cv2.resize(side_face, (s, sh), interpolation=cv2.INTER_AREA) * 0.7)
         body = np.vstack([top, side_face.astype(np.uint8)])
+        pips = np.vstack([pips, cv2.resize(side_pips, (s, sh), interpolation=cv2.INTER_AREA)])
     else:
         body = top
     bh, bw = body.shape[:2]
@@ -190,6 +256,9 @@ def _die_patch(value: int, side: float, angle: float, tilt: float, *, rng: rando
     rim = cv2.erode(alpha, np.ones((3, 3), np.uint8), iterations=max(1, s // 30))
     body = np.where((alpha > 0)[:, :, None] & (rim == 0)[:, :, None],
                     (body * 0.75).astype(np.uint8), body)
+    if look.clear:  # the board shows through the body, not through the pips
+        see = look.clear * (1 - pips.astype(np.float32) / 255)
+        alpha = (alpha * (1 - see)).astype(np.uint8)
     size = round(math.hypot(bh, bw)) + 8
     canvas = np.zeros((size, size, 3), np.uint8)
     acanvas = np.zeros((size, size), np.uint8)
@@ -279,6 +348,7 @@ def render_roll(
     cube: tuple[int, str] | None = None,
     markers: bool = False,
     board_seed: int | None = None,
+    varied: bool = False,
 ) -> SyntheticRoll:
     """Render one roll of ``dice`` dice on a board view of :data:`BOARD_SIZE`.
 
@@ -294,6 +364,9 @@ def render_roll(
         markers: print the four ArUco calibration markers in the board's corners.
         board_seed: draw the board and its checkers from this seed (the same board for
             a series of rolls), else from ``rng``.
+        varied: each die of a look of its own (:func:`varied_look`: any colours, marbled,
+            translucent, glossy), as in a box of odd dice; else one set of plain dice
+            that stands out from the playing field, as a referee's set is.
     """
     board_rng = random.Random(board_seed) if board_seed is not None else rng
     board, felt = _board(board_rng, markers)
@@ -312,13 +385,13 @@ def render_roll(
     truth = []
     # Dice are chosen to stand out from the playing field, as a referee's set is: a
     # green die on green felt shows only its pips.
-    colours = rng.choice([c for c in DIE_COLOURS
-                          if max(abs(a - b) for a, b in zip(c[0], felt, strict=True)) > 70])
+    look = DieLook(*rng.choice([c for c in DIE_COLOURS
+                                if max(abs(a - b) for a, b in zip(c[0], felt, strict=True)) > 70]))
     for i in range(dice - missing):
         value = rng.randint(1, 6)
         tilt = math.radians(rng.uniform(22, 38)) if kinds[i] == "cocked" else 0.0
         patch, alpha = _die_patch(value, side, rng.uniform(0, 2 * math.pi), tilt, rng=rng,
-                                  colours=colours)
+                                  look=varied_look(rng) if varied else look)
         cx, cy = _free_spot(rng, places[i], spots, placed, side)
         placed.append((cx, cy))
         box = _paste(img, patch, alpha, (cx, cy), shadow)
