@@ -71,9 +71,10 @@ def foreground(image: Image, background: Image | None = None) -> Image:
         return _clean(cv2.threshold(diff, 40, 255, cv2.THRESH_BINARY)[1])
     diff = _max_channel(cv2.absdiff(image, background))
     mask = cv2.threshold(diff, 28, 255, cv2.THRESH_BINARY)[1]
-    ys, xs = np.nonzero(mask)
-    if len(ys):
+    changed = cv2.findNonZero(mask)  # (x, y) rows, a fifth of np.nonzero's time
+    if changed is not None:
         # Only the changed pixels are tested for shadow (speed).
+        xs, ys = changed.reshape(-1, 2).T
         ratio = (image[ys, xs].astype(np.float32) + 4) / (background[ys, xs].astype(np.float32) + 4)
         rmax, rmin = ratio.max(axis=1), ratio.min(axis=1)
         shadow = (rmax < 0.95) & (rmin > 0.4) & (rmax - rmin < 0.18)
