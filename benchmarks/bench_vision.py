@@ -27,7 +27,7 @@ from pathlib import Path
 import cv2
 
 from vision import Calibration, DiceReader, SettleDetector, read_image, render_roll
-from vision._evaluate import Score, evaluate_photos, evaluate_synthetic
+from vision._evaluate import Score, evaluate_photos, evaluate_synthetic, evaluate_varied
 
 PHOTOS = Path(__file__).resolve().parents[1] / "tests" / "data" / "dice-photos"
 
@@ -110,6 +110,8 @@ def main(argv: list[str] | None = None) -> None:
     print(f"synthetic: {synthetic.summary()}")
     for line in synthetic.misses[:20]:
         print("  ", line)
+    _print_photos("synthetic odd dice (marbled, translucent, glossy), no board learnt",
+                  evaluate_varied(args.rolls // 4))
 
 
 if __name__ == "__main__":

@@ -166,3 +166,16 @@ def evaluate_synthetic(count: int, seed: int = 0) -> SyntheticScore:
             out.wrong_ok += 1
             out.misses.append(f"roll {i}: {truth} read as {reading.values}")
     return out
+
+
+def evaluate_varied(count: int, seed: int = 0) -> Score:
+    """Render ``count`` rolls of three odd dice (marbled, translucent, glossy, any colours:
+    :func:`vision._synth.varied_look`) and score the service's nets on them with no board
+    learnt, as ``tabula dice`` reads a photo (seeds the training does not use)."""
+    reader = DiceReader()
+    score = Score()
+    for i in range(count):
+        roll = render_roll(random.Random(90_000 + seed * 1_000_003 + i), dice=3, varied=True)
+        score_image(score, f"varied roll {i}", reader.read(roll.image).dice,
+                    [(d.box, d.value) for d in roll.dice])
+    return score

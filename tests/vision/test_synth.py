@@ -6,6 +6,7 @@ import random
 
 import numpy as np
 
+from vision._evaluate import evaluate_varied
 from vision._synth import DieLook, _die_patch, varied_look
 
 
@@ -50,3 +51,13 @@ def test_varied_looks_cover_marbled_translucent_and_glossy_dice() -> None:
     # The pips stand out from the face by colour if not by brightness.
     assert all(max(abs(a - b) for a, b in zip(look.pip, look.face, strict=True)) > 90
                for look in looks)
+
+
+def test_the_nets_find_and_read_odd_dice() -> None:
+    # Measured with vision/models as committed: 120 dice, recall 0.983, value accuracy
+    # 0.983 (1,500 dice in the benchmark: 0.979 and 0.987); the detectors trained before
+    # the odd looks found 0.825 of them.
+    score = evaluate_varied(40)
+    print(score.summary())
+    assert score.recall >= 0.95, score.summary() + "\n" + "\n".join(score.failures)
+    assert score.accuracy >= 0.95, score.summary() + "\n" + "\n".join(score.failures)
