@@ -51,6 +51,8 @@ from vision._synth import render_roll
 PHOTOS = Path(__file__).resolve().parents[1] / "tests" / "data" / "dice-photos"
 #: (image, [(cx, cy, w, h, value)]) of one labelled picture.
 Sample = tuple[np.ndarray, list[tuple[float, float, float, float, int]]]
+#: Training epochs of the classifier and of the detector (vision/models/README.md: why).
+EPOCHS = (60, 30)
 
 
 def load_photos(folder: Path, exclude_fold: int | None) -> list[Sample]:
@@ -299,7 +301,7 @@ def export(net: nn.Module, path: Path, shape: tuple[int, int]) -> None:
 
 
 def train_model(name: str, photos: Path, out: Path, *, quick: bool = False,
-                part: str = "both", epochs: tuple[int, int] = (60, 30)) -> dict[str, Any]:
+                part: str = "both", epochs: tuple[int, int] = EPOCHS) -> dict[str, Any]:
     """Train and export the detector and (or) the classifier of one model name
     (``epochs``: the classifier's and the detector's)."""
     fold = None if name == "all" else int(name.removeprefix("fold"))
@@ -330,8 +332,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--quick", action="store_true", help="a smoke run (2 epochs)")
     parser.add_argument("--part", choices=("both", "classifier", "detector"), default="both")
-    parser.add_argument("--classifier-epochs", type=int, default=60)
-    parser.add_argument("--detector-epochs", type=int, default=30)
+    parser.add_argument("--classifier-epochs", type=int, default=EPOCHS[0])
+    parser.add_argument("--detector-epochs", type=int, default=EPOCHS[1])
     args = parser.parse_args(argv)
     torch.set_num_threads(args.threads)
     cv2.setNumThreads(1)
