@@ -121,7 +121,7 @@ def run(args: argparse.Namespace) -> int:
         beavers=args.beavers and cube,
         automatic_doubles=args.automatic_doubles and cube,
     )
-    wanted = args.games if args.games is not None else 10**9
+    wanted = args.games if args.games is not None else 10**9  # else: to the match's end
     echo = None if args.headless else _echo
     what = f"{args.length}-point matches" if args.length else "money play"
     what = f"{variant.name}, {what}"
@@ -179,6 +179,8 @@ def run(args: argparse.Namespace) -> int:
             flush=True,
         )
         number += 1
+        if args.games is None:  # one whole match, as the help says
+            break
     return 0
 
 

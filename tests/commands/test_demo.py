@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 from pathlib import Path
 
 from controller.rules.board import CHECKERS
@@ -18,6 +20,17 @@ def test_headless_demo_plays_the_games_asked_and_writes_the_match_files(tmp_path
     assert "match 1: 1 game(s)" in run.stdout
     assert (tmp_path / "match-1.sgf").read_text().startswith("(;FF[4]")
     assert (tmp_path / "match-1.mat").exists()
+
+
+def test_demo_without_games_plays_one_whole_match_and_stops(tmp_path: Path) -> None:
+    command = [sys.executable, "-m", "controller.cli", "demo", "--headless", "--length", "1",
+               "--seed", "5", "--out", str(tmp_path), "--illegal", "0"]  # fmt: skip
+    # A demo that went on to a second match would not stop: the timeout fails the test.
+    run = subprocess.run(command, capture_output=True, text=True, timeout=300, check=False)
+    assert run.returncode == 0, run.stderr
+    assert "match 1: 1 game(s)" in run.stdout
+    assert "match 2" not in run.stdout
+    assert not (tmp_path / "match-2.sqlite3").exists()
 
 
 def test_demo_refuses_a_bad_number_of_games() -> None:
