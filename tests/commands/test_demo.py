@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import random
-import subprocess
-import sys
 from pathlib import Path
 
 from controller.rules.board import CHECKERS
@@ -23,10 +21,9 @@ def test_headless_demo_plays_the_games_asked_and_writes_the_match_files(tmp_path
 
 
 def test_demo_without_games_plays_one_whole_match_and_stops(tmp_path: Path) -> None:
-    command = [sys.executable, "-m", "controller.cli", "demo", "--headless", "--length", "1",
-               "--seed", "5", "--out", str(tmp_path), "--illegal", "0"]  # fmt: skip
     # A demo that went on to a second match would not stop: the timeout fails the test.
-    run = subprocess.run(command, capture_output=True, text=True, timeout=300, check=False)
+    run = tabula("demo", "--headless", "--length", "1", "--seed", "5", "--out", str(tmp_path),
+                 "--illegal", "0", timeout=300)  # fmt: skip
     assert run.returncode == 0, run.stderr
     assert "match 1: 1 game(s)" in run.stdout
     assert "match 2" not in run.stdout

@@ -13,13 +13,16 @@ from tests.rules.positions import golden_cases
 START_XGID = "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:3:0:10"
 
 
-def tabula(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+def tabula(
+    *args: str, stdin: str = "", timeout: float | None = None
+) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "controller.cli", *args],
         input=stdin,
         capture_output=True,
         text=True,
         check=False,
+        timeout=timeout,
     )
 
 
