@@ -106,12 +106,12 @@ def kill_and_resume(out: Path, kills: int, *, seed: int = 1, rng_seed: int = 202
     return report
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> int:
     import tempfile
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--kills", type=int, default=100)
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as folder:
         report = kill_and_resume(Path(folder), args.kills)
     print(
@@ -119,7 +119,8 @@ def main() -> None:
         f"{report.events} events journalled, none lost; {report.unacked_committed} committed "
         f"after the last ack read; {report.resumed_mid_turn} restarts resumed mid-turn"
     )
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

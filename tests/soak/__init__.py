@@ -1,0 +1,13 @@
+"""Long proofs run on demand: ``python -m tests.soak NAME [options]``.
+
+Each soak is a module here with ``main(argv) -> int`` that prints its figures and exits
+non-zero on any loss; the suite runs a small version of each (its ``test_*`` beside it), so
+the code path is always tested. ``python -m tests.soak`` lists them.
+"""
+
+from __future__ import annotations
+
+#: Soak name -> the module that runs it (``main(argv: list[str]) -> int``).
+SOAKS: dict[str, str] = {
+    "kills": "tests.service.crash",
+}
