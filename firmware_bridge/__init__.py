@@ -14,7 +14,7 @@ The service uses one class::
                 print(update.board, update.inconsistent, update.problems)
             else:  # a LinkState: searching, syncing, live or stale
                 print("board link", update)
-        await link.send_leds(LedFrame((Led(255, 0, 0, Blink.SLOW),)))
+        link.send_leds(LedFrame((Led(255, 0, 0, Blink.SLOW),)))
 
 - :class:`BoardLink` ``(path, *, settle_s, open_serial, clock, ...)``: an async context
   manager; :attr:`~BoardLink.state`, :attr:`~BoardLink.counters` (a frozen

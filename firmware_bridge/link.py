@@ -14,6 +14,7 @@ import contextlib
 import dataclasses
 import logging
 import random
+import termios
 import time
 from collections import Counter
 from collections.abc import AsyncIterator, Callable
@@ -118,6 +119,12 @@ class _LostError(Exception):
     """The session ended: the port failed, or the board stopped answering."""
 
 
+#: What a port that vanishes can raise: pyserial's ``SerialException`` is an ``OSError``,
+#: but its ``tcflush``/``tcgetattr`` calls raise ``termios.error``, which is not (a USB
+#: cable pulled between the open and the first flush); ``ValueError`` is a bad URL.
+_PORT_ERRORS = (OSError, termios.error, ValueError)
+
+
 def _open_pyserial(path: str, baudrate: int) -> SerialPort:
     import serial
 
@@ -203,6 +210,8 @@ class BoardLink:
         self._observation: Observation | None = None
         self._leds: LedFrame | None = None
         self._lost: asyncio.Future[None] | None = None
+        self._problem: str | None = None
+        self._announced: str | None = None
         self._last_rx = 0.0
         self._rx_seq: int | None = None
         self._tx_seq = 0
@@ -225,6 +234,15 @@ class BoardLink:
     def observation(self) -> Observation | None:
         """The last stable observation, None before the first."""
         return self._observation
+
+    @property
+    def problem(self) -> str | None:
+        """Why the link is not live, in words (``cannot open '/dev/tabula-board': ...``).
+
+        None while live, and before the first attempt has failed; a change of it is
+        announced by repeating the current state in :meth:`updates`.
+        """
+        return self._problem
 
     async def __aenter__(self) -> BoardLink:
         self.start()
@@ -250,8 +268,17 @@ class BoardLink:
             self._task = asyncio.create_task(self._supervise(), name=f"board-link {self._path}")
 
     async def close(self) -> None:
-        """Stop and close the port; idempotent."""
+        """Write the frames still queued (a last LED frame), stop and close the port.
+
+        Idempotent; the frames are given the silence timeout to leave, no more.
+        """
+        if self._closed:
+            return
         self._closed = True
+        if self._state in (LinkState.LIVE, LinkState.STALE):
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(self._silence_timeout_s):
+                    await self._outbox.join()
         task, self._task = self._task, None
         if task is not None:
             task.cancel()
@@ -286,8 +313,11 @@ class BoardLink:
         if self._failure is not None:
             raise self._failure
 
-    async def send_leds(self, frame: LedFrame) -> None:
+    def send_leds(self, frame: LedFrame) -> None:
         """Show ``frame`` on the board's LED chain, now and again after every reconnect.
+
+        It only queues the frame, so it may be called from a closing device: the link
+        writes what is queued before :meth:`close` closes the port.
 
         Raises:
             LinkClosedError: if the link was closed.
@@ -301,10 +331,23 @@ class BoardLink:
     # Supervision: connect, run a session, back off, forever.
 
     def _set_state(self, state: LinkState) -> None:
-        if state != self._state:
+        """Enter ``state``; announce it if it, or the problem behind it, changed."""
+        if state is LinkState.LIVE and self._problem is not None:
+            _log.warning("board on %r is live", self._path)
+            self._problem = None
+        if state != self._state or self._problem != self._announced:
             self._state = state
+            self._announced = self._problem
             self._state_changed.set()
             self._updates.put_nowait(state)
+
+    def _report(self, problem: str, *, announce: bool = True) -> None:
+        """Say why the link is not live: a warning, and an update, when the reason changes."""
+        if problem != self._problem:
+            _log.warning("board on %r: %s", self._path, problem)
+            self._problem = problem
+            if announce:
+                self._set_state(self._state)
 
     def _delay(self, attempt: int) -> float:
         initial, ceiling = self._backoff
@@ -312,18 +355,28 @@ class BoardLink:
         return self._rng.uniform(top / 2, top)
 
     async def _supervise(self) -> None:
+        """Connect, run a session, back off, forever: nothing but close() ends it.
+
+        Only cancellation (close), or a board of another major version, stops the loop;
+        any other failure is logged and retried, so a fault the code did not foresee costs
+        a reconnect, never the link.
+        """
         self._updates.put_nowait(self._state)
         attempt = 0
         try:
-            while True:
+            while not self._closed:
                 self._set_state(LinkState.SEARCHING)
                 try:
-                    port = await asyncio.to_thread(self._open_serial, self._path, self._baudrate)
-                except (OSError, ValueError) as error:
+                    port = await self._open()
+                except _PORT_ERRORS as error:
                     self._counts["open_failures"] += 1
-                    _log.debug("cannot open %r: %s", self._path, error)
+                    self._report(f"cannot open {self._path!r}: {error}")
                 else:
-                    attempt = 0 if await self._run_session(port) else attempt
+                    try:
+                        attempt = 0 if await self._run_session(port) else attempt
+                    except Exception:  # a bug must cost a reconnect, not the board
+                        _log.exception("board session on %r failed", self._path)
+                        self._report("the link failed (see the log); reconnecting")
                     if self._failure is not None:
                         self._updates.put_nowait(self._failure)
                         self._state_changed.set()
@@ -333,12 +386,29 @@ class BoardLink:
         finally:
             self._settler.interrupt()
 
+    async def _open(self) -> SerialPort:
+        """Open the port in a thread; a port opened after a cancellation is closed."""
+        opening = asyncio.ensure_future(
+            asyncio.to_thread(self._open_serial, self._path, self._baudrate)
+        )
+        try:
+            return await asyncio.shield(opening)
+        except asyncio.CancelledError:
+            opening.add_done_callback(_close_opened)
+            raise
+
     async def _run_session(self, port: SerialPort) -> bool:
-        """Run one connection until it is lost; True if it reached ``live``."""
+        """Run one connection until it is lost; True if it reached ``live``.
+
+        The session's loops are plain tasks awaited with :func:`asyncio.wait`, not a
+        ``TaskGroup``: on Python 3.11 a group that is aborting for a child's error drops
+        a cancellation that arrives meanwhile, and close() then never ends the link.
+        """
         self._counts["reconnects" if self._counts["connects"] else "connects"] += 1
         loop = asyncio.get_running_loop()
         self._lost = loop.create_future()
-        fd = port.fileno()
+        tasks: list[asyncio.Task[None]] = []
+        fd: int | None = None
         try:
             await asyncio.to_thread(port.reset_input_buffer)
             self._decoder.reset()
@@ -349,21 +419,35 @@ class BoardLink:
             self._last_rx = now
             self._started = now
             self._post(self._sync.start(now))
+            fd = port.fileno()
             loop.add_reader(fd, self._on_readable, port)
-            async with asyncio.TaskGroup() as group:
-                group.create_task(self._write_loop(port), name="board-writer")
-                group.create_task(self._watch(), name="board-watchdog")
-                group.create_task(self._settle_loop(), name="board-settle")
-                group.create_task(self._wait_lost(), name="board-reader")
-        except* (_LostError, OSError) as group:
-            for error in group.exceptions:
-                _log.info("link to %r lost: %s", self._path, error)
+            tasks = [
+                loop.create_task(self._write_loop(port), name="board-writer"),
+                loop.create_task(self._watch(), name="board-watchdog"),
+                loop.create_task(self._settle_loop(), name="board-settle"),
+                loop.create_task(self._wait_lost(), name="board-reader"),
+            ]
+            done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+            for task in done:
+                task.result()  # each loop runs until it fails: raise why
+        except (_LostError, *_PORT_ERRORS) as error:
+            if self._failure is None:  # an incompatible board is raised, not retried
+                # Announced with the next state (searching), not as a second "live".
+                self._report(f"link lost: {error}", announce=False)
         finally:
+            for task in tasks:
+                task.cancel()
+            if tasks:
+                await asyncio.wait(tasks)
+            for task in tasks:
+                if not task.cancelled():
+                    task.exception()  # retrieved: the first one was raised above
             reached_live, self._was_live = self._was_live, False
-            loop.remove_reader(fd)
+            if fd is not None:
+                loop.remove_reader(fd)
             self._settler.interrupt()
             self._sync.synced = False
-            with contextlib.suppress(OSError):
+            with contextlib.suppress(*_PORT_ERRORS):
                 await asyncio.to_thread(port.close)
         return reached_live
 
@@ -381,6 +465,7 @@ class BoardLink:
             data = encode_frame(pack(message, self._tx_seq))
             self._tx_seq = (self._tx_seq + 1) & 0xFFFF
             await asyncio.to_thread(port.write, data)
+            self._outbox.task_done()
             self._counts["frames_sent"] += 1
             if isinstance(message, LedFrame):
                 self._counts["leds_sent"] += 1
@@ -390,7 +475,7 @@ class BoardLink:
     def _on_readable(self, port: SerialPort) -> None:
         try:
             data = port.read(max(1, port.in_waiting))
-        except OSError as error:  # serial.SerialException is an OSError
+        except _PORT_ERRORS as error:
             self._counts["disconnects"] += 1
             if self._lost is not None and not self._lost.done():
                 self._lost.set_exception(_LostError(f"read failed: {error}"))
@@ -461,7 +546,10 @@ class BoardLink:
             if not self._sync.synced:
                 if now - self._started > self._handshake_timeout_s:
                     self._counts["handshake_timeouts"] += 1
-                    raise _LostError(f"no handshake within {self._handshake_timeout_s} s")
+                    raise _LostError(
+                        f"no answer to HELLO within {self._handshake_timeout_s} s "
+                        "(is it a Tabula sensor board, running its firmware?)"
+                    )
                 continue
             if silence > self._silence_timeout_s:
                 self._counts["heartbeat_timeouts"] += 1
@@ -498,3 +586,9 @@ class BoardLink:
         if observation.inconsistent:
             self._counts["inconsistent_observations"] += 1
         self._updates.put_nowait(observation)
+
+
+def _close_opened(opening: asyncio.Future[SerialPort]) -> None:
+    if not opening.cancelled() and opening.exception() is None:
+        with contextlib.suppress(*_PORT_ERRORS):
+            opening.result().close()

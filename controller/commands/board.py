@@ -42,7 +42,9 @@ async def _watch(args: argparse.Namespace) -> int:
         async def follow() -> None:
             async for update in link.updates():
                 if isinstance(update, LinkState):
-                    _emit({"type": "link", "state": update.value})
+                    # Why it is not live (a missing device, no answer) with the state.
+                    problem = {"problem": link.problem} if link.problem else {}
+                    _emit({"type": "link", "state": update.value, **problem})
                 else:
                     _emit(
                         {

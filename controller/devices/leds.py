@@ -8,7 +8,6 @@ or the sensor board lights its WS2812 chain on an LED frame (:class:`BoardLeds`)
 from __future__ import annotations
 
 import asyncio
-import inspect
 from collections.abc import Awaitable, Callable
 from typing import Protocol
 
@@ -57,10 +56,6 @@ async def blink_forever(
         await sleep(period_s)
 
 
-async def _await(result: Awaitable[None]) -> None:
-    await result
-
-
 def _rgb(colour: Colour, level: int) -> tuple[int, int, int]:
     if colour is Colour.AMBER:
         # A WS2812's green die is brighter than its red: 5/8 green reads as amber.
@@ -102,8 +97,8 @@ class BoardLeds(Closing):
             await leds.show(scene)
 
     Args:
-        send: sends an :class:`~firmware_bridge.LedFrame`; a coroutine function
-            (``BoardLink.send_leds``) or a plain callable.
+        send: queues an :class:`~firmware_bridge.LedFrame` for the board
+            (``BoardLink.send_leds``, which writes what is queued before it closes).
         level: brightness of a lit die, 1..255.
 
     Raises:
@@ -112,7 +107,7 @@ class BoardLeds(Closing):
 
     def __init__(
         self,
-        send: Callable[[LedFrame], Awaitable[None] | None],
+        send: Callable[[LedFrame], None],
         *,
         level: int = 255,
     ) -> None:
@@ -124,7 +119,6 @@ class BoardLeds(Closing):
         self._sent: LedFrame | None = None
         self._frames = 0
         self._closed = False
-        self._farewell: asyncio.Task[None] | None = None
 
     @property
     def scene(self) -> Scene:
@@ -148,9 +142,7 @@ class BoardLeds(Closing):
         frame = led_frame(scene, level=self._level)
         if frame == self._sent:
             return
-        result = self._send(frame)
-        if inspect.isawaitable(result):
-            await result
+        self._send(frame)
         self._sent = frame
         self._frames += 1
 
@@ -160,24 +152,12 @@ class BoardLeds(Closing):
     def close(self) -> None:
         """Send a dark frame (if the board shows anything) and stop sending; idempotent.
 
-        A coroutine ``send`` is scheduled on the running loop; with no loop running the
-        board keeps its last frame until the link closes.
+        Close it before the link: the link writes the dark frame before its port closes.
         """
         if self._closed:
             return
         self._closed = True
         dark = led_frame(DARK, level=self._level)
-        if self._sent is None or self._sent == dark:
-            return
-        result = self._send(dark)
-        if not inspect.isawaitable(result):
+        if self._sent is not None and self._sent != dark:
+            self._send(dark)
             self._sent = dark
-            return
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:
-            if inspect.iscoroutine(result):
-                result.close()
-            return
-        self._farewell = loop.create_task(_await(result), name="board-leds-dark")
-        self._sent = dark

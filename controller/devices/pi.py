@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from typing import Any
 
 from controller.closing import Closing
@@ -51,7 +51,7 @@ class PiDevices(Closing):
         cls,
         gpio: GpioConfig,
         *,
-        send_leds: Callable[[LedFrame], Awaitable[None] | None],
+        send_leds: Callable[[LedFrame], None],
         loop: asyncio.AbstractEventLoop | None = None,
         on_press: Callable[[ButtonPress], object] | None = None,
         pin_factory: Any = None,

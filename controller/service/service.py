@@ -279,6 +279,7 @@ class Service:
         self._subscribers: list[asyncio.Queue[BoardStatus | BoardEvent]] = []
         self.counters = _Counters()
         self._links = {"board": "off", "camera": "off"}
+        self._board_problem: str | None = None
         self._cells: Cells | None = None
         snapshot = journal.state
         owed: list[record.Event] = []
@@ -434,6 +435,10 @@ class Service:
                 self._queue.put_nowait(_Queued(_Physical(tuple(update.cells))))
             else:
                 self._links["board"] = str(update)
+                problem = getattr(link, "problem", None)
+                if problem != self._board_problem:
+                    self._board_problem = problem
+                    self._queue.put_nowait(_Queued(_REFRESH))
 
     async def _camera(self, watcher: RollSource) -> None:
         self._links["camera"] = "live"
@@ -862,6 +867,7 @@ class Service:
                 ("enter the dice", flow.phase == "manual-dice"),
                 ("confirm the dice", flow.phase == "confirm-dice"),
                 ("confirm the board's orientation", self.orienting),
+                (f"sensor board: {self._board_problem}", self._board_problem is not None),
             )
             if on
         )

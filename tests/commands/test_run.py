@@ -6,12 +6,14 @@ board through the real pty, and stops cleanly on SIGTERM; restarted, it resumes.
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import socket
 import subprocess
 import sys
 import time
+import urllib.request
 from pathlib import Path
 
 from controller.record import MatchStarted
@@ -123,3 +125,60 @@ def test_run_referees_the_variant_of_the_configuration(tmp_path: Path) -> None:
     sock.close()
     with Journal(tmp_path / "journal.sqlite3", readonly=True) as journal:
         assert journal.events()[0] == MatchStarted(("Ann", "Bob"), Rules(3), "jacquet-versailles")
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def test_run_says_what_it_waits_for_when_the_board_is_missing(tmp_path: Path) -> None:
+    notify, sock = _notify_socket(tmp_path)
+    port = _free_port()
+    missing = tmp_path / "tabula-board"
+    web = f'[web]\nenabled = true\nhost = "127.0.0.1"\nport = {port}\n'
+    service = _start(_config(tmp_path, str(missing), web), notify)
+    try:
+        _messages(sock, b"READY=1")
+        alerts: list[str] = []
+        deadline = time.monotonic() + 60
+        while not any("sensor board" in alert for alert in alerts):
+            assert time.monotonic() < deadline, f"no alert about the board: {alerts}"
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/status") as answer:
+                status = json.load(answer)
+            alerts = status["alerts"]
+            time.sleep(0.05)
+    finally:
+        service.send_signal(signal.SIGINT)
+        _, stderr = service.communicate(timeout=30)
+    sock.close()
+    assert status["links"]["board"] == "searching"
+    assert f"sensor board: cannot open {str(missing)!r}: " in " ".join(alerts)
+    assert f"WARNING firmware_bridge.link: board on {str(missing)!r}: cannot open" in stderr
+    assert service.returncode == 0, stderr
+
+
+def test_a_sigint_stop_darkens_the_board_leds_without_an_error(tmp_path: Path) -> None:
+    notify, sock = _notify_socket(tmp_path)
+    with BoardSimulator(settings=FAST_FIRMWARE, pinmap=DEMO_PINMAP) as sim:
+        config = _config(tmp_path, sim.path)
+        config.write_text(config.read_text().replace('"shift-register"', '"board"'))
+        service = _start(config, notify)
+        try:
+            _messages(sock, b"WATCHDOG=1")
+            deadline = time.monotonic() + 60
+            while all(pixel == (0, 0, 0) for pixel in sim.leds.pixels):
+                assert time.monotonic() < deadline, "the service never lit the board"
+                time.sleep(0.02)
+        finally:
+            service.send_signal(signal.SIGINT)
+            _, stderr = service.communicate(timeout=30)
+        deadline = time.monotonic() + 30
+        while any(pixel != (0, 0, 0) for pixel in sim.leds.pixels):
+            assert time.monotonic() < deadline, "the board's LEDs stayed lit after the stop"
+            time.sleep(0.02)
+    sock.close()
+    assert service.returncode == 0, stderr
+    assert "never retrieved" not in stderr and "Traceback" not in stderr, stderr

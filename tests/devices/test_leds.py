@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import time
 from pathlib import Path
 
 import pytest
@@ -94,36 +95,36 @@ def test_lamps_that_are_off_compare_equal() -> None:
     assert wire.received == [LedFrame((Led(),) * 29)]
 
 
-def test_coroutine_send_and_close_sends_dark() -> None:
-    sent: list[LedFrame] = []
+def test_closing_the_leds_then_the_link_darkens_the_board(tmp_path: Path) -> None:
+    """The service's shutdown order: the dark frame is written before the port closes.
 
-    async def send(frame: LedFrame) -> None:
-        await asyncio.sleep(0)
-        sent.append(frame)
+    It used to be a task scheduled on the loop, which met a closed link and was logged as
+    "Task exception was never retrieved ... LinkClosedError" at every stop.
+    """
+    lit: list[tuple[int, int, int]] = []
 
-    async def main() -> None:
-        leds = BoardLeds(send)
-        await leds.show(SCENE)
-        leds.close()
-        leds.close()
-        await asyncio.sleep(0.01)
-        with pytest.raises(DeviceClosedError, match=r"^board LEDs are closed$"):
+    async def main(sim: BoardSimulator) -> None:
+        async with fast_link(sim.path) as link:
+            await link.wait_for(LinkState.LIVE, timeout=3.0)
+            leds = BoardLeds(link.send_leds)
             await leds.show(SCENE)
+            async with asyncio.timeout(3.0):
+                while all(pixel == (0, 0, 0) for pixel in sim.leds.pixels):
+                    await asyncio.sleep(0.01)
+            lit.extend(sim.leds.pixels)
+            leds.close()
+            leds.close()
+            with pytest.raises(DeviceClosedError, match=r"^board LEDs are closed$"):
+                await leds.show(SCENE)
 
-    asyncio.run(main())
-    assert sent == [led_frame(SCENE), led_frame(DARK)]
-
-
-def test_close_without_a_loop_drops_the_coroutine() -> None:
-    sent: list[LedFrame] = []
-
-    async def send(frame: LedFrame) -> None:
-        sent.append(frame)
-
-    leds = BoardLeds(send)
-    asyncio.run(leds.show(SCENE))
-    leds.close()
-    assert sent == [led_frame(SCENE)]
+    with BoardSimulator(link=tmp_path / "board", settings=FAST, seed=3) as sim:
+        asyncio.run(main(sim))
+        # Written before the link closed; the firmware reads it at its next step.
+        deadline = time.monotonic() + 30
+        while any(pixel != (0, 0, 0) for pixel in sim.leds.pixels):
+            assert time.monotonic() < deadline, "the dark frame never reached the board"
+            time.sleep(0.01)
+    assert any(pixel != (0, 0, 0) for pixel in lit)
 
 
 def test_bad_level() -> None:

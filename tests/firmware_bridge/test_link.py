@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import serial
 
 from firmware_bridge import (
     Blink,
@@ -23,11 +24,11 @@ from firmware_bridge import (
 )
 from firmware_bridge.layout import board_from_cells
 from hardware.simulator import START, BoardSimulator
-from tests.firmware_bridge.conftest import FAST, fast_link, watched
+from tests.firmware_bridge.conftest import FAST, PATIENCE_S, fast_link, watched
 
 
 def _run(body: Callable[[], Coroutine[Any, Any, None]]) -> None:
-    asyncio.run(asyncio.wait_for(body(), 30))
+    asyncio.run(asyncio.wait_for(body(), 5 * PATIENCE_S))
 
 
 def _board(sim: BoardSimulator) -> tuple[int, ...]:
@@ -134,14 +135,15 @@ def test_twenty_unplugs_mid_game_lose_nothing_and_read_nothing_twice(
                 sim.reconnect(power_cycle=cycle % 5 == 4)
                 await watcher.state(LinkState.SEARCHING)
                 watcher.states.clear()
-                await link.wait_for(LinkState.LIVE, 3)
+                await link.wait_for(LinkState.LIVE, PATIENCE_S)
                 if cycle % 2 == 1:  # a move right after the replug
                     await asyncio.to_thread(sim.board.move, source, destination)
                 expected.append(_board(sim))
                 await watcher.board(expected[-1])
             assert [o.board for o in watcher.observations] == expected
             counters = link.counters
-            assert counters.reconnects == 20 and counters.events_replayed >= 8
+            # At least one reconnect a replug; a busy machine may add some, harmlessly.
+            assert counters.reconnects >= 20 and counters.events_replayed >= 8
             assert counters.replays >= 10 and counters.board_reboots == 4
             assert counters.change_mismatches == counters.snapshot_mismatches == 0
             assert link.state == LinkState.LIVE
@@ -157,7 +159,7 @@ def test_a_silent_board_goes_stale_then_the_link_reconnects(sim: BoardSimulator)
             await watcher.state(LinkState.STALE)
             await watcher.state(LinkState.SEARCHING)
             sim.mute(False)
-            await link.wait_for(LinkState.LIVE, 3)
+            await link.wait_for(LinkState.LIVE, PATIENCE_S)
             assert watcher.states[:3] == [LinkState.STALE, LinkState.SEARCHING, LinkState.SYNCING]
             counters = link.counters
             assert counters.heartbeat_timeouts >= 1 and counters.stale_periods >= 1
@@ -174,7 +176,7 @@ def test_an_incompatible_board_is_refused(tmp_path: Path) -> None:
                     IncompatibleProtocolError,
                     match=r"speaks protocol 2.0; this host speaks 1.0: update the firmware",
                 ):
-                    await link.wait_for(LinkState.LIVE, 3)
+                    await link.wait_for(LinkState.LIVE, PATIENCE_S)
                 with pytest.raises(IncompatibleProtocolError):
                     async for _ in link.updates():
                         pass
@@ -207,7 +209,7 @@ def test_sensor_faults_make_the_location_unknown(sim: BoardSimulator) -> None:
             await asyncio.sleep(0.4)
             assert len(watcher.observations) == 1
             sim.stick(5, 2, 0)  # a dead sensor on point 6
-            async with asyncio.timeout(3):
+            async with asyncio.timeout(PATIENCE_S):
                 while not watcher.observations[-1].inconsistent:
                     await asyncio.sleep(0.01)
             observation = watcher.observations[-1]
@@ -224,18 +226,18 @@ def test_sensor_faults_make_the_location_unknown(sim: BoardSimulator) -> None:
 def test_led_frames_reach_the_chain_and_survive_a_replug(sim: BoardSimulator) -> None:
     async def body() -> None:
         async with fast_link(sim.path) as link:
-            await link.wait_for(LinkState.LIVE, 3)
+            await link.wait_for(LinkState.LIVE, PATIENCE_S)
             frame = LedFrame((Led(0, 255, 0),) * 3 + (Led(255, 0, 0, Blink.FAST),))
-            await link.send_leds(frame)
-            async with asyncio.timeout(2):
+            link.send_leds(frame)
+            async with asyncio.timeout(PATIENCE_S):
                 while sim.leds.pixels[0] != (0, 255, 0):
                     await asyncio.sleep(0.01)
             sim.reconnect(power_cycle=True)  # the new board starts dark
             assert sim.leds.pixels[0] == (0, 255, 0)  # the chain keeps its light...
-            async with asyncio.timeout(2):
+            async with asyncio.timeout(PATIENCE_S):
                 while sim.firmware.led_frame[:1] != [(0, 255, 0, 0)]:
                     await asyncio.sleep(0.01)  # ...and the new firmware got the frame again
-            assert link.counters.leds_sent == 2 and link.counters.acks >= 2
+            assert link.counters.leds_sent >= 2 and link.counters.acks >= 2
 
     _run(body)
 
@@ -244,10 +246,10 @@ def test_close_is_idempotent_and_a_closed_link_refuses_use(sim: BoardSimulator) 
     async def body() -> None:
         link = fast_link(sim.path)
         async with link:
-            await link.wait_for(LinkState.LIVE, 3)
+            await link.wait_for(LinkState.LIVE, PATIENCE_S)
         await link.close()
         with pytest.raises(Exception, match=r"is closed"):
-            await link.send_leds(LedFrame())
+            link.send_leds(LedFrame())
         with pytest.raises(Exception, match=r"is closed"):
             link.start()
         assert isinstance(link, BoardLink)
@@ -270,8 +272,8 @@ def device(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
 
 def test_any_board_shakes_hands_and_reports_a_stable_position(device: str) -> None:
     async def body() -> None:
-        async with fast_link(device, handshake_timeout_s=3) as link:
-            await link.wait_for(LinkState.LIVE, 5)
+        async with fast_link(device) as link:
+            await link.wait_for(LinkState.LIVE, PATIENCE_S)
             async for update in link.updates():
                 if not isinstance(update, LinkState):
                     assert len(update.board) == 26 and len(update.cells) == 28
@@ -279,5 +281,74 @@ def test_any_board_shakes_hands_and_reports_a_stable_position(device: str) -> No
             counters = link.counters
             assert counters.frames_ok >= 2 and counters.bad_crc == 0
             assert counters.snapshots >= 1 and counters.reconnects == 0
+
+    _run(body)
+
+
+def test_a_port_that_vanishes_between_the_open_and_the_flush_costs_a_reconnect(
+    sim: BoardSimulator,
+) -> None:
+    """pyserial's tcflush raises ``termios.error`` (not an OSError) on a vanished pty."""
+    vanished: list[str] = []
+
+    def open_then_unplug(path: str, baudrate: int) -> Any:
+        port = serial.serial_for_url(path, baudrate=baudrate, timeout=0, exclusive=True)
+        if len(vanished) < 3:  # the cable is knocked right after the open, three times
+            vanished.append(port.name)
+            sim.reconnect(power_cycle=len(vanished) == 2)
+        return port
+
+    async def body() -> None:
+        async with watched(sim.path, open_serial=open_then_unplug) as (link, watcher):
+            assert len(vanished) == 3 and link.state == LinkState.LIVE
+            await asyncio.to_thread(sim.board.move, 23, 19)
+            await watcher.board(_board(sim))
+            assert link.problem is None
+        assert link.counters.connects + link.counters.reconnects >= 4
+
+    _run(body)
+
+
+def test_close_ends_the_link_even_when_the_board_vanishes_at_that_moment(
+    sim: BoardSimulator,
+) -> None:
+    """A cancellation that meets a lost session is not swallowed (3.11's TaskGroup did)."""
+
+    async def body() -> list[int]:
+        hung = []
+        for delay in range(40):
+            link = fast_link(sim.path)
+            link.start()
+            await link.wait_for(LinkState.LIVE, PATIENCE_S)
+            sim.disconnect()
+            for _ in range(delay % 20):  # the loss is met at every step of the session's end
+                await asyncio.sleep(0 if delay < 20 else 0.0005)
+            closing = asyncio.ensure_future(link.close())
+            # Progress, not time: a closing link ends within its loop's next turns; a
+            # swallowed cancellation never ends at all, so any bound tells them apart.
+            done, _ = await asyncio.wait({closing}, timeout=PATIENCE_S)
+            if not done:
+                hung.append(delay)
+            sim.reconnect()
+        return hung
+
+    # A loop of its own, not asyncio.run: a swallowed cancellation must fail the test,
+    # not hang it in asyncio.run's final cancellation of the leftover tasks.
+    loop = asyncio.new_event_loop()
+    try:
+        assert loop.run_until_complete(body()) == []
+    finally:
+        loop.close()
+
+
+def test_a_missing_device_is_named_with_why_the_link_waits(tmp_path: Path) -> None:
+    async def body() -> None:
+        link = fast_link(str(tmp_path / "no-board"))
+        async with link:
+            states = link.updates()
+            assert await anext(states) == LinkState.SEARCHING
+            assert await anext(states) == LinkState.SEARCHING  # again, now with its reason
+            assert link.problem is not None
+            assert "cannot open" in link.problem and "no-board" in link.problem
 
     _run(body)

@@ -88,3 +88,20 @@ def test_the_board_command_refuses_an_incompatible_board(tmp_path: Path) -> None
     assert bad.communicate(timeout=10)[1].strip() == (
         "tabula sim-board: --protocol 'one': expected MAJOR.MINOR, each 0..255"
     )
+
+
+def test_the_board_command_says_why_it_is_still_searching(tmp_path: Path) -> None:
+    missing = tmp_path / "tabula-board"
+    watcher = _tabula("board", "--device", str(missing))
+    try:
+        assert watcher.stdout is not None
+        assert json.loads(watcher.stdout.readline()) == {"type": "link", "state": "searching"}
+        record = json.loads(watcher.stdout.readline())
+    finally:
+        watcher.send_signal(signal.SIGTERM)
+        _, errors = watcher.communicate(timeout=30)
+    assert record["state"] == "searching"
+    assert record["problem"].startswith(f"cannot open {str(missing)!r}: ")
+    assert "No such file or directory" in record["problem"]
+    assert f"board on {str(missing)!r}: cannot open" in errors
+    assert watcher.returncode == 0
