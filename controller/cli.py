@@ -3,6 +3,11 @@
 Each command module defines ``HELP`` (one line), ``add_arguments(parser)`` and
 ``run(args) -> int``. Heavy dependencies (OpenCV, pyserial) are imported inside ``run``
 so that ``tabula plays`` starts in milliseconds on a Pi.
+
+Exit status, the same for every command: 0 done; 2 a mistake to fix, said in one line
+naming it (the command line, as argparse says it, or the input it names: a position, a
+file, a journal, a configuration, a board); 1 when some lines of a batch failed (each
+answered with its error); 130 on Ctrl-C.
 """
 
 from __future__ import annotations
@@ -12,6 +17,7 @@ import importlib
 import os
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 from controller.errors import TabulaError
 
@@ -32,9 +38,16 @@ COMMANDS: dict[str, str] = {
 }
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse's parser, saying a mistake in one line like the commands do (status 2)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of every sub-command."""
-    parser = argparse.ArgumentParser(prog="tabula", description=__doc__.splitlines()[0])
+    parser = _Parser(prog="tabula", description=__doc__.splitlines()[0])
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name, module_name in COMMANDS.items():
         module = importlib.import_module(module_name)
@@ -46,7 +59,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``tabula`` console script; returns the exit status."""
-    args = build_parser().parse_args(argv)
+    try:
+        args = build_parser().parse_args(argv)
+    except SystemExit as stop:  # --help (0), or a mistake argparse has said (2)
+        return stop.code if isinstance(stop.code, int) else 2
     try:
         status: int = args.run(args)
     except TabulaError as error:
