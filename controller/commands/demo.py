@@ -107,6 +107,8 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(
             f"--length {args.length}: a match of at least 1 point, or 0 (money play) with --games"
         )
+    if args.out is not None and args.out.exists() and not args.out.is_dir():
+        raise UsageError(f"--out {str(args.out)!r} is not a directory")
     seed = args.seed if args.seed is not None else random.randrange(10**6)
     out = args.out or Path(tempfile.mkdtemp(prefix="tabula-demo-"))
     out.mkdir(parents=True, exist_ok=True)

@@ -1,16 +1,19 @@
 """``tabula``: one exit status per kind of outcome, and one line per mistake, for every command.
 
 0 done; 2 a mistake to fix (the command line, as argparse says it, or the input it names);
-1 some lines of a batch failed.
+1 the rest: some lines of a batch failed, or an unexpected error, whose traceback goes to
+a log file (or to standard error with ``--debug``).
 """
 
 from __future__ import annotations
 
+import tempfile
 from pathlib import Path
 
 import pytest
 
-from controller.cli import COMMANDS, main
+from controller.cli import COMMANDS, _report_unexpected, main
+from tests.commands.test_plays import tabula
 
 MISTAKES: dict[str, tuple[list[str], str]] = {
     "plays": (["4HPwATDgc/ABMA"], "give POSITION and DICE, or --batch"),
@@ -67,3 +70,34 @@ def test_argparse_mistakes_are_one_line_too_with_status_2(
 def test_help_still_exits_0(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["plays", "--help"]) == 0
     assert capsys.readouterr().out.startswith("usage: tabula plays")
+
+
+def test_a_command_that_logs_to_stderr_keeps_an_unexpected_traceback_there(
+    tmp_path: Path,
+) -> None:
+    # The hub's archive is a file: creating the folder fails (FileExistsError) at start.
+    archive = tmp_path / "archive"
+    archive.touch()
+    run = tabula("hub", "--broker", "mqtt://127.0.0.1:1", "--archive", str(archive),
+                 env={"TMPDIR": str(tmp_path)}, timeout=60)  # fmt: skip
+    assert run.returncode == 1
+    assert run.stderr.startswith("Traceback") and "FileExistsError" in run.stderr
+    assert run.stderr.splitlines()[-1] == (
+        f"tabula hub: unexpected FileExistsError: [Errno 17] File exists: '{archive}'"
+    )
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["archive"]  # no log file
+
+
+def test_without_a_log_file_the_traceback_is_printed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "missing"))
+    with pytest.raises(FileExistsError) as raised:
+        tmp_path.mkdir()
+    assert _report_unexpected("demo", raised.value, to_stderr=False) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("Traceback") and "tmp_path.mkdir()" in err
+    assert err.splitlines()[-1].startswith(
+        f"tabula demo: unexpected FileExistsError: [Errno 17] File exists: '{tmp_path}' "
+        "(no log file: [Errno 2] No such file or directory: "
+    )
