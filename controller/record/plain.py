@@ -9,6 +9,9 @@ why a match cannot go to GNU Backgammon.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from controller.record.events import (
     Beavered,
     Declined,
@@ -82,32 +85,26 @@ _BACKGAMMON_WINS = {WinKind.GAMMON: "a gammon", WinKind.BACKGAMMON: "a backgammo
 _JACQUET_WINS = {WinKind.GAMMON: "a double win"}
 _RESIGNED = {WinKind.SINGLE: "a single game", **_BACKGAMMON_WINS}
 
+_DEEDS: dict[type, Callable[[Any], str]] = {
+    Rolled: lambda event: f"threw {event.dice[0]}-{event.dice[1]}",
+    Played: lambda event: f"played {event.notation or '(no move)'}",
+    IllegalPlayAccepted: lambda event: "made an illegal play, accepted",
+    Declined: lambda event: "declined the numbers handed over",
+    Doubled: lambda event: f"doubled to {event.value}",
+    Taken: lambda event: "took",
+    Dropped: lambda event: "dropped",
+    Beavered: lambda event: f"beavered to {event.value}",
+    Resigned: lambda event: f"resigned {_RESIGNED[event.kind]}",
+    ResignAccepted: lambda event: "accepted the resignation",
+    ResignRefused: lambda event: "refused the resignation",
+}
+"""What a player did, by the event's type: the line is the player's name and this."""
 
-def _line(event: object, names: tuple[str, str]) -> str:
+
+def _line(event: Any, names: tuple[str, str]) -> str:
     if isinstance(event, OpeningRolled):
         return f"first throw {event.dice[0]}-{event.dice[1]} ({names[0]}-{names[1]})"
-    if isinstance(event, Rolled):
-        return f"{names[event.player]} threw {event.dice[0]}-{event.dice[1]}"
-    if isinstance(event, Played):
-        return f"{names[event.player]} played {event.notation or '(no move)'}"
-    if isinstance(event, IllegalPlayAccepted):
-        return f"{names[event.player]} made an illegal play, accepted"
-    if isinstance(event, Declined):
-        return f"{names[event.player]} declined the numbers handed over"
     if isinstance(event, PositionEdited):
         return "position corrected"
-    if isinstance(event, Doubled):
-        return f"{names[event.player]} doubled to {event.value}"
-    if isinstance(event, Taken):
-        return f"{names[event.player]} took"
-    if isinstance(event, Dropped):
-        return f"{names[event.player]} dropped"
-    if isinstance(event, Beavered):
-        return f"{names[event.player]} beavered to {event.value}"
-    if isinstance(event, Resigned):
-        return f"{names[event.player]} resigned {_RESIGNED[event.kind]}"
-    if isinstance(event, ResignAccepted):
-        return f"{names[event.player]} accepted the resignation"
-    if isinstance(event, ResignRefused):
-        return f"{names[event.player]} refused the resignation"
-    return ""
+    deed = _DEEDS.get(type(event))
+    return f"{names[event.player]} {deed(event)}" if deed else ""

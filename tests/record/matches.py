@@ -75,19 +75,27 @@ def nudge(board: Board, player: Player, rng: random.Random) -> Board | None:
     return None
 
 
+class _Recording:
+    """The events of a match being made up, each replayed as it is added: the match replays."""
+
+    def __init__(self, rules: Rules) -> None:
+        start = MatchStarted(NAMES, rules)
+        self.replayer = Replayer(start)
+        self.events: list[Event] = [start]
+
+    def add(self, event: Event) -> None:
+        self.replayer.apply(len(self.events), event)
+        self.events.append(event)
+
+
 def irregular_events(
     seed: int, rules: Rules, *, illegal: float = 0.08, edits: float = 0.04, games: int = 50
 ) -> list[Event]:
     """A simulated match with illegal plays accepted, partial boards and position edits."""
     rng = random.Random(seed)
     sims = players(seed)
-    start = MatchStarted(NAMES, rules)
-    replayer = Replayer(start)
-    events: list[Event] = [start]
-
-    def add(event: Event) -> None:
-        replayer.apply(len(events), event)
-        events.append(event)
+    recording = _Recording(rules)
+    replayer, events, add = recording.replayer, recording.events, recording.add
 
     played_games = 0
     while played_games < games:
@@ -180,19 +188,13 @@ def scripted_cube_events(seed: int, rules: Rules, scripts: list[list[str]]) -> l
     then done in order by whoever must act: ``play`` (roll and play a turn), ``double``
     (the player on roll), ``take``, ``drop``, ``beaver`` (the doubled player),
     ``resign`` (the player on roll resigns a single game; ``resign-gammon`` a gammon),
-    ``accept``, ``refuse``. The
-    plays are the simulated players'; everything goes through the
-    :class:`~controller.record.Replayer`, so the match replays.
+    ``accept``, ``refuse``. The plays are the simulated players'; everything goes through
+    the :class:`~controller.record.Replayer`, so the match replays.
     """
     rng = random.Random(seed)
     sims = players(seed)
-    start = MatchStarted(NAMES, rules)
-    replayer = Replayer(start)
-    events: list[Event] = [start]
-
-    def add(event: Event) -> None:
-        replayer.apply(len(events), event)
-        events.append(event)
+    recording = _Recording(rules)
+    replayer, events, add = recording.replayer, recording.events, recording.add
 
     def play_turn() -> None:
         state = replayer.snapshot
