@@ -1,8 +1,16 @@
 """The ``tabula`` command: one sub-command per module of :mod:`controller.commands`.
 
 Each command module defines ``HELP`` (one line), ``add_arguments(parser)`` and
-``run(args) -> int``. Heavy dependencies (OpenCV, pyserial) are imported inside ``run``
-so that ``tabula plays`` starts in milliseconds on a Pi.
+``run(args) -> int``, and ``LOGS_TO_STDERR = True`` if its log is standard error (a
+service's, which systemd keeps). Heavy dependencies (OpenCV, pyserial) are imported inside
+``run`` so that ``tabula plays`` starts in milliseconds on a Pi.
+
+Exit status, the same for every command: 0 done; 2 a mistake to fix, said in one line
+naming it (the command line, as argparse says it, or the input it names: a position, a
+file, a journal, a configuration, a board); 1 anything else: some lines of a batch
+failed (each answered with its error), or an unexpected error, said in one line whose
+traceback goes to a log file (to standard error with ``tabula --debug``, or for a command
+that logs there); 130 on Ctrl-C.
 """
 
 from __future__ import annotations
@@ -11,7 +19,10 @@ import argparse
 import importlib
 import os
 import sys
+import tempfile
+import traceback
 from collections.abc import Sequence
+from typing import NoReturn
 
 from controller.errors import TabulaError
 
@@ -32,21 +43,34 @@ COMMANDS: dict[str, str] = {
 }
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse's parser, saying a mistake in one line like the commands do (status 2)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of every sub-command."""
-    parser = argparse.ArgumentParser(prog="tabula", description=__doc__.splitlines()[0])
+    parser = _Parser(prog="tabula", description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--debug", action="store_true", help="print the traceback of an unexpected error"
+    )
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name, module_name in COMMANDS.items():
         module = importlib.import_module(module_name)
         sub = subparsers.add_parser(name, help=module.HELP, description=module.HELP)
         module.add_arguments(sub)
-        sub.set_defaults(run=module.run)
+        sub.set_defaults(run=module.run, logs_to_stderr=getattr(module, "LOGS_TO_STDERR", False))
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``tabula`` console script; returns the exit status."""
-    args = build_parser().parse_args(argv)
+    try:
+        args = build_parser().parse_args(argv)
+    except SystemExit as stop:  # --help (0), or a mistake argparse has said (2)
+        return stop.code if isinstance(stop.code, int) else 2
     try:
         status: int = args.run(args)
     except TabulaError as error:
@@ -57,7 +81,33 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:  # the reader went away (`tabula demo | head`): not an error
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # for the final flush
         return 0
+    except Exception as error:  # any other error is a bug: said in one line, traceback kept
+        return _report_unexpected(args.command, error, to_stderr=args.debug or args.logs_to_stderr)
     return status
+
+
+def _report_unexpected(command: str, error: Exception, *, to_stderr: bool) -> int:
+    """Say what failed in one line, and where its traceback is; the exit status (1).
+
+    The traceback goes to a new log file in the temporary directory, or to standard error
+    if ``to_stderr`` (``--debug``, or a command that logs there: a service's temporary
+    directory is private to it under systemd, and removed when it stops) or if no log
+    file can be written: it is never lost.
+    """
+    details = "".join(traceback.format_exception(error))
+    what = f"tabula {command}: unexpected {type(error).__name__}: {error}"
+    if not to_stderr:
+        try:
+            handle, path = tempfile.mkstemp(prefix=f"tabula-{command}-", suffix=".log")
+            with os.fdopen(handle, "w", encoding="utf-8") as log:
+                log.write(details)
+        except OSError as unwritable:
+            what += f" (no log file: {unwritable}; the traceback follows)"
+        else:
+            print(f"{what}; the traceback is in {path} (tabula --debug prints it)", file=sys.stderr)
+            return 1
+    print(details + what, file=sys.stderr)
+    return 1
 
 
 if __name__ == "__main__":

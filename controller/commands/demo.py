@@ -19,7 +19,6 @@ import argparse
 import asyncio
 import json
 import random
-import sys
 import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -86,6 +85,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from controller.commands.errors import UsageError
     from controller.record import MatFileError
     from controller.referee import Mode
     from controller.rules import Rules, variant_named
@@ -94,8 +94,7 @@ def run(args: argparse.Namespace) -> int:
 
     variant = variant_named(args.variant)
     if args.games is not None and args.games < 1:
-        print(f"tabula demo: --games {args.games}: expected at least 1", file=sys.stderr)
-        return 2
+        raise UsageError(f"--games {args.games}: expected at least 1")
     if args.broker is not None:
         from controller.config import parse_config
 
@@ -105,12 +104,11 @@ def run(args: argparse.Namespace) -> int:
             check_files=False,
         )
     if args.length < 0 or (args.length == 0 and args.games is None):
-        print(
-            f"tabula demo: --length {args.length}: a match of at least 1 point, or 0 (money "
-            "play) with --games",
-            file=sys.stderr,
+        raise UsageError(
+            f"--length {args.length}: a match of at least 1 point, or 0 (money play) with --games"
         )
-        return 2
+    if args.out is not None and args.out.exists() and not args.out.is_dir():
+        raise UsageError(f"--out {str(args.out)!r} is not a directory")
     seed = args.seed if args.seed is not None else random.randrange(10**6)
     out = args.out or Path(tempfile.mkdtemp(prefix="tabula-demo-"))
     out.mkdir(parents=True, exist_ok=True)

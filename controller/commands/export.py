@@ -20,6 +20,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TextIO
 
+from controller.commands.errors import UsageError
 from controller.record import (
     InvalidEventError,
     MatchRecord,
@@ -131,7 +132,7 @@ def print_position(record: MatchRecord, out: TextIO) -> None:
 
 def run(args: argparse.Namespace) -> int:
     if args.position == bool(args.format):
-        raise SystemExit("tabula export: give --format mat|sgf|json|text, or --position")
+        raise UsageError("give --format mat|sgf|json|text, or --position")
     record = read_source(args)
     if args.position:
         print_position(record, sys.stdout)

@@ -13,6 +13,7 @@ import sys
 from typing import TYPE_CHECKING, Any, TextIO
 
 from controller.commands import plays
+from controller.commands.errors import UsageError
 
 if TYPE_CHECKING:
     from controller.engine.model import Engine
@@ -43,11 +44,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     if args.batch:
         if args.position or args.dice:
-            raise SystemExit("tabula hint: --batch reads stdin and takes no POSITION or DICE")
+            raise UsageError("--batch reads stdin and takes no POSITION or DICE")
     elif not (args.position and args.dice):
-        raise SystemExit("tabula hint: give POSITION and DICE, or --batch")
+        raise UsageError("give POSITION and DICE, or --batch")
     if not 0 <= args.ply <= 7:
-        raise SystemExit(f"tabula hint: --ply is 0 to 7, got {args.ply}")
+        raise UsageError(f"--ply is 0 to 7, got {args.ply}")
     engine = open_engine(args)
     with asyncio.Runner() as runner:  # one loop: the engine's child process belongs to it
         try:

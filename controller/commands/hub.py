@@ -9,6 +9,9 @@ from pathlib import Path
 
 HELP = "follow every board through an MQTT broker: one live page, matches archived"
 
+LOGS_TO_STDERR = True
+"""An unexpected error's traceback goes to standard error, with the hub's log."""
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--broker", required=True, help="mqtt://host[:port] or mqtts://...")

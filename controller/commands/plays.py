@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any, TextIO
 
+from controller.commands.errors import UsageError
 from controller.rules.board import check_board
 from controller.rules.errors import IllegalActionError, InvalidDiceError, RulesError
 from controller.rules.jacquet import jacquet_result
@@ -21,7 +22,6 @@ from controller.rules.variants import Scoring, Unplayable, Variant, variant_name
 from controller.rules.xgid import parse_position, xgid
 
 HELP = "list the legal plays of a roll (POSITION DICE, or JSON lines with --batch)"
-
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -37,10 +37,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     if args.batch:
         if args.position or args.dice:
-            raise SystemExit("tabula plays: --batch reads stdin and takes no POSITION or DICE")
+            raise UsageError("--batch reads stdin and takes no POSITION or DICE")
         return run_batch(sys.stdin, sys.stdout)
     if not (args.position and args.dice):
-        raise SystemExit("tabula plays: give POSITION and DICE, or --batch")
+        raise UsageError("give POSITION and DICE, or --batch")
     return print_plays(args.position, args.dice, sys.stdout)
 
 

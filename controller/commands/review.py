@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Final
 
 from controller.commands import export, hint
+from controller.commands.errors import UsageError
 
 HELP = "review a recorded match with GNU Backgammon: every play and cube decision graded"
 
@@ -40,10 +41,10 @@ def run(args: argparse.Namespace) -> int:
     from controller.review import analyse, build_report, render_html, render_text
 
     if not 0 <= args.ply <= 7:
-        raise SystemExit(f"tabula review: --ply is 0 to 7, got {args.ply}")
+        raise UsageError(f"--ply is 0 to 7, got {args.ply}")
     suffix = args.out.suffix.lower() if args.out is not None else ".txt"
     if suffix not in SUFFIXES:
-        raise SystemExit(f"tabula review: --out ends in .txt, .html or .sgf, got {str(args.out)!r}")
+        raise UsageError(f"--out ends in .txt, .html or .sgf, got {str(args.out)!r}")
     record = export.read_source(args)
     engine = hint.open_engine(args, _NO_ENGINE)
     with asyncio.Runner() as runner:  # one loop: the engine's child process belongs to it

@@ -23,6 +23,9 @@ if TYPE_CHECKING:
 
 HELP = "run the board service with the hardware of a configuration file"
 
+LOGS_TO_STDERR = True
+"""An unexpected error's traceback goes to standard error: the log, systemd's journal."""
+
 _log = logging.getLogger("tabula.run")
 
 

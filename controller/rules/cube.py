@@ -35,6 +35,7 @@ __all__ = [
     "Outcome",
     "Rules",
     "WinKind",
+    "crawford_problem",
     "outcome",
 ]
 
@@ -99,6 +100,23 @@ class Rules:
     def is_money(self) -> bool:
         """Whether this is money play (no match length)."""
         return self.match_length == 0
+
+
+def crawford_problem(match_length: int) -> str | None:
+    """Why no game of a ``match_length``-point match (0: money play) can be the Crawford
+    game, or ``None`` if one can.
+
+    The Crawford game follows the first time a player reaches match point, which never
+    happens in a 1-point match (GNU Backgammon clears such a flag when it reads one).
+
+    >>> crawford_problem(1)
+    'a 1-point match has no Crawford game'
+    """
+    if match_length == 0:
+        return "money play has no Crawford game"
+    if match_length == 1:
+        return "a 1-point match has no Crawford game"
+    return None
 
 
 class WinKind(enum.IntEnum):
@@ -210,8 +228,8 @@ class CubeState:
             _check_player(self.owner, "cube owner")
         if not isinstance(self.phase, CubePhase):
             raise IllegalActionError(f"a cube phase is a CubePhase, got {self.phase!r}")
-        if self.crawford and self.rules.is_money:
-            raise IllegalActionError("money play has no Crawford game")
+        if self.crawford and (problem := crawford_problem(self.rules.match_length)):
+            raise IllegalActionError(problem)
         if self.crawford and (self.value != 1 or self.phase is CubePhase.DOUBLED):
             raise IllegalActionError("nobody doubles in the Crawford game: the cube stays at 1")
         if self.phase is CubePhase.DOUBLED and self.owner not in (None, self.turn):

@@ -22,6 +22,7 @@ from controller.rules.errors import IllegalActionError, InvalidDiceError
 __all__ = [
     "MatchState",
     "OpeningRoll",
+    "is_at_match_point",
     "roll_opening",
 ]
 
@@ -124,6 +125,15 @@ def roll_opening(rng: random.Random, rules: Rules | None = None) -> OpeningRoll:
     return opening
 
 
+def is_at_match_point(match_length: int, score: tuple[int, int]) -> bool:
+    """Whether a player of a match (longer than 1 point) is one point from winning it.
+
+    >>> is_at_match_point(1, (0, 0))
+    False
+    """
+    return match_length > 1 and match_length - 1 in score
+
+
 @dataclass(frozen=True, slots=True)
 class MatchState:
     """The score of a match (or money session) between games, immutable.
@@ -176,7 +186,7 @@ class MatchState:
             if self.crawford:
                 raise IllegalActionError("a finished match has no Crawford game to play")
             return
-        at_match_point = length > 1 and length - 1 in self.score
+        at_match_point = is_at_match_point(length, self.score)
         if not self.rules.crawford:
             if self.crawford or self.post_crawford:
                 raise IllegalActionError("these rules have no Crawford game")

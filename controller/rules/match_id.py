@@ -37,6 +37,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from controller.rules.board import Player
+from controller.rules.cube import crawford_problem
 from controller.rules.errors import InvalidNotationError
 from controller.rules.idcodec import KeyTextError, key_from_text, text_from_key
 
@@ -75,7 +76,8 @@ class MatchKey:
 
     Raises:
         InvalidNotationError: naming the field and its value when one cannot be encoded
-            or contradicts another (a Crawford game in money play, a score over the length).
+            or contradicts another (a Crawford game in money play or a 1-point match, a
+            score over the length).
     """
 
     cube_value: int = 1
@@ -140,8 +142,8 @@ class MatchKey:
             raise fail(f"the score is two numbers from 0 to {_MAX_NUMBER}, got {self.score!r}")
         if length and max(self.score) > length:
             raise fail(f"a score of {self.score} is over the match length {length}")
-        if not length and self.crawford:
-            raise fail("money play has no Crawford game")
+        if self.crawford and (problem := crawford_problem(length)):
+            raise fail(problem)
 
 
 def _bits(fields: list[tuple[int, int]]) -> int:

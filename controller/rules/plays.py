@@ -315,80 +315,14 @@ def _search_all(
     return ends
 
 
-def _search_in_order(
-    view: Board, numbers: tuple[int, ...], steps_of: _StepFunction
-) -> dict[tuple[Board, tuple[int, ...]], _Moves]:
-    """Ludii's way: the player picks an order; each number is played if it can be, else lost."""
-    ends: dict[tuple[Board, tuple[int, ...]], _Moves] = {}
-    orders = {numbers, tuple(reversed(numbers))}
-    for order in orders:
-        if len(order) == 2:  # the common case, unrolled
-            _two_in_order(view, order, steps_of, ends)
-            continue
-        stack: list[tuple[Board, _Moves, int, tuple[int, ...]]] = [(view, (), 0, ())]
-        seen: set[tuple[Board, int, tuple[int, ...]]] = set()
-        while stack:
-            board, steps, index, lost = stack.pop()
-            node = (board, index, lost)
-            if node in seen:
-                continue
-            seen.add(node)
-            if index == len(order) or max(board) <= 0:
-                ends.setdefault((board, (*lost, *order[index:])), steps)
-                continue
-            moves = steps_of(board, order[index])
-            if not moves:
-                stack.append((board, steps, index + 1, (*lost, order[index])))
-            index += 1
-            for step in moves:
-                after = _apply(board, *step)
-                if (after, index, lost) not in seen:  # it would be skipped when popped
-                    stack.append((after, (*steps, step), index, lost))
-    return ends
-
-
-def _two_in_order(
-    view: Board,
-    order: tuple[int, ...],
-    steps_of: _StepFunction,
-    ends: dict[tuple[Board, tuple[int, ...]], _Moves],
-) -> None:
-    """:func:`_search_in_order` of two numbers in one order, adding to ``ends``.
-
-    It visits the ends in the order of the general search's stack (the last move found
-    first), so that each result keeps the same way there.
-    """
-    first, second = order
-    if max(view) <= 0:
-        ends.setdefault((view, order), ())
-        return
-    moves = steps_of(view, first)
-    for step in reversed(moves):
-        after = _apply(view, *step)
-        if not step[1] and max(after) <= 0:  # the last checker borne off
-            ends.setdefault((after, (second,)), (step,))
-            continue
-        follow_ups = steps_of(after, second)
-        for follow_up in reversed(follow_ups):
-            ends.setdefault((_apply(after, *follow_up), ()), (step, follow_up))
-        if not follow_ups:
-            ends.setdefault((after, (second,)), (step,))
-    if not moves:  # the first number is lost
-        follow_ups = steps_of(view, second)
-        for follow_up in reversed(follow_ups):
-            ends.setdefault((_apply(view, *follow_up), (first,)), (follow_up,))
-        if not follow_ups:
-            ends.setdefault((view, order), ())
-
-
 def _enumerate_variant(
     view: Board, numbers: tuple[int, ...], variant: Variant
 ) -> dict[Board, tuple[_Moves, tuple[int, ...]]]:
     """Results of the legal plays of ``numbers`` under ``variant``, with the numbers unused."""
-    if variant.unplayable is Unplayable.LOST:
-        ends = _search_in_order(view, numbers, _general_steps(variant))
-    else:
-        ends = _search_all(view, numbers, _general_steps(variant))
+    ends = _search_all(view, numbers, _general_steps(variant))
+    # Ludii's ruleset (LOST) keeps every end: a number is lost only when no number left
+    # can move, which is where the search stops. The others must use as many as they can.
+    if variant.unplayable is not Unplayable.LOST:
         fewest_left = min(map(len, map(itemgetter(1), ends)))
         if any(len(left) != fewest_left for _, left in ends):
             ends = {end: steps for end, steps in ends.items() if len(end[1]) == fewest_left}

@@ -14,9 +14,9 @@ single-step generator). Any other variant (:mod:`controller.rules.variants`) is 
 the mover's view along their track with the variant's own single steps, so the courier
 and the two-point limit are checked before every move, as the rules say; the nodes then
 carry the numbers still to play, since in Jacquet the order of the moves matters. In
-Ludii's ruleset (:attr:`~controller.rules.variants.Unplayable.LOST`) the player plays the
-numbers in an order of their choosing, each one that can be played when its turn comes
-must be, and one that cannot is lost: the tree has an edge without a move for that loss.
+Ludii's ruleset (:attr:`~controller.rules.variants.Unplayable.LOST`) the player plays, at
+each step, any number left that can move now; the play ends (the numbers left are lost)
+only when none can, so every node of the walk is on the way to a legal play.
 """
 
 from __future__ import annotations
@@ -61,7 +61,6 @@ class PlayTree:
         "_by_board",
         "_children",
         "_from_view",
-        "_lost",
         "_plays",
         "_steps_of",
         "_to_view",
@@ -104,7 +103,6 @@ class PlayTree:
         self.numbers = numbers
         self.variant = variant
         self._children: dict[_Node, list[tuple[int, int, _Node]]] = {}
-        self._lost: dict[_Node, list[_Node]] = {}
         if variant.is_backgammon_movement and self.dice is not None:
             self._to_view = self._from_view = _flipper(player)
             self._plays = {play.result: play for play in legal_plays(board, player, self.dice)}
@@ -118,7 +116,7 @@ class PlayTree:
             self._plays = {play.result: play for play in plays}
             start = (self._to_view(board), numbers)
             if variant.unplayable is Unplayable.LOST:
-                self._visit_in_order(start)
+                self._visit_every_order(start)
             else:
                 ends = {
                     self._to_view(play.result): tuple(sorted(play.unused, reverse=True))
@@ -169,8 +167,12 @@ class PlayTree:
             return True
         return False
 
-    def _visit_in_order(self, start: _Node) -> None:
-        """Ludii's ruleset: every order is legal; a number with no move is lost, not kept."""
+    def _visit_every_order(self, start: _Node) -> None:
+        """Ludii's ruleset: any number left that can move now may be played next.
+
+        A node where no number left can move ends the play (its numbers are lost), so no
+        path is pruned: there is no obligation that a later step could fail.
+        """
         stack = [start]
         while stack:
             node = stack.pop()
@@ -178,31 +180,17 @@ class PlayTree:
                 continue
             board, left = node
             children: list[tuple[int, int, _Node]] = []
-            lost: list[_Node] = []
             if max(board) > 0:
                 for index, number in enumerate(left):
                     if number in left[:index]:
                         continue
                     rest = left[:index] + left[index + 1 :]
-                    steps = self._steps_of(board, number)
-                    if not steps:
-                        lost.append((board, rest))
                     children += [
                         (source, target, (_apply(board, source, target), rest))
-                        for source, target in steps
+                        for source, target in self._steps_of(board, number)
                     ]
             self._children[node] = children
-            if lost:
-                self._lost[node] = lost
             stack += [child for _, _, child in children]
-            stack += lost
-
-    def _closure(self, node: _Node) -> list[_Node]:
-        """``node`` and the nodes its lost numbers lead to (the same board, fewer numbers)."""
-        found = [node]
-        for after in found:
-            found += [lost for lost in self._lost.get(after, ()) if lost not in found]
-        return found
 
     @property
     def plays(self) -> tuple[Play, ...]:
@@ -252,11 +240,9 @@ class PlayTree:
             for step_source, target, child in self._children[node]:
                 if step_source == point:
                     found.add(target)
-                    if target != 0:
-                        for after in self._closure(child) if self._lost else (child,):
-                            if (after, target) not in seen:
-                                seen.add((after, target))
-                                frontier.append((after, target))
+                    if target != 0 and (child, target) not in seen:
+                        seen.add((child, target))
+                        frontier.append((child, target))
         return frozenset(found)
 
 

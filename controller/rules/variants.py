@@ -74,8 +74,9 @@ class Unplayable(enum.Enum):
     """Jacquet (Moulidars): both dice or the higher must be used; the rest passes to the
     opponent, who plays it with their own checkers before their own throw."""
     LOST = "lost"
-    """Ludii's Jacquet: no obligation beyond playing a number that can be played when its
-    turn comes, in the order the player chooses; an unplayable number is simply lost."""
+    """Ludii's Jacquet: at each step the player plays any number left that can move now,
+    in the order they choose (one that makes another unplayable included); the numbers
+    left are lost only when none of them can move."""
 
 
 class FirstTurn(enum.Enum):

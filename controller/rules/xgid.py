@@ -36,14 +36,14 @@ from dataclasses import dataclass
 from typing import Final
 
 from controller.rules.board import START, Board, Player, check_board
-from controller.rules.cube import CubePhase, CubeState, Rules
+from controller.rules.cube import CubePhase, CubeState, Rules, crawford_problem
 from controller.rules.errors import (
     IllegalActionError,
     InvalidNotationError,
     InvalidPositionError,
     InvalidRulesError,
 )
-from controller.rules.match import MatchState
+from controller.rules.match import MatchState, is_at_match_point
 from controller.rules.match_id import GameState, MatchKey, match_id, parse_match_id
 from controller.rules.position_id import board_from_position_id, position_id
 
@@ -97,8 +97,8 @@ class Xgid:
 
     Raises:
         InvalidNotationError: naming the field when one is out of range or contradicts
-            another (an owned cube at 1, a Crawford flag in money play, a double in the
-            Crawford game, a score at or over the match length...).
+            another (an owned cube at 1, a Crawford flag in money play or a 1-point match,
+            a double in the Crawford game, a score at or over the match length...).
     """
 
     board: Board = START
@@ -159,12 +159,14 @@ class Xgid:
             or not all(_is_int(n) and n >= 0 for n in self.score)
         ):
             raise fail(f"the score is two counts of points, got {self.score!r}")
+        if self.crawford and (problem := crawford_problem(length)):
+            raise fail(problem)
         if length:
             if max(self.score) >= length:
                 raise fail(f"a score of {self.score} ends a {length}-point match")
             if self.jacoby or self.beavers:
                 raise fail("the Jacoby rule and beavers belong to money play")
-            if self.crawford and length - 1 not in self.score:
+            if self.crawford and not is_at_match_point(length, self.score):
                 raise fail(
                     f"the Crawford game needs a player at {length - 1} points, "
                     f"the score is {self.score}"
@@ -173,8 +175,6 @@ class Xgid:
                 raise fail(
                     f"nobody doubles in the Crawford game: the cube is at 1, got {self.cube_value}"
                 )
-        elif self.crawford:
-            raise fail("money play has no Crawford game")
         if self.offer is not None:
             if self.crawford:
                 raise fail("doubling is not allowed in the Crawford game")
@@ -259,8 +259,7 @@ class Xgid:
             IllegalActionError: for a Crawford flag under rules without the Crawford rule.
         """
         rules = self._rules_or(rules)
-        length = self.match_length
-        at_match_point = length > 1 and length - 1 in self.score
+        at_match_point = is_at_match_point(self.match_length, self.score)
         return MatchState(
             rules=rules,
             score=self.score,
@@ -526,4 +525,3 @@ def parse_position(text: str) -> Xgid:
     if text.startswith(_PREFIX) or text.count(":") >= 9:
         return parse_xgid(text)
     return parse_gnubg_id(text)
-

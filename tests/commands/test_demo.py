@@ -58,3 +58,39 @@ def test_demo_plays_nackgammon_through_the_service(tmp_path: Path) -> None:
     assert "nackgammon, 1-point matches" in run.stdout
     assert "wrote .json and .txt" in run.stdout
     assert "nackgammon" in (tmp_path / "match-1.txt").read_text()
+
+
+def _blocked_demo(out: Path) -> tuple[str, ...]:
+    """A demo that fails once its match is played: match-1.sgf is a directory."""
+    (out / "match-1.sgf").mkdir(parents=True)
+    return ("demo", "--headless", "--games", "1", "--seed", "5", "--illegal", "0",
+            "--out", str(out))  # fmt: skip
+
+
+def test_a_crash_inside_the_demo_is_one_line_and_its_traceback_a_log(tmp_path: Path) -> None:
+    run = tabula(*_blocked_demo(tmp_path), env={"TMPDIR": str(tmp_path)})
+    assert run.returncode == 1
+    (line,) = run.stderr.splitlines()
+    head, log = line.split("; the traceback is in ")
+    assert head == (
+        f"tabula demo: unexpected IsADirectoryError: [Errno 21] Is a directory: "
+        f"'{tmp_path / 'match-1.sgf'}'"
+    )
+    assert log == f"{Path(log.split(' ')[0])} (tabula --debug prints it)"
+    traceback = Path(log.split(" ")[0]).read_text()
+    assert traceback.startswith("Traceback") and "IsADirectoryError" in traceback
+    # Nothing is lost: the journal holds the game played, for `tabula export`.
+    export = tabula("export", "--journal", str(tmp_path / "match-1.sqlite3"), "--format", "json")
+    assert export.returncode == 0 and '"type":"game_ended"' in export.stdout.replace(" ", "")
+    debug = tabula("--debug", *_blocked_demo(tmp_path / "again"))
+    assert debug.returncode == 1
+    assert debug.stderr.startswith("Traceback") and "IsADirectoryError" in debug.stderr
+
+
+def test_demo_refuses_an_out_that_is_not_a_directory(tmp_path: Path) -> None:
+    (tmp_path / "file").touch()
+    run = tabula("demo", "--games", "1", "--out", str(tmp_path / "file"))
+    assert (run.returncode, run.stderr) == (
+        2,
+        f"tabula demo: --out {str(tmp_path / 'file')!r} is not a directory\n",
+    )

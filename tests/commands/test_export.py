@@ -70,7 +70,7 @@ def test_errors_are_one_line_without_traceback(tmp_path: Path) -> None:
     assert run.returncode == 2
     assert "which a .mat file cannot hold: export .sgf instead" in run.stderr
     run = tabula("export", "--journal", str(irregular))
-    assert run.returncode == 1
+    assert run.returncode == 2
     assert run.stderr == "tabula export: give --format mat|sgf|json|text, or --position\n"
     assert "Traceback" not in run.stderr
 

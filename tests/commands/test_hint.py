@@ -103,7 +103,7 @@ def test_bad_input_is_one_clear_line_not_a_traceback(args: tuple[str, ...], mess
         (("--batch", "4HPwATDgc/ABMA"), "tabula hint: --batch reads stdin and takes no POSITION"),
     ],
 )
-def test_usage_errors_exit_1_as_for_tabula_plays(args: tuple[str, ...], message: str) -> None:
+def test_usage_errors_exit_2_as_for_tabula_plays(args: tuple[str, ...], message: str) -> None:
     run = tabula("hint", *args)
-    assert run.returncode == 1
+    assert run.returncode == 2
     assert run.stderr.startswith(message)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 
@@ -14,8 +15,9 @@ START_XGID = "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:3:0:10"
 
 
 def tabula(
-    *args: str, stdin: str = "", timeout: float | None = None
+    *args: str, stdin: str = "", timeout: float | None = None, env: dict[str, str] | None = None
 ) -> subprocess.CompletedProcess[str]:
+    """Run the console script; ``env`` adds to this process's environment."""
     return subprocess.run(
         [sys.executable, "-m", "controller.cli", *args],
         input=stdin,
@@ -23,6 +25,7 @@ def tabula(
         text=True,
         check=False,
         timeout=timeout,
+        env={**os.environ, **env} if env else None,
     )
 
 

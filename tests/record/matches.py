@@ -75,19 +75,27 @@ def nudge(board: Board, player: Player, rng: random.Random) -> Board | None:
     return None
 
 
+class _Recording:
+    """The events of a match being made up, each replayed as it is added: the match replays."""
+
+    def __init__(self, rules: Rules) -> None:
+        start = MatchStarted(NAMES, rules)
+        self.replayer = Replayer(start)
+        self.events: list[Event] = [start]
+
+    def add(self, event: Event) -> None:
+        self.replayer.apply(len(self.events), event)
+        self.events.append(event)
+
+
 def irregular_events(
     seed: int, rules: Rules, *, illegal: float = 0.08, edits: float = 0.04, games: int = 50
 ) -> list[Event]:
     """A simulated match with illegal plays accepted, partial boards and position edits."""
     rng = random.Random(seed)
     sims = players(seed)
-    start = MatchStarted(NAMES, rules)
-    replayer = Replayer(start)
-    events: list[Event] = [start]
-
-    def add(event: Event) -> None:
-        replayer.apply(len(events), event)
-        events.append(event)
+    recording = _Recording(rules)
+    replayer, events, add = recording.replayer, recording.events, recording.add
 
     played_games = 0
     while played_games < games:
@@ -171,3 +179,56 @@ def resigned_events(seed: int, length: int) -> list[Event]:
     assert result is not None and result.resigned
     ended = GameEnded(result.winner, result.points, result.kind, resigned=True)
     return [*chosen, ended]
+
+
+def scripted_cube_events(seed: int, rules: Rules, scripts: list[list[str]]) -> list[Event]:
+    """A match whose cube actions and resignations follow ``scripts``, one list a game.
+
+    Each game opens with a random opening roll and the first play. A script's words are
+    then done in order by whoever must act: ``play`` (roll and play a turn), ``double``
+    (the player on roll), ``take``, ``drop``, ``beaver`` (the doubled player),
+    ``resign`` (the player on roll resigns a single game; ``resign-gammon`` a gammon),
+    ``accept``, ``refuse``. The plays are the simulated players'; everything goes through
+    the :class:`~controller.record.Replayer`, so the match replays.
+    """
+    rng = random.Random(seed)
+    sims = players(seed)
+    recording = _Recording(rules)
+    replayer, events, add = recording.replayer, recording.events, recording.add
+
+    def play_turn() -> None:
+        state = replayer.snapshot
+        assert state.cube is not None
+        player = state.cube.turn
+        if state.phase is Phase.TO_ROLL:
+            add(Rolled(player, (rng.randint(1, 6), rng.randint(1, 6))))
+        state = replayer.snapshot
+        assert state.dice is not None
+        play = sims[player].choose_play(legal_plays(state.board, player, state.dice), player)
+        add(Played(player, state.dice, play.notation, play.result))
+
+    for script in scripts:
+        while replayer.snapshot.phase is Phase.OPENING:
+            add(OpeningRolled((rng.randint(1, 6), rng.randint(1, 6))))
+        play_turn()
+        for word in script:
+            state = replayer.snapshot
+            assert state.cube is not None
+            actor = state.to_act
+            assert actor is not None
+            if word == "play":
+                play_turn()
+            elif word == "double":
+                add(Doubled(actor, state.cube.value * 2))
+            elif word == "beaver":
+                add(Beavered(actor, state.cube.value * 4))
+            elif word.startswith("resign"):
+                add(Resigned(actor, WinKind.GAMMON if word == "resign-gammon" else WinKind.SINGLE))
+            else:
+                answers = {"take": Taken, "drop": Dropped, "accept": ResignAccepted}
+                answers |= {"refuse": ResignRefused}
+                add(answers[word](actor))
+        result = replayer.snapshot.pending
+        assert result is not None, f"game {len(scripts)}'s script {script} does not end it"
+        add(GameEnded(result.winner, result.points, result.kind, result.dropped, result.resigned))
+    return events

@@ -41,7 +41,12 @@ from controller.rules.variants import JACQUET, JACQUET_LUDII, Variant
 from controller.scene import Colour, Lamp, Pattern
 from controller.selfplay import JacquetPlayed, play_jacquet_game
 from tests.referee._support import ends_complete, lift, lift_for, put, random_steps
-from tests.rules.test_jacquet import jboard
+from tests.rules.test_jacquet import (
+    LUDII_4_1_COURIER_ARRIVES,
+    LUDII_4_1_SAME_CHECKER_GOES_ON,
+    LUDII_4_1_STAYS_BLOCKED,
+    jboard,
+)
 
 START = JACQUET.start
 
@@ -120,6 +125,37 @@ def test_rule_10_the_higher_die_when_only_one_can_be_played() -> None:
     ludii = final(board, 0, (6, 5), played_5, JACQUET_LUDII)
     assert ludii.kind is Kind.COMPLETE and ludii.play is not None
     assert ludii.play.unused == (6,)
+
+
+def test_ludii_the_4_alone_is_partial_while_the_1_can_follow() -> None:
+    board = LUDII_4_1_SAME_CHECKER_GOES_ON
+    played_4 = jboard({1: 14, 6: 1}, {1: 13, 15: 2})
+    judge = Judge(board, 0, (4, 1), variant=JACQUET_LUDII)
+    partial = judge.verdict(cells_from_board(played_4))
+    assert (partial.kind, partial.dice_left) == (Kind.PARTIAL, (1,))
+    stopped = judge.final_verdict(cells_from_board(played_4))
+    assert stopped.fault is Fault.BOTH_DICE and stopped.text.endswith("both 4-1 can be played")
+    both = judge.final_verdict(cells_from_board(jboard({1: 14, 7: 1}, {1: 13, 15: 2})))
+    assert both.kind is Kind.COMPLETE and both.play is not None and both.play.unused == ()
+
+
+def test_ludii_the_1_after_the_4_by_the_checker_the_courier_releases() -> None:
+    board = LUDII_4_1_COURIER_ARRIVES
+    judge = Judge(board, 0, (4, 1), variant=JACQUET_LUDII)
+    courier_home = jboard({1: 14, 19: 1}, {1: 11, 4: 2, 8: 2})
+    assert judge.final_verdict(cells_from_board(courier_home)).fault is Fault.BOTH_DICE
+    released = jboard({1: 13, 2: 1, 19: 1}, {1: 11, 4: 2, 8: 2})
+    verdict = judge.final_verdict(cells_from_board(released))
+    assert verdict.kind is Kind.COMPLETE and verdict.play is not None
+    assert verdict.play.notation == "24/23 10/6"
+
+
+def test_ludii_the_1_still_blocked_after_the_4_is_lost_not_flagged() -> None:
+    judge = Judge(LUDII_4_1_STAYS_BLOCKED, 0, (4, 1), variant=JACQUET_LUDII)
+    played_4 = jboard({1: 14, 6: 1}, {1: 11, 15: 2, 19: 2})
+    verdict = judge.final_verdict(cells_from_board(played_4))
+    assert verdict.kind is Kind.COMPLETE and verdict.play is not None
+    assert verdict.play.unused == (1,)
 
 
 def test_rule_10_both_dice_when_both_can_be_played() -> None:

@@ -4,7 +4,9 @@
 still finds exactly the plays this straightforward version finds (same results, same moves,
 same numbers left) on thousands of positions, and ``python -m benchmarks rules`` times
 both in the same run. Frozen on purpose: do not optimise it (it shares with the package
-only the one-step board update, ``_apply``, which the fast backgammon path uses too).
+only the one-step board update, ``_apply``, which the fast backgammon path uses too). It
+changes only with the rules: Ludii's ruleset now loses a number only when no number left
+can move (JACQUET.md), not whenever it is blocked at its turn in an order.
 """
 
 from __future__ import annotations
@@ -125,38 +127,12 @@ def _search_all(
     return ends
 
 
-def _search_in_order(
-    view: Board, numbers: tuple[int, ...], variant: Variant
-) -> dict[tuple[Board, tuple[int, ...]], _Steps]:
-    """Ludii's way: the player picks an order; each number is played if it can be, else lost."""
-    ends: dict[tuple[Board, tuple[int, ...]], _Steps] = {}
-    orders = {numbers, tuple(reversed(numbers))}
-    for order in orders:
-        stack: list[tuple[Board, _Steps, int, tuple[int, ...]]] = [(view, (), 0, ())]
-        seen: set[tuple[Board, int, tuple[int, ...]]] = set()
-        while stack:
-            board, steps, index, lost = stack.pop()
-            if (board, index, lost) in seen:
-                continue
-            seen.add((board, index, lost))
-            if index == len(order) or max(board) <= 0:
-                ends.setdefault((board, (*lost, *order[index:])), steps)
-                continue
-            moves = _general_steps(board, order[index], variant)
-            if not moves:
-                stack.append((board, steps, index + 1, (*lost, order[index])))
-            stack.extend((_apply(board, *step), (*steps, step), index + 1, lost) for step in moves)
-    return ends
-
-
 def _enumerate_variant(
     view: Board, numbers: tuple[int, ...], variant: Variant
 ) -> dict[Board, tuple[_Steps, tuple[int, ...]]]:
     """Results of the legal plays of ``numbers`` under ``variant``, with the numbers unused."""
-    if variant.unplayable is Unplayable.LOST:
-        ends = _search_in_order(view, numbers, variant)
-    else:
-        ends = _search_all(view, numbers, variant)
+    ends = _search_all(view, numbers, variant)
+    if variant.unplayable is not Unplayable.LOST:  # Ludii: a number is lost only when stuck
         most = max(len(numbers) - len(left) for _, left in ends)
         ends = {end: steps for end, steps in ends.items() if len(numbers) - len(end[1]) == most}
         if most == 1 and len(numbers) == 2 and numbers[0] != numbers[1]:

@@ -241,6 +241,11 @@ def test_money_play_has_no_crawford_game() -> None:
         CubeState(MONEY, crawford=True)
 
 
+def test_a_one_point_match_has_no_crawford_game() -> None:
+    with pytest.raises(IllegalActionError, match="a 1-point match has no Crawford game"):
+        CubeState(Rules(match_length=1), crawford=True)
+
+
 # Castors (beavers).
 
 

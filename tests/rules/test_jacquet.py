@@ -303,6 +303,32 @@ def test_ludii_the_order_may_leave_a_die_unplayable_and_it_is_lost() -> None:
     assert (after.player, after.numbers) == (1, ())  # nothing handed over
 
 
+# With 4-1, the 1 blocked and the 4 playable, Ludii plays the 4 and then the 1 if it can:
+# a number blocked at the moment is lost only when no remaining number can move.
+LUDII_4_1_SAME_CHECKER_GOES_ON = jboard({1: 14, 2: 1}, {1: 13, 15: 2})
+"""The courier on pos 2; player 1 holds pos 3 (their pos 15); pos 6 and 7 are open."""
+LUDII_4_1_COURIER_ARRIVES = jboard({1: 14, 15: 1}, {1: 11, 4: 2, 8: 2})
+"""The courier on pos 15; pos 16 and 20 held: after 15/19 only the start point can play 1."""
+LUDII_4_1_STAYS_BLOCKED = jboard({1: 14, 2: 1}, {1: 11, 15: 2, 19: 2})
+"""As the first, with pos 7 held too: the 1 stays blocked after the 4."""
+
+
+def test_ludii_a_blocked_die_is_not_used_up_while_the_other_can_move() -> None:
+    assert plays(LUDII_4_1_SAME_CHECKER_GOES_ON, 0, (4, 1), JACQUET_LUDII) == [("23/18", ())]
+
+
+def test_ludii_the_1_becomes_playable_after_the_4_by_another_checker() -> None:
+    # 10/6 brings the courier to the last quadrant, which lets a checker leave the start.
+    assert plays(LUDII_4_1_COURIER_ARRIVES, 0, (4, 1), JACQUET_LUDII) == [("24/23 10/6", ())]
+
+
+def test_ludii_the_1_still_blocked_after_the_4_is_lost() -> None:
+    assert plays(LUDII_4_1_STAYS_BLOCKED, 0, (4, 1), JACQUET_LUDII) == [("23/19", (1,))]
+    turn = JacquetTurn(board=LUDII_4_1_STAYS_BLOCKED, variant=JACQUET_LUDII).throw((4, 1))
+    after = turn.play(turn.plays()[0])
+    assert (after.player, after.numbers) == (1, ())  # lost, not handed over
+
+
 # Properties over random games.
 
 

@@ -102,6 +102,7 @@ def test_the_higher_die_is_written_first() -> None:
         (CENTRED | 1 << 67, "bits are set after bit 67"),
         (CENTRED | 3 << 21 | 4 << 36, "a score of (4, 0) is over the match length 3"),
         (CENTRED | 1 << 7, "money play has no Crawford game"),
+        (CENTRED | 1 << 7 | 1 << 21, "a 1-point match has no Crawford game"),
     ],
 )
 def test_bad_match_ids_say_what_is_wrong(bits: int, message: str) -> None:
@@ -154,7 +155,7 @@ def match_keys(draw: st.DrawFn) -> MatchKey:
         cube_value=1 << draw(st.integers(0, 15)),
         cube_owner=draw(st.sampled_from((None, 0, 1))),
         player_on_roll=draw(st.sampled_from((0, 1))),
-        crawford=bool(length) and draw(st.booleans()),
+        crawford=length > 1 and draw(st.booleans()),
         game_state=draw(st.sampled_from(GameState)),
         turn=draw(st.sampled_from((0, 1))),
         doubled=draw(st.booleans()),
@@ -233,7 +234,7 @@ def _random_key(rng: random.Random) -> MatchKey:
         cube_value=1 << rng.randint(0, 15),
         cube_owner=rng.choice((None, 0, 1)),
         player_on_roll=rng.randint(0, 1),
-        crawford=bool(length) and rng.random() < 0.3,
+        crawford=length > 1 and rng.random() < 0.3,
         game_state=rng.choice(list(GameState)),
         turn=rng.randint(0, 1),
         doubled=rng.random() < 0.3,

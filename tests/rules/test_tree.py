@@ -16,7 +16,11 @@ from controller.rules.tree import PlayTree
 from controller.rules.variants import BACKGAMMON, JACQUET, JACQUET_LUDII, Variant
 from controller.selfplay import JacquetPlayed, play_jacquet_game
 from tests.rules.positions import bar_case, bearoff_case, contact_bearoff_case, playout_cases
-from tests.rules.test_jacquet import jboard
+from tests.rules.test_jacquet import (
+    LUDII_4_1_SAME_CHECKER_GOES_ON,
+    LUDII_4_1_STAYS_BLOCKED,
+    jboard,
+)
 from tests.rules.test_plays import board_of
 
 
@@ -144,8 +148,28 @@ def test_ludii_a_number_with_no_move_is_lost_and_the_other_order_is_legal() -> N
     assert tree.destinations(board, 23) == {17, 18}
     after_5 = tree.next_steps(board)[Move(23, 18)]
     assert tree.play_for(after_5) is not None  # the 6 cannot follow: it is lost
-    assert tree.dice_left(after_5) == {(6,), ()}
+    assert tree.dice_left(after_5) == {(6,)}
     assert tree.next_steps(after_5) == {}
+
+
+def test_ludii_the_4_alone_is_only_partial_when_the_1_can_follow() -> None:
+    board = LUDII_4_1_SAME_CHECKER_GOES_ON
+    tree = PlayTree(board, 0, (4, 1), variant=JACQUET_LUDII)
+    assert [(play.notation, play.unused) for play in tree.plays] == [("23/18", ())]
+    assert tree.destinations(board, 23) == {19, 18}  # 19 on the way, 18 the end
+    after_4 = tree.next_steps(board)[Move(23, 19)]
+    assert tree.play_for(after_4) is None
+    assert tree.dice_left(after_4) == {(1,)}
+    assert set(tree.next_steps(after_4)) == {Move(19, 18)}
+
+
+def test_ludii_a_1_still_blocked_after_the_4_ends_the_play() -> None:
+    board = LUDII_4_1_STAYS_BLOCKED
+    tree = PlayTree(board, 0, (4, 1), variant=JACQUET_LUDII)
+    after_4 = tree.next_steps(board)[Move(23, 19)]
+    play = tree.play_for(after_4)
+    assert play is not None and play.unused == (1,)
+    assert tree.next_steps(after_4) == {}
 
 
 def test_numbers_must_be_1_to_6() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 from dataclasses import replace
 
@@ -17,6 +18,7 @@ from controller.rules.match_id import parse_match_id
 from controller.rules.position_id import position_id
 from controller.rules.xgid import CubeOffer, Xgid, gnubg_id, parse_gnubg_id, parse_xgid, xgid
 from tests.rules._codec_support import boards, load_gnubg, random_board
+from tests.rules.test_match_id import CENTRED, id_from_bits
 
 OPENING = "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:3:0:10"
 
@@ -134,6 +136,10 @@ def test_dice_keep_the_order_written() -> None:
         (
             "XGID=-b----E-C---eE---c-e----B-:0:0:1:D:4:2:1:5:10",
             "doubling is not allowed in the Crawford game",
+        ),
+        (
+            "XGID=-b----E-C---eE---c-e----B-:0:0:-1:31:0:0:1:1:10",
+            "a 1-point match has no Crawford game",
         ),
         (
             "XGID=-b----E-C---eE---c-e----B-:1:-1:1:D:0:0:0:0:10",
@@ -415,6 +421,39 @@ def test_gnubg_steps_back_from_a_pending_double() -> None:
     assert theirs.split(":")[0] == position_id(START, 1)
     without_offer = Xgid(board=START, cube_value=2, cube_owner=1, turn=1)
     assert theirs == gnubg_id(without_offer)
+
+
+def test_gnubg_keeps_a_crawford_flag_exactly_where_we_accept_one() -> None:
+    """Issue 14, defect 7. Where GNU Backgammon clears a Crawford flag on import (a 1-point
+    match, nobody at match point) or refuses the ID (money play), we refuse it in one line;
+    where it keeps the flag, we read the same IDs and a match and cube with that flag."""
+    gnubg = load_gnubg()
+    reset = _gnubg_reads(gnubg, RESET)
+    mismatches = []
+    for length in range(8):
+        for score in itertools.product(range(max(length, 1)), repeat=2):
+            # Match ID: the Crawford bit, playing, 3-1 rolled by its player 0 (our player 1).
+            bits = CENTRED | 1 << 7 | 1 << 8 | 3 << 15 | 1 << 18 | length << 21
+            bits |= score[0] << 36 | score[1] << 51
+            texts = [f"{position_id(START, 1)}:{id_from_bits(bits)}"]
+            if length:
+                texts.append(f"XGID={OPENING[5:31]}:0:0:-1:31:{score[1]}:{score[0]}:1:{length}:10")
+            for text in texts:
+                _gnubg_reads(gnubg, RESET)
+                theirs = _gnubg_reads(gnubg, text)
+                kept = theirs != reset and parse_match_id(theirs.split(":")[1]).crawford
+                parse = parse_xgid if text.startswith("XGID=") else parse_gnubg_id
+                try:
+                    position = parse(text)
+                except InvalidNotationError as error:
+                    assert "\n" not in str(error) and "Crawford" in str(error), error
+                    accepted = False
+                else:
+                    accepted = theirs == gnubg_id(position)
+                    assert position.match_state().crawford and position.cube_state().crawford
+                if accepted != kept:
+                    mismatches.append(f"{text}: gnubg {theirs}, ours accepted={accepted}")
+    assert not mismatches, f"{len(mismatches)} mismatches: {mismatches[:3]}"
 
 
 # Game states in and out of an XGID.

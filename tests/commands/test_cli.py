@@ -1,0 +1,103 @@
+"""``tabula``: one exit status per kind of outcome, and one line per mistake, for every command.
+
+0 done; 2 a mistake to fix (the command line, as argparse says it, or the input it names);
+1 the rest: some lines of a batch failed, or an unexpected error, whose traceback goes to
+a log file (or to standard error with ``--debug``).
+"""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from controller.cli import COMMANDS, _report_unexpected, main
+from tests.commands.test_plays import tabula
+
+MISTAKES: dict[str, tuple[list[str], str]] = {
+    "plays": (["4HPwATDgc/ABMA"], "give POSITION and DICE, or --batch"),
+    "demo": (["--games", "0"], "--games 0: expected at least 1"),
+    "sim-board": (["--protocol", "two"], "--protocol 'two': expected MAJOR.MINOR, each 0..255"),
+    "board": (["--settle-ms", "-1"], "--settle-ms -1: must be >= 0"),
+    "export": (["--match", "{tmp}/m.jsonl"], "give --format mat|sgf|json|text, or --position"),
+    "check-config": (["--config", "{tmp}/none.toml"], "cannot read the configuration"),
+    "hint": (["4HPwATDgc/ABMA", "31", "--ply", "9"], "--ply is 0 to 7, got 9"),
+    "review": (["--match", "{tmp}/m.jsonl", "--ply", "9"], "--ply is 0 to 7, got 9"),
+    "hub": (["--broker", "mqtt://h", "--archive", "{tmp}", "--port", "70000"], "--port: a TCP"),
+    "dice": (["--config", "{tmp}/none.toml", "{tmp}/a.png"], "cannot read config"),
+    "calibrate": (["--config", "{tmp}/c.toml", "--source", "{tmp}/a.png"], "cannot read image"),
+    "run": (["--config", "{tmp}/none.toml"], "cannot read the configuration"),
+}
+"""A mistake for each command, and what its message says."""
+
+
+def test_every_command_has_a_mistake_here() -> None:
+    assert set(MISTAKES) == set(COMMANDS)
+
+
+@pytest.mark.parametrize("command", list(MISTAKES))
+def test_every_command_refuses_a_mistake_with_status_2_in_one_line(
+    command: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args, message = MISTAKES[command]
+    status = main([command, *(arg.format(tmp=tmp_path) for arg in args)])
+    captured = capsys.readouterr()
+    assert status == 2, captured.err
+    assert len(captured.err.splitlines()) == 1, captured.err
+    assert captured.err.startswith(f"tabula {command}: ")
+    assert message in captured.err
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        ([], "tabula: the following arguments are required: COMMAND"),
+        (["chess"], "tabula: argument COMMAND: invalid choice: 'chess'"),
+        (["plays", "--bogus"], "tabula: unrecognized arguments: --bogus"),
+        (["hint", "--ply", "x"], "tabula hint: argument --ply: invalid int value: 'x'"),
+    ],
+)
+def test_argparse_mistakes_are_one_line_too_with_status_2(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(message)
+    assert len(err.splitlines()) == 1 and err.rstrip().endswith("--help)"), err
+
+
+def test_help_still_exits_0(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["plays", "--help"]) == 0
+    assert capsys.readouterr().out.startswith("usage: tabula plays")
+
+
+def test_a_command_that_logs_to_stderr_keeps_an_unexpected_traceback_there(
+    tmp_path: Path,
+) -> None:
+    # The hub's archive is a file: creating the folder fails (FileExistsError) at start.
+    archive = tmp_path / "archive"
+    archive.touch()
+    run = tabula("hub", "--broker", "mqtt://127.0.0.1:1", "--archive", str(archive),
+                 env={"TMPDIR": str(tmp_path)}, timeout=60)  # fmt: skip
+    assert run.returncode == 1
+    assert run.stderr.startswith("Traceback") and "FileExistsError" in run.stderr
+    assert run.stderr.splitlines()[-1] == (
+        f"tabula hub: unexpected FileExistsError: [Errno 17] File exists: '{archive}'"
+    )
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["archive"]  # no log file
+
+
+def test_without_a_log_file_the_traceback_is_printed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "missing"))
+    with pytest.raises(FileExistsError) as raised:
+        tmp_path.mkdir()
+    assert _report_unexpected("demo", raised.value, to_stderr=False) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("Traceback") and "tmp_path.mkdir()" in err
+    assert err.splitlines()[-1].startswith(
+        f"tabula demo: unexpected FileExistsError: [Errno 17] File exists: '{tmp_path}' "
+        "(no log file: [Errno 2] No such file or directory: "
+    )
