@@ -88,9 +88,31 @@ def test_actions_parse(body: dict, action: object) -> None:
         ({"action": "new-match", "cube": 2}, "unknown fields ['cube']"),
         ({"action": "new-game", "reason": 3}, "reason: 1 to 200 characters, got 3"),
         ({"action": "orientation", "swap": "yes"}, "swap: true or false, got 'yes'"),
+        ({"action": []}, "unknown action []"),
+        ({"action": {}}, "unknown action {}"),
+        ({"action": "resign", "player": 0, "kind": ["single"]}, "got ['single']"),
     ],
 )
 def test_bad_actions_say_what_is_wrong(body: object, message: str) -> None:
     with pytest.raises(ActionError, match=None) as error:
         action_from_json(body)
     assert message in str(error.value)
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"action": "x" * 5000},
+        {"action": "enter-dice", "dice": list(range(5000))},
+        {"action": "correct-position", "board": "0" * 5000},
+        {"action": "new-match", **{f"field{n}": n for n in range(500)}},
+        {"action": "new-game", "reason": "r" * 5000},
+        ["action"] * 5000,
+    ],
+)
+def test_a_refusal_echoes_only_the_start_of_the_input(body: object) -> None:
+    with pytest.raises(ActionError) as error:
+        action_from_json(body)
+    message = str(error.value)
+    assert len(message) < 250 and "\n" not in message, message
+    assert "..." in message, message
