@@ -13,6 +13,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Final, Literal, Protocol
 
 from controller.errors import TabulaError, clipped_repr
+from controller.rules import MAX_MATCH_LENGTH
 
 __all__ = [
     "ACTIONS",
@@ -217,7 +218,7 @@ class NewGame:
 
 @dataclass(frozen=True, slots=True)
 class NewMatch:
-    """Start a new match of ``length`` points (0: money play), the old journal archived.
+    """Start a new match of ``length`` points (0: money play; at most 64), the old journal archived.
 
     ``names`` None keeps the players; ``options`` are the rules' switches (``crawford``,
     ``jacoby``, ``beavers``, ``automatic_doubles``) as (name, on) pairs, the others default.
@@ -377,8 +378,11 @@ def _new_match(data: dict[str, Any]) -> NewMatch:
             f"new-match: unknown fields {clipped_repr(unknown)}; known: {sorted(known)}"
         )
     length = data.get("length", 0)
-    if type(length) is not int or length < 0:
-        raise ActionError(f"new-match needs length: an integer >= 0, got {clipped_repr(length)}")
+    if type(length) is not int or not 0 <= length <= MAX_MATCH_LENGTH:
+        raise ActionError(
+            f"new-match needs length: an integer from 0 (money play) to {MAX_MATCH_LENGTH}, "
+            f"got {clipped_repr(length)}"
+        )
     names: Any = data.get("names")
     if names is not None and (
         not isinstance(names, list) or len(names) != 2 or not all(isinstance(n, str) for n in names)

@@ -60,6 +60,7 @@ def test_events_carry_board_id_and_sequence() -> None:
         ({"action": "accept"}, AcceptPlay()),
         ({"action": "correct-position", "board": list(START)}, CorrectPosition(START)),
         ({"action": "new-match", "length": 7}, NewMatch(7)),
+        ({"action": "new-match", "length": 64}, NewMatch(64)),
         (
             {"action": "new-match", "names": ["Cy", "Di"], "crawford": False},
             NewMatch(0, ("Cy", "Di"), (("crawford", False),)),
@@ -82,7 +83,9 @@ def test_actions_parse(body: dict, action: object) -> None:
         ({"action": "enter-dice", "dice": [7, 1]}, "two numbers 1-6, got [7, 1]"),
         ({"action": "enter-dice"}, "two numbers 1-6, got None"),
         ({"action": "correct-position", "board": [0] * 25}, "26 integers"),
-        ({"action": "new-match", "length": -1}, "an integer >= 0, got -1"),
+        ({"action": "new-match", "length": -1}, "an integer from 0 (money play) to 64, got -1"),
+        ({"action": "new-match", "length": 65}, "an integer from 0 (money play) to 64, got 65"),
+        ({"action": "new-match", "length": 10**100}, "to 64, got 1" + "0" * 39 + "..."),
         ({"action": "new-match", "names": "Cy"}, "names: two strings, got 'Cy'"),
         ({"action": "new-match", "jacoby": 1}, "jacoby: true or false, got 1"),
         ({"action": "new-match", "cube": 2}, "unknown fields ['cube']"),
