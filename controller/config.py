@@ -39,6 +39,7 @@ from controller._config_reader import (
     text,
 )
 from controller.errors import TabulaError
+from controller.record import names_clash
 from controller.rules import MAX_MATCH_LENGTH, Rules, Variant
 from controller.rules import VARIANTS as RULES_VARIANTS
 from hardware.pinmap import PINMAP_PATH, PinmapError, load_pinmap
@@ -518,8 +519,9 @@ def _players(players: Section) -> PlayersConfig:
         player_0=players.get("player_0", _NAME, d.player_0),
         player_1=players.get("player_1", _NAME, d.player_1),
     )
-    if config.player_0 == config.player_1:
-        players.fail("player_1", f"the same name as player_0 ({config.player_1!r})")
+    clash = names_clash(config.names)
+    if clash is not None:
+        players.fail("player_1", clash)
     return config
 
 

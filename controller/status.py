@@ -13,6 +13,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Final, Literal, Protocol
 
 from controller.errors import TabulaError, clipped_repr
+from controller.record import names_clash
 from controller.rules import MAX_MATCH_LENGTH
 
 __all__ = [
@@ -388,6 +389,9 @@ def _new_match(data: dict[str, Any]) -> NewMatch:
         not isinstance(names, list) or len(names) != 2 or not all(isinstance(n, str) for n in names)
     ):
         raise ActionError(f"new-match names: two strings, got {clipped_repr(names)}")
+    clash = None if names is None else names_clash((names[0], names[1]))
+    if clash is not None:
+        raise ActionError(f"new-match names: {clash}")
     options = []
     for option in RULE_OPTIONS:
         if option in data:

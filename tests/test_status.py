@@ -87,6 +87,7 @@ def test_actions_parse(body: dict, action: object) -> None:
         ({"action": "new-match", "length": 65}, "an integer from 0 (money play) to 64, got 65"),
         ({"action": "new-match", "length": 10**100}, "to 64, got 1" + "0" * 39 + "..."),
         ({"action": "new-match", "names": "Cy"}, "names: two strings, got 'Cy'"),
+        ({"action": "new-match", "names": ["Cy", "Cy"]}, "names: both players are named 'Cy'"),
         ({"action": "new-match", "jacoby": 1}, "jacoby: true or false, got 1"),
         ({"action": "new-match", "cube": 2}, "unknown fields ['cube']"),
         ({"action": "new-game", "reason": 3}, "reason: 1 to 200 characters, got 3"),

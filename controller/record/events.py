@@ -54,6 +54,7 @@ __all__ = [
     "event_from_json",
     "event_to_dict",
     "event_to_json",
+    "names_clash",
 ]
 
 FORMAT_VERSION: Final = 1
@@ -93,6 +94,23 @@ def _check_board(event: object, board: object, what: str = "board") -> None:
 def _check_cube_value(event: object, value: object) -> None:
     if type(value) is not int or value < 2 or value & (value - 1):
         raise _fail(event, f"a doubled cube is a power of two from 2, got {value!r}")
+
+
+def names_clash(names: tuple[str, str]) -> str | None:
+    """Why two players cannot be named ``names`` (None if they can): the same name twice.
+
+    Why: the page, the hub and the records tell the players apart by their names. The
+    configuration and a new match refuse the clash; :class:`MatchStarted` does not, so that
+    a journal written before this rule still opens.
+
+    >>> names_clash(("Ann", "Ann"))
+    "both players are named 'Ann'"
+    >>> names_clash(("Ann", "Bob")) is None
+    True
+    """
+    if names[0] == names[1]:
+        return f"both players are named {names[0]!r}"
+    return None
 
 
 @dataclass(frozen=True, slots=True)
