@@ -44,6 +44,8 @@ from controller.status import (
     BoardStatus,
     action_from_json,
 )
+from controller.web.body import MAX_BODY_BYTES, read_json
+from controller.web.errors import BadRequestError
 
 __all__ = ["STATIC", "Fanout", "create_app", "json_error", "sse_headers", "stream"]
 
@@ -206,11 +208,12 @@ async def _action(request: web.Request) -> web.StreamResponse:
     if refusal is not None:
         return refusal
     try:
-        body = await request.json()
-    except (json.JSONDecodeError, UnicodeDecodeError) as error:
-        return json_error(400, f"the body is not JSON: {error}")
-    try:
-        action = action_from_json(body)
+        action = action_from_json(await read_json(request))
+    except BadRequestError as error:
+        refusal = json_error(error.status, str(error))
+        if request.content.exception() is not None:
+            refusal.force_close()  # the body's stream broke: no other request can follow
+        return refusal
     except ActionError as error:
         return json_error(400, str(error))
     service = request.app[_SERVICE]
@@ -281,7 +284,7 @@ def create_app(service: BoardService, *, token: str | None) -> web.Application:
         service: the board shown and acted upon.
         token: the referee's token (config ``web.token``); None makes the page read-only.
     """
-    app = web.Application(client_max_size=64 * 1024)
+    app = web.Application(client_max_size=MAX_BODY_BYTES)
     app[_SERVICE] = service
     app[_TOKEN] = token or ""
     app.cleanup_ctx.append(_follow_service)
