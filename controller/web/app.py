@@ -30,12 +30,14 @@ import contextlib
 import hmac
 import json
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from importlib import resources
+from pathlib import PurePath
 from typing import Any, Final
 
 from aiohttp import web
 
+from controller.errors import clipped_repr
 from controller.status import (
     EXPORT_FORMATS,
     ActionError,
@@ -47,7 +49,15 @@ from controller.status import (
 from controller.web.body import MAX_BODY_BYTES, read_json
 from controller.web.errors import BadRequestError
 
-__all__ = ["STATIC", "Fanout", "create_app", "json_error", "sse_headers", "stream"]
+__all__ = [
+    "STATIC",
+    "Fanout",
+    "create_app",
+    "json_error",
+    "sse_headers",
+    "static_file",
+    "stream",
+]
 
 _log = logging.getLogger(__name__)
 
@@ -150,14 +160,29 @@ async def _index(request: web.Request) -> web.StreamResponse:
     )
 
 
+def static_file(name: str, files: Mapping[str, str]) -> web.Response:
+    """The page's file ``name`` if ``files`` (name -> content type) has it, else a 404.
+
+    Why a known set: a name from the URL never reaches the file system, where a long one
+    was ``ENAMETOOLONG`` (a 500) and an odd one anything else.
+    """
+    kind = files.get(name)
+    if kind is None:
+        return json_error(404, f"no static file {clipped_repr(name)}")
+    return web.Response(text=(STATIC / name).read_text(encoding="utf-8"), content_type=kind)
+
+
+_TYPES: Final = {".js": "text/javascript", ".css": "text/css", ".svg": "image/svg+xml"}
+_PAGE_FILES: Final = {
+    entry.name: _TYPES[suffix]
+    for entry in STATIC.iterdir()
+    if (suffix := PurePath(entry.name).suffix) in _TYPES
+}
+"""The scripts, style sheets and pictures of ``static/``, by name."""
+
+
 async def _static(request: web.Request) -> web.StreamResponse:
-    name = request.match_info["name"]
-    types = {".js": "text/javascript", ".css": "text/css", ".svg": "image/svg+xml"}
-    kind = next((t for suffix, t in types.items() if name.endswith(suffix)), None)
-    path = STATIC / name
-    if kind is None or "/" in name or not path.is_file():
-        return json_error(404, f"no static file {name!r}")
-    return web.Response(text=path.read_text(encoding="utf-8"), content_type=kind)
+    return static_file(request.match_info["name"], _PAGE_FILES)
 
 
 async def _status(request: web.Request) -> web.StreamResponse:
@@ -236,7 +261,8 @@ async def _export(request: web.Request) -> web.StreamResponse:
     fmt = request.match_info["fmt"]
     kind = next((known for known in EXPORT_FORMATS if known == fmt), None)
     if kind is None:
-        return json_error(404, f"no export format {fmt!r}: {', '.join(EXPORT_FORMATS)}")
+        formats = ", ".join(EXPORT_FORMATS)
+        return json_error(404, f"no export format {clipped_repr(fmt)}: {formats}")
     refusal = _refusal(request)
     if refusal is not None:
         return refusal
@@ -258,7 +284,7 @@ async def _review(request: web.Request) -> web.StreamResponse:
     fmt = request.match_info["fmt"]
     kinds = {"html": "text/html", "text": "text/plain", "sgf": "text/plain"}
     if fmt not in kinds:
-        return json_error(404, f"no review format {fmt!r}: html, text or sgf")
+        return json_error(404, f"no review format {clipped_repr(fmt)}: html, text or sgf")
     refusal = _refusal(request)
     if refusal is not None:
         return refusal
