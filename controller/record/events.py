@@ -23,6 +23,7 @@ import json
 from dataclasses import dataclass, fields
 from typing import Any, Final
 
+from controller.errors import clipped_repr
 from controller.record.errors import InvalidEventError
 from controller.rules import VARIANTS, Board, Player, Rules, WinKind, check_board
 from controller.rules.errors import RulesError
@@ -142,7 +143,7 @@ class MatchStarted:
                 raise _fail(
                     self,
                     f"a name is 1 to {_MAX_NAME} printable characters without ':' or "
-                    f"surrounding blanks, got {name!r}",
+                    f"surrounding blanks, got {clipped_repr(name)}",
                 )
         if not isinstance(self.rules, Rules):
             raise _fail(self, f"rules are a Rules, got {self.rules!r}")
