@@ -27,7 +27,13 @@ from controller.config import MqttConfig
 from controller.hub.state import Archive, HubState
 from controller.mqtt.codec import subscriptions
 from controller.mqtt.publisher import ClientFactory, backoff_delay, client_options
-from controller.web.app import STATIC, Fanout, sse_headers, static_file
+from controller.web.app import (
+    STATIC,
+    Fanout,
+    close_after_unread_body,
+    sse_headers,
+    static_file,
+)
 from controller.web.server import WebServer
 
 __all__ = ["Hub", "write_archive"]
@@ -100,7 +106,7 @@ class Hub:
         self.changes = Fanout(0)
         self.ready = asyncio.Event()
         """Set once the page is served (:attr:`web` then has its port)."""
-        app = web.Application()
+        app = web.Application(middlewares=[close_after_unread_body])
         app[_HUB] = self
         app.router.add_get("/", _page)
         app.router.add_get("/static/{name}", _static)

@@ -36,6 +36,7 @@ from pathlib import PurePath
 from typing import Any, Final
 
 from aiohttp import web
+from aiohttp.typedefs import Handler
 
 from controller.errors import clipped_repr
 from controller.status import (
@@ -52,6 +53,7 @@ from controller.web.errors import BadRequestError
 __all__ = [
     "STATIC",
     "Fanout",
+    "close_after_unread_body",
     "create_app",
     "json_error",
     "sse_headers",
@@ -73,6 +75,25 @@ _PING_S: Final = 15.0
 def json_error(status: int, message: str, **headers: str) -> web.Response:
     """A JSON error response ``{"error": message}`` with HTTP ``status``."""
     return web.json_response({"error": message}, status=status, headers=headers)
+
+
+@web.middleware
+async def close_after_unread_body(request: web.Request, handler: Handler) -> web.StreamResponse:
+    """Answer with ``Connection: close`` when part of the request's body is still unread.
+
+    Why: after the answer aiohttp reads what is left of the body to take the connection's
+    next request; a body that does not decode (announced as gzip, and not) breaks that
+    read, and the connection closed after an answer that promised to keep it.
+    """
+    try:
+        response = await handler(request)
+    except web.HTTPException as refusal:  # the router's 404 and 405
+        if not request.content.is_eof():
+            refusal.force_close()
+        raise
+    if not request.content.is_eof():
+        response.force_close()
+    return response
 
 
 def sse_headers() -> dict[str, str]:
@@ -235,10 +256,7 @@ async def _action(request: web.Request) -> web.StreamResponse:
     try:
         action = action_from_json(await read_json(request))
     except BadRequestError as error:
-        refusal = json_error(error.status, str(error))
-        if request.content.exception() is not None:
-            refusal.force_close()  # the body's stream broke: no other request can follow
-        return refusal
+        return json_error(error.status, str(error))
     except ActionError as error:
         return json_error(400, str(error))
     service = request.app[_SERVICE]
@@ -310,7 +328,7 @@ def create_app(service: BoardService, *, token: str | None) -> web.Application:
         service: the board shown and acted upon.
         token: the referee's token (config ``web.token``); None makes the page read-only.
     """
-    app = web.Application(client_max_size=MAX_BODY_BYTES)
+    app = web.Application(client_max_size=MAX_BODY_BYTES, middlewares=[close_after_unread_body])
     app[_SERVICE] = service
     app[_TOKEN] = token or ""
     app.cleanup_ctx.append(_follow_service)

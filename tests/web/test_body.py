@@ -58,6 +58,7 @@ def post_bytes(body: bytes, headers: str = "") -> bytes:
 
 
 STATUS = b"GET /api/status HTTP/1.1\r\nHost: board\r\nConnection: close\r\n\r\n"
+CONTINUE = b"HTTP/1.1 100 Continue\r\n\r\n"
 
 
 def nested(depth: int, inner: str = "1") -> bytes:
@@ -135,6 +136,11 @@ def test_the_connection_closes_after_a_body_that_cannot_be_decoded() -> None:
         assert answer.startswith(b"HTTP/1.1 400 Bad Request\r\n")
         assert b"\r\nConnection: close\r\n" in answer
         assert answer.count(b"HTTP/1.1 ") == 1
+        # Refused before its body is read (405: not a POST route), likewise.
+        not_here = bad.replace(b"POST /api/action", b"POST /api/status")
+        answer = await raw(server.port, not_here + STATUS)
+        assert answer.startswith(b"HTTP/1.1 405 Method Not Allowed\r\n")
+        assert b"\r\nConnection: close\r\n" in answer
         # A body that decodes keeps the connection for the next request.
         answer = await raw(server.port, post_bytes(FLY, f"Content-Length: {len(FLY)}\r\n") + STATUS)
         assert answer.count(b"HTTP/1.1 400 ") == answer.count(b"HTTP/1.1 200 ") == 1
@@ -147,6 +153,8 @@ def test_a_body_cut_short_logs_no_traceback(caplog: pytest.LogCaptureFixture) ->
         before = board.status()
         cut = post_bytes(FLY[:5], f"Content-Length: {len(FLY)}\r\n")
         assert await raw(server.port, cut, half_close=True) == b""  # nobody to answer
+        waiting = post_bytes(FLY[:5], f"Content-Length: {len(FLY)}\r\nExpect: 100-continue\r\n")
+        assert await raw(server.port, waiting, half_close=True) in (b"", CONTINUE)
         chunked = post_bytes(b"10\r\nabc", "Transfer-Encoding: chunked\r\n")
         assert await raw(server.port, chunked, half_close=True) == b""
         assert (await raw(server.port, STATUS)).startswith(b"HTTP/1.1 200 OK\r\n")
