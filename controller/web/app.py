@@ -21,6 +21,9 @@ Routes (everything JSON answers ``{"error": ...}`` with a 4xx when it refuses):
   behind the token (refused mid-game in recorder mode, and without an engine).
 
 Without a token configured the page is read-only: every action is refused with 403.
+A body is JSON within the limits of :mod:`controller.web.body` (64 KiB, 16 levels deep,
+UTF-8), and a refusal quotes at most 40 characters of the input (``hardware/SERVICE.md``
+section 4 lists the limits).
 """
 
 from __future__ import annotations
