@@ -39,8 +39,9 @@ from controller._config_reader import (
     text,
 )
 from controller.errors import TabulaError
+from controller.record import names_clash
+from controller.rules import MAX_MATCH_LENGTH, Rules, Variant
 from controller.rules import VARIANTS as RULES_VARIANTS
-from controller.rules import Rules, Variant
 from hardware.pinmap import PINMAP_PATH, PinmapError, load_pinmap
 
 __all__ = [
@@ -194,7 +195,7 @@ class GameConfig:
     variant: str = "backgammon"
     """A name of ``controller.rules.VARIANTS``: backgammon, nackgammon, Jacquet de Versailles."""
     match_length: int = 0
-    """Points to win; 0 is money play."""
+    """Points to win, at most ``controller.rules.MAX_MATCH_LENGTH`` (64); 0 is money play."""
     jacoby: bool = False
     beavers: bool = False
     automatic_doubles: bool = False
@@ -484,7 +485,7 @@ def _game(game: Section) -> GameConfig:
     d = GameConfig()
     config = GameConfig(
         variant=game.get("variant", choice(VARIANTS), d.variant),
-        match_length=game.get("match_length", integer(0), d.match_length),
+        match_length=game.get("match_length", integer(0, MAX_MATCH_LENGTH), d.match_length),
         jacoby=game.get("jacoby", boolean, d.jacoby),
         beavers=game.get("beavers", boolean, d.beavers),
         automatic_doubles=game.get("automatic_doubles", boolean, d.automatic_doubles),
@@ -518,8 +519,9 @@ def _players(players: Section) -> PlayersConfig:
         player_0=players.get("player_0", _NAME, d.player_0),
         player_1=players.get("player_1", _NAME, d.player_1),
     )
-    if config.player_0 == config.player_1:
-        players.fail("player_1", f"the same name as player_0 ({config.player_1!r})")
+    clash = names_clash(config.names)
+    if clash is not None:
+        players.fail("player_1", clash)
     return config
 
 

@@ -1,12 +1,32 @@
-"""The root of every exception Tabula raises on purpose.
+"""The root of every exception Tabula raises on purpose, and how a message shows its input.
 
 Each package has its own ``errors`` module whose classes derive from :class:`TabulaError`
 and from the builtin that fits (``ValueError`` for bad input, ``OSError`` for I/O), so a
 caller can catch either "anything Tabula refused" or the usual builtin.
 """
 
-__all__ = ["TabulaError"]
+from typing import Final
+
+__all__ = ["ECHO_LIMIT", "TabulaError", "clipped_repr"]
+
+ECHO_LIMIT: Final = 40
+"""The most characters of its input a refusal shows."""
 
 
 class TabulaError(Exception):
     """Base class of all errors raised by Tabula."""
+
+
+def clipped_repr(value: object, limit: int = ECHO_LIMIT) -> str:
+    """``repr(value)``, cut to its first ``limit`` characters followed by ``...``.
+
+    Why: a message names the input it refuses, but an answer to a web request must not
+    echo a whole request body (or a 5,000-character path) back.
+
+    >>> clipped_repr("Ann")
+    "'Ann'"
+    >>> clipped_repr(list(range(100)), 12)
+    '[0, 1, 2, 3,...'
+    """
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit] + "..."

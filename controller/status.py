@@ -12,7 +12,9 @@ from collections.abc import AsyncIterator, Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any, Final, Literal, Protocol
 
-from controller.errors import TabulaError
+from controller.errors import TabulaError, clipped_repr
+from controller.record import names_clash
+from controller.rules import MAX_MATCH_LENGTH
 
 __all__ = [
     "ACTIONS",
@@ -217,7 +219,7 @@ class NewGame:
 
 @dataclass(frozen=True, slots=True)
 class NewMatch:
-    """Start a new match of ``length`` points (0: money play), the old journal archived.
+    """Start a new match of ``length`` points (0: money play; at most 64), the old journal archived.
 
     ``names`` None keeps the players; ``options`` are the rules' switches (``crawford``,
     ``jacoby``, ``beavers``, ``automatic_doubles``) as (name, on) pairs, the others default.
@@ -313,10 +315,10 @@ def action_from_json(data: Any) -> Action:
         ActionError: naming what is wrong with the request.
     """
     if not isinstance(data, dict):
-        raise ActionError(f"an action is a JSON object, got {data!r}")
+        raise ActionError(f"an action is a JSON object, got {clipped_repr(data)}")
     name = data.get("action")
-    if name not in ACTIONS:
-        raise ActionError(f"unknown action {name!r}; known: {', '.join(ACTIONS)}")
+    if not isinstance(name, str) or name not in ACTIONS:
+        raise ActionError(f"unknown action {clipped_repr(name)}; known: {', '.join(ACTIONS)}")
     if name == "enter-dice":
         dice = data.get("dice")
         if (
@@ -324,24 +326,28 @@ def action_from_json(data: Any) -> Action:
             or len(dice) != 2
             or not all(type(d) is int and 1 <= d <= 6 for d in dice)
         ):
-            raise ActionError(f"enter-dice needs dice: two numbers 1-6, got {dice!r}")
+            raise ActionError(f"enter-dice needs dice: two numbers 1-6, got {clipped_repr(dice)}")
         return EnterDice((dice[0], dice[1]))
     if name == "correct-position":
         board: Any = data.get("board")
         if not _is_board(board):
-            raise ActionError(f"correct-position needs board: 26 integers, got {board!r}")
+            raise ActionError(
+                f"correct-position needs board: 26 integers, got {clipped_repr(board)}"
+            )
         return CorrectPosition(tuple(board))
     if name == "new-match":
         return _new_match(data)
     if name == "new-game":
         reason = data.get("reason", _RESTARTED)
         if not isinstance(reason, str) or not reason.strip() or len(reason) > _MAX_REASON:
-            raise ActionError(f"new-game reason: 1 to {_MAX_REASON} characters, got {reason!r}")
+            raise ActionError(
+                f"new-game reason: 1 to {_MAX_REASON} characters, got {clipped_repr(reason)}"
+            )
         return NewGame(reason.strip())
     if name == "orientation":
         swap = data.get("swap", False)
         if not isinstance(swap, bool):
-            raise ActionError(f"orientation swap: true or false, got {swap!r}")
+            raise ActionError(f"orientation swap: true or false, got {clipped_repr(swap)}")
         return ConfirmOrientation(swap)
     if name == "resign":
         return _resign(data)
@@ -355,10 +361,12 @@ def _resign(data: dict[str, Any]) -> Resign:
     """A resign request: ``player`` 0 or 1 and ``kind`` (a single game by default)."""
     player = data.get("player")
     if type(player) is not int or player not in (0, 1):
-        raise ActionError(f"resign needs player: 0 or 1, got {player!r}")
+        raise ActionError(f"resign needs player: 0 or 1, got {clipped_repr(player)}")
     kind = data.get("kind", "single")
     if kind not in RESIGN_KINDS:
-        raise ActionError(f"resign kind: one of {', '.join(RESIGN_KINDS)}, got {kind!r}")
+        raise ActionError(
+            f"resign kind: one of {', '.join(RESIGN_KINDS)}, got {clipped_repr(kind)}"
+        )
     return Resign(player, kind)
 
 
@@ -367,20 +375,30 @@ def _new_match(data: dict[str, Any]) -> NewMatch:
     known = {"action", "length", "names", *RULE_OPTIONS}
     unknown = sorted(set(data) - known)
     if unknown:
-        raise ActionError(f"new-match: unknown fields {unknown}; known: {sorted(known)}")
+        raise ActionError(
+            f"new-match: unknown fields {clipped_repr(unknown)}; known: {sorted(known)}"
+        )
     length = data.get("length", 0)
-    if type(length) is not int or length < 0:
-        raise ActionError(f"new-match needs length: an integer >= 0, got {length!r}")
+    if type(length) is not int or not 0 <= length <= MAX_MATCH_LENGTH:
+        raise ActionError(
+            f"new-match needs length: an integer from 0 (money play) to {MAX_MATCH_LENGTH}, "
+            f"got {clipped_repr(length)}"
+        )
     names: Any = data.get("names")
     if names is not None and (
         not isinstance(names, list) or len(names) != 2 or not all(isinstance(n, str) for n in names)
     ):
-        raise ActionError(f"new-match names: two strings, got {names!r}")
+        raise ActionError(f"new-match names: two strings, got {clipped_repr(names)}")
+    clash = None if names is None else names_clash((names[0], names[1]))
+    if clash is not None:
+        raise ActionError(f"new-match names: {clash}")
     options = []
     for option in RULE_OPTIONS:
         if option in data:
             if not isinstance(data[option], bool):
-                raise ActionError(f"new-match {option}: true or false, got {data[option]!r}")
+                raise ActionError(
+                    f"new-match {option}: true or false, got {clipped_repr(data[option])}"
+                )
             options.append((option, data[option]))
     return NewMatch(length, None if names is None else (names[0], names[1]), tuple(options))
 

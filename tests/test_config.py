@@ -102,7 +102,7 @@ def test_the_message_names_file_line_and_key(tmp_path: Path) -> None:
     with pytest.raises(ConfigError) as caught:
         load_config(path)
     assert str(caught.value) == (
-        f"{path}:3: game.match_length: expected an integer >= 0, got 'seven'"
+        f"{path}:3: game.match_length: expected an integer from 0 to 64, got 'seven'"
     )
     assert isinstance(caught.value, TabulaError)
     assert isinstance(caught.value, ValueError)
@@ -134,7 +134,7 @@ def test_every_problem_at_once_in_file_order() -> None:
     )
     assert problems(text) == [
         "t.toml:2: web.port: expected an integer from 1 to 65535, got 'http'",
-        "t.toml:4: game.match_length: expected an integer >= 0, got 'seven'",
+        "t.toml:4: game.match_length: expected an integer from 0 to 64, got 'seven'",
         "t.toml:5: game.varient: unknown key (did you mean 'variant'?)",
         "t.toml:7: gpio.leds: expected one of 'board', 'shift-register', 'none', got 'rgb'",
     ]
@@ -152,7 +152,7 @@ def test_lines_of_dotted_keys_and_multiline_strings() -> None:
         ]
     )
     assert problems(text) == [
-        "t.toml:1: game.match_length: expected an integer >= 0, got 'x'",
+        "t.toml:1: game.match_length: expected an integer from 0 to 64, got 'x'",
         "t.toml:3: web.token: expected at least 16 printable characters, no spaces, "
         "got 'port = 1\\n'",
         "t.toml:6: web.port: expected an integer from 1 to 65535, got 0",

@@ -60,6 +60,7 @@ def test_events_carry_board_id_and_sequence() -> None:
         ({"action": "accept"}, AcceptPlay()),
         ({"action": "correct-position", "board": list(START)}, CorrectPosition(START)),
         ({"action": "new-match", "length": 7}, NewMatch(7)),
+        ({"action": "new-match", "length": 64}, NewMatch(64)),
         (
             {"action": "new-match", "names": ["Cy", "Di"], "crawford": False},
             NewMatch(0, ("Cy", "Di"), (("crawford", False),)),
@@ -82,15 +83,40 @@ def test_actions_parse(body: dict, action: object) -> None:
         ({"action": "enter-dice", "dice": [7, 1]}, "two numbers 1-6, got [7, 1]"),
         ({"action": "enter-dice"}, "two numbers 1-6, got None"),
         ({"action": "correct-position", "board": [0] * 25}, "26 integers"),
-        ({"action": "new-match", "length": -1}, "an integer >= 0, got -1"),
+        ({"action": "new-match", "length": -1}, "an integer from 0 (money play) to 64, got -1"),
+        ({"action": "new-match", "length": 65}, "an integer from 0 (money play) to 64, got 65"),
+        ({"action": "new-match", "length": 10**100}, "to 64, got 1" + "0" * 39 + "..."),
         ({"action": "new-match", "names": "Cy"}, "names: two strings, got 'Cy'"),
+        ({"action": "new-match", "names": ["Cy", "Cy"]}, "names: both players are named 'Cy'"),
         ({"action": "new-match", "jacoby": 1}, "jacoby: true or false, got 1"),
         ({"action": "new-match", "cube": 2}, "unknown fields ['cube']"),
         ({"action": "new-game", "reason": 3}, "reason: 1 to 200 characters, got 3"),
         ({"action": "orientation", "swap": "yes"}, "swap: true or false, got 'yes'"),
+        ({"action": []}, "unknown action []"),
+        ({"action": {}}, "unknown action {}"),
+        ({"action": "resign", "player": 0, "kind": ["single"]}, "got ['single']"),
     ],
 )
 def test_bad_actions_say_what_is_wrong(body: object, message: str) -> None:
     with pytest.raises(ActionError, match=None) as error:
         action_from_json(body)
     assert message in str(error.value)
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"action": "x" * 5000},
+        {"action": "enter-dice", "dice": list(range(5000))},
+        {"action": "correct-position", "board": "0" * 5000},
+        {"action": "new-match", **{f"field{n}": n for n in range(500)}},
+        {"action": "new-game", "reason": "r" * 5000},
+        ["action"] * 5000,
+    ],
+)
+def test_a_refusal_echoes_only_the_start_of_the_input(body: object) -> None:
+    with pytest.raises(ActionError) as error:
+        action_from_json(body)
+    message = str(error.value)
+    assert len(message) < 250 and "\n" not in message, message
+    assert "..." in message, message

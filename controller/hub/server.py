@@ -27,7 +27,13 @@ from controller.config import MqttConfig
 from controller.hub.state import Archive, HubState
 from controller.mqtt.codec import subscriptions
 from controller.mqtt.publisher import ClientFactory, backoff_delay, client_options
-from controller.web.app import STATIC, Fanout, json_error, sse_headers
+from controller.web.app import (
+    STATIC,
+    Fanout,
+    close_after_unread_body,
+    sse_headers,
+    static_file,
+)
 from controller.web.server import WebServer
 
 __all__ = ["Hub", "write_archive"]
@@ -100,7 +106,7 @@ class Hub:
         self.changes = Fanout(0)
         self.ready = asyncio.Event()
         """Set once the page is served (:attr:`web` then has its port)."""
-        app = web.Application()
+        app = web.Application(middlewares=[close_after_unread_body])
         app[_HUB] = self
         app.router.add_get("/", _page)
         app.router.add_get("/static/{name}", _static)
@@ -189,12 +195,16 @@ async def _page(request: web.Request) -> web.StreamResponse:
     return web.Response(text=text, content_type="text/html")
 
 
+_PAGE_FILES: Final = {
+    "board.js": "text/javascript",
+    "hub.js": "text/javascript",
+    "style.css": "text/css",
+}
+"""The board page's files the hall's page uses."""
+
+
 async def _static(request: web.Request) -> web.StreamResponse:
-    name = request.match_info["name"]
-    kinds = {"board.js": "text/javascript", "hub.js": "text/javascript", "style.css": "text/css"}
-    if name not in kinds:
-        return json_error(404, f"no static file {name!r}")
-    return web.Response(text=(STATIC / name).read_text(encoding="utf-8"), content_type=kinds[name])
+    return static_file(request.match_info["name"], _PAGE_FILES)
 
 
 async def _boards(request: web.Request) -> web.StreamResponse:

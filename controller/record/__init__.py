@@ -46,6 +46,7 @@ from controller.record.events import (
     event_from_json,
     event_to_dict,
     event_to_json,
+    names_clash,
 )
 from controller.record.model import (
     GameRecord,
@@ -94,5 +95,6 @@ __all__ = [
     "event_from_json",
     "event_to_dict",
     "event_to_json",
+    "names_clash",
     "replay",
 ]

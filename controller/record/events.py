@@ -23,6 +23,7 @@ import json
 from dataclasses import dataclass, fields
 from typing import Any, Final
 
+from controller.errors import clipped_repr
 from controller.record.errors import InvalidEventError
 from controller.rules import VARIANTS, Board, Player, Rules, WinKind, check_board
 from controller.rules.errors import RulesError
@@ -54,6 +55,7 @@ __all__ = [
     "event_from_json",
     "event_to_dict",
     "event_to_json",
+    "names_clash",
 ]
 
 FORMAT_VERSION: Final = 1
@@ -95,6 +97,23 @@ def _check_cube_value(event: object, value: object) -> None:
         raise _fail(event, f"a doubled cube is a power of two from 2, got {value!r}")
 
 
+def names_clash(names: tuple[str, str]) -> str | None:
+    """Why two players cannot be named ``names`` (None if they can): the same name twice.
+
+    Why: the page, the hub and the records tell the players apart by their names. The
+    configuration and a new match refuse the clash; :class:`MatchStarted` does not, so that
+    a journal written before this rule still opens.
+
+    >>> names_clash(("Ann", "Ann"))
+    "both players are named 'Ann'"
+    >>> names_clash(("Ann", "Bob")) is None
+    True
+    """
+    if names[0] == names[1]:
+        return f"both players are named {names[0]!r}"
+    return None
+
+
 @dataclass(frozen=True, slots=True)
 class MatchStarted:
     """A match (or money session) began between two named players under ``rules``.
@@ -124,7 +143,7 @@ class MatchStarted:
                 raise _fail(
                     self,
                     f"a name is 1 to {_MAX_NAME} printable characters without ':' or "
-                    f"surrounding blanks, got {name!r}",
+                    f"surrounding blanks, got {clipped_repr(name)}",
                 )
         if not isinstance(self.rules, Rules):
             raise _fail(self, f"rules are a Rules, got {self.rules!r}")

@@ -31,6 +31,7 @@ from controller.rules.board import (
     pip_counts,
 )
 from controller.rules.cube import (
+    MAX_MATCH_LENGTH,
     CubePhase,
     CubeState,
     GameResult,
@@ -86,6 +87,7 @@ __all__ = [
     "CHECKERS",
     "JACQUET",
     "JACQUET_LUDII",
+    "MAX_MATCH_LENGTH",
     "NACKGAMMON",
     "NACKGAMMON_START",
     "START",

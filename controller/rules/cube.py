@@ -24,11 +24,13 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field, replace
+from typing import Final
 
 from controller.rules.board import CHECKERS, Board, Player, borne_off, check_board
 from controller.rules.errors import IllegalActionError, InvalidPositionError, InvalidRulesError
 
 __all__ = [
+    "MAX_MATCH_LENGTH",
     "CubePhase",
     "CubeState",
     "GameResult",
@@ -38,6 +40,11 @@ __all__ = [
     "crawford_problem",
     "outcome",
 ]
+
+MAX_MATCH_LENGTH: Final = 64
+"""The longest match a new match may have: GNU Backgammon is built for matches of at most
+64 points (``new match 65``: "compiled with support only for matches of length 64 and
+below"), so a longer one would give a ``.mat`` and an ``.sgf`` that no program reads."""
 
 
 def _check_player(player: object, what: str = "player") -> Player:

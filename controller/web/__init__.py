@@ -2,6 +2,7 @@
 
 * :func:`create_app` — the aiohttp application of one :class:`~controller.status.BoardService`.
 * :class:`WebServer` — serves an application on a host and port (an async context manager).
+* :mod:`~controller.web.body` — a request's JSON body, read within limits (64 KiB, 16 deep).
 * ``static/`` — the page: plain HTML, CSS and JavaScript drawing the board in SVG.
 """
 

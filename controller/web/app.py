@@ -21,6 +21,9 @@ Routes (everything JSON answers ``{"error": ...}`` with a 4xx when it refuses):
   behind the token (refused mid-game in recorder mode, and without an engine).
 
 Without a token configured the page is read-only: every action is refused with 403.
+A body is JSON within the limits of :mod:`controller.web.body` (64 KiB, 16 levels deep,
+UTF-8), and a refusal quotes at most 40 characters of the input (``hardware/SERVICE.md``
+section 4 lists the limits).
 """
 
 from __future__ import annotations
@@ -30,12 +33,15 @@ import contextlib
 import hmac
 import json
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from importlib import resources
+from pathlib import PurePath
 from typing import Any, Final
 
 from aiohttp import web
+from aiohttp.typedefs import Handler
 
+from controller.errors import clipped_repr
 from controller.status import (
     EXPORT_FORMATS,
     ActionError,
@@ -44,8 +50,19 @@ from controller.status import (
     BoardStatus,
     action_from_json,
 )
+from controller.web.body import MAX_BODY_BYTES, read_json
+from controller.web.errors import BadRequestError
 
-__all__ = ["STATIC", "Fanout", "create_app", "json_error", "sse_headers", "stream"]
+__all__ = [
+    "STATIC",
+    "Fanout",
+    "close_after_unread_body",
+    "create_app",
+    "json_error",
+    "sse_headers",
+    "static_file",
+    "stream",
+]
 
 _log = logging.getLogger(__name__)
 
@@ -61,6 +78,25 @@ _PING_S: Final = 15.0
 def json_error(status: int, message: str, **headers: str) -> web.Response:
     """A JSON error response ``{"error": message}`` with HTTP ``status``."""
     return web.json_response({"error": message}, status=status, headers=headers)
+
+
+@web.middleware
+async def close_after_unread_body(request: web.Request, handler: Handler) -> web.StreamResponse:
+    """Answer with ``Connection: close`` when part of the request's body is still unread.
+
+    Why: after the answer aiohttp reads what is left of the body to take the connection's
+    next request; a body that does not decode (announced as gzip, and not) breaks that
+    read, and the connection closed after an answer that promised to keep it.
+    """
+    try:
+        response = await handler(request)
+    except web.HTTPException as refusal:  # the router's 404 and 405
+        if not request.content.is_eof():
+            refusal.force_close()
+        raise
+    if not request.content.is_eof():
+        response.force_close()
+    return response
 
 
 def sse_headers() -> dict[str, str]:
@@ -148,14 +184,29 @@ async def _index(request: web.Request) -> web.StreamResponse:
     )
 
 
+def static_file(name: str, files: Mapping[str, str]) -> web.Response:
+    """The page's file ``name`` if ``files`` (name -> content type) has it, else a 404.
+
+    Why a known set: a name from the URL never reaches the file system, where a long one
+    was ``ENAMETOOLONG`` (a 500) and an odd one anything else.
+    """
+    kind = files.get(name)
+    if kind is None:
+        return json_error(404, f"no static file {clipped_repr(name)}")
+    return web.Response(text=(STATIC / name).read_text(encoding="utf-8"), content_type=kind)
+
+
+_TYPES: Final = {".js": "text/javascript", ".css": "text/css", ".svg": "image/svg+xml"}
+_PAGE_FILES: Final = {
+    entry.name: _TYPES[suffix]
+    for entry in STATIC.iterdir()
+    if (suffix := PurePath(entry.name).suffix) in _TYPES
+}
+"""The scripts, style sheets and pictures of ``static/``, by name."""
+
+
 async def _static(request: web.Request) -> web.StreamResponse:
-    name = request.match_info["name"]
-    types = {".js": "text/javascript", ".css": "text/css", ".svg": "image/svg+xml"}
-    kind = next((t for suffix, t in types.items() if name.endswith(suffix)), None)
-    path = STATIC / name
-    if kind is None or "/" in name or not path.is_file():
-        return json_error(404, f"no static file {name!r}")
-    return web.Response(text=path.read_text(encoding="utf-8"), content_type=kind)
+    return static_file(request.match_info["name"], _PAGE_FILES)
 
 
 async def _status(request: web.Request) -> web.StreamResponse:
@@ -206,11 +257,9 @@ async def _action(request: web.Request) -> web.StreamResponse:
     if refusal is not None:
         return refusal
     try:
-        body = await request.json()
-    except (json.JSONDecodeError, UnicodeDecodeError) as error:
-        return json_error(400, f"the body is not JSON: {error}")
-    try:
-        action = action_from_json(body)
+        action = action_from_json(await read_json(request))
+    except BadRequestError as error:
+        return json_error(error.status, str(error))
     except ActionError as error:
         return json_error(400, str(error))
     service = request.app[_SERVICE]
@@ -233,7 +282,8 @@ async def _export(request: web.Request) -> web.StreamResponse:
     fmt = request.match_info["fmt"]
     kind = next((known for known in EXPORT_FORMATS if known == fmt), None)
     if kind is None:
-        return json_error(404, f"no export format {fmt!r}: {', '.join(EXPORT_FORMATS)}")
+        formats = ", ".join(EXPORT_FORMATS)
+        return json_error(404, f"no export format {clipped_repr(fmt)}: {formats}")
     refusal = _refusal(request)
     if refusal is not None:
         return refusal
@@ -255,7 +305,7 @@ async def _review(request: web.Request) -> web.StreamResponse:
     fmt = request.match_info["fmt"]
     kinds = {"html": "text/html", "text": "text/plain", "sgf": "text/plain"}
     if fmt not in kinds:
-        return json_error(404, f"no review format {fmt!r}: html, text or sgf")
+        return json_error(404, f"no review format {clipped_repr(fmt)}: html, text or sgf")
     refusal = _refusal(request)
     if refusal is not None:
         return refusal
@@ -281,7 +331,7 @@ def create_app(service: BoardService, *, token: str | None) -> web.Application:
         service: the board shown and acted upon.
         token: the referee's token (config ``web.token``); None makes the page read-only.
     """
-    app = web.Application(client_max_size=64 * 1024)
+    app = web.Application(client_max_size=MAX_BODY_BYTES, middlewares=[close_after_unread_body])
     app[_SERVICE] = service
     app[_TOKEN] = token or ""
     app.cleanup_ctx.append(_follow_service)

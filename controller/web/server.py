@@ -2,17 +2,48 @@
 
 Why: the board's service and the hub both serve a page beside other work on one asyncio
 loop; ``aiohttp.web.run_app`` would own the loop. Port 0 picks a free port (tests).
+
+Requests aiohttp itself cannot parse or decode (a bad request line, a body announced as
+gzip that is not) are answered 400 by aiohttp, and a client may leave mid-request: both
+are logged here as one warning line, where aiohttp logs an error with its traceback,
+which would bury the service's real faults.
 """
 
 from __future__ import annotations
 
+import logging
 from types import TracebackType
+from typing import Final
 
 from aiohttp import web
 
+from controller.errors import clipped_repr
+from controller.web.body import aiohttp_refusal
 from controller.web.errors import WebError
 
 __all__ = ["WebServer"]
+
+
+def _client_faults_in_one_line(record: logging.LogRecord) -> bool:
+    """Turn aiohttp's traceback of a request it refused with a 4xx, or of a client that
+    left mid-request, into one warning line."""
+    error = record.exc_info[1] if record.exc_info else None
+    refusal = aiohttp_refusal(error)
+    if refusal is not None:
+        fault = f"{refusal[0]} {clipped_repr(refusal[1], 120)}"
+    elif isinstance(error, ConnectionResetError):
+        fault = f"the client left: {error}"
+    else:
+        return True
+    record.msg, record.args = f"{record.getMessage()}: {fault}", None
+    record.levelno, record.levelname = logging.WARNING, "WARNING"
+    record.exc_info, record.exc_text = None, None
+    return True
+
+
+_REQUESTS: Final = logging.getLogger(f"{__name__}.requests")
+"""aiohttp's log of the requests it handles (its ``aiohttp.server`` by default)."""
+_REQUESTS.addFilter(_client_faults_in_one_line)
 
 
 class WebServer:
@@ -42,7 +73,7 @@ class WebServer:
         Raises:
             WebError: if the address cannot be listened on (taken, not this machine's).
         """
-        runner = web.AppRunner(self.app, access_log=None, shutdown_timeout=1.0)
+        runner = web.AppRunner(self.app, access_log=None, shutdown_timeout=1.0, logger=_REQUESTS)
         await runner.setup()
         site = web.TCPSite(runner, self.host, self.port)
         try:

@@ -48,7 +48,8 @@ def test_problems_go_to_stderr_with_status_2(
     captured = capsys.readouterr()
     assert captured.out == ""
     assert captured.err.splitlines() == [
-        f"tabula check-config: {path}:2: game.match_length: expected an integer >= 0, got 'seven'",
+        f"tabula check-config: {path}:2: game.match_length: "
+        "expected an integer from 0 to 64, got 'seven'",
         f"{path}:4: camera.calibration: no such file '{tmp_path / 'cal.json'}'",
     ]
 

@@ -119,3 +119,10 @@ def test_events_validate_on_construction(build: object, message: str) -> None:
     with pytest.raises(InvalidEventError, match="invalid ") as caught:
         build()  # type: ignore[operator]
     assert message in str(caught.value)
+
+
+def test_a_refused_name_is_echoed_in_short() -> None:
+    """The page's new match passes names on as typed: its refusal must not echo 5,000."""
+    with pytest.raises(InvalidEventError) as caught:
+        MatchStarted(("x" * 5000, "Bob"), Rules(3))
+    assert str(caught.value).endswith(", got " + repr("x" * 5000)[:40] + "...")

@@ -56,6 +56,15 @@ def test_status_and_stream_follow_the_board() -> None:
                 assert "drawBoard" in await response.text()
             async with session.get(url + "static/../app.py") as response:
                 assert response.status == 404
+            for name in ("a" * 5000 + ".js", "é" * 300 + ".css", "%00.js", "..%2fapp.py"):
+                async with session.get(url + "static/" + name) as response:
+                    assert response.status == 404, name[:20]
+                    error = (await response.json())["error"]
+                    assert error.startswith("no static file '") and len(error) < 70, error
+            for path in ("api/export/", "api/review/"):
+                async with session.get(url + path + "x" * 5000) as response:
+                    assert response.status == 404
+                    assert len((await response.json())["error"]) < 120
 
     run(body)
 

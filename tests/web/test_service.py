@@ -113,7 +113,7 @@ async def _refused_new_matches(
 ) -> None:
     """Bad new-match and new-game requests get a 4xx naming the problem; nothing changes."""
     for body, code, message in (
-        ({"action": "new-match", "length": -1}, 400, "an integer >= 0, got -1"),
+        ({"action": "new-match", "length": -1}, 400, "from 0 (money play) to 64, got -1"),
         ({"action": "new-match", "names": ["Cy"]}, 400, "two strings, got ['Cy']"),
         ({"action": "new-match", "colour": "red"}, 400, "unknown fields ['colour']"),
         ({"action": "new-match", "length": 5, "jacoby": True}, 409, "money play only"),
