@@ -157,7 +157,12 @@ class SimulatedBoard:
         )
         self.sim = stack.enter_context(
             BoardSimulator(
-                settings=FAST_FIRMWARE, seed=self.seed, period_s=0.001, pinmap=DEMO_PINMAP
+                # A stable name, as udev's /dev/tabula-board: a replug changes the pty.
+                link=self.journal_path.with_name(self.journal_path.stem + ".board"),
+                settings=FAST_FIRMWARE,
+                seed=self.seed,
+                period_s=0.001,
+                pinmap=DEMO_PINMAP,
             )
         )
         self.link = await stack.enter_async_context(

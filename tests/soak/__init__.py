@@ -7,8 +7,11 @@ the code path is always tested. ``python -m tests.soak`` lists them.
 
 from __future__ import annotations
 
-#: Soak name -> the module that runs it (``main(argv: list[str]) -> int``).
+#: Soak name -> the module that runs it (its ``main(argv: list[str]) -> int``), or
+#: ``module:function`` where one module holds several soaks.
 SOAKS: dict[str, str] = {
     "kills": "tests.service.crash",
     "http": "tests.soak.http",
+    "replug": "tests.soak.replug",
+    "replug-service": "tests.soak.replug:main_service",
 }
