@@ -106,7 +106,9 @@ def _dumps(data: dict[str, Any]) -> bytes:
 def _loads(payload: bytes, what: str) -> dict[str, Any]:
     try:
         data = json.loads(payload)
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+    except RecursionError:  # the decoder recurses: any board may publish [[[[...
+        raise PayloadError(f"{what} payload nests too deep: {payload[:80]!r}") from None
+    except ValueError as error:  # not UTF-8, not JSON, an integer too long to convert
         raise PayloadError(f"{what} payload is not JSON ({error}): {payload[:80]!r}") from None
     if not isinstance(data, dict):
         raise PayloadError(f"{what} payload is not a JSON object: {payload[:80]!r}")

@@ -133,3 +133,16 @@ def test_a_jacquet_match_is_archived_as_its_events(tmp_path: Path) -> None:
     assert [event_from_json(line) for line in archive.json.splitlines()] == match
     paths = write_archive(tmp_path, archive)
     assert [p.suffix for p in paths] == [".json"]
+
+
+def test_a_hostile_payload_is_refused_and_the_hub_goes_on() -> None:
+    """JSON's decoder recurses: a deep payload was a RecursionError out of the hub's loop."""
+    from controller.hub.state import HubState
+
+    hub = HubState()
+    payloads = (b"[" * 100_000, b'{"version": 1, "n": ' + b"9" * 5000 + b"}", b"\xff\xfe")
+    for kind in ("status", "events", "heartbeat", "online"):
+        for payload in payloads:
+            assert hub.receive(f"tabula/hostile/{kind}", payload) == (None, [])
+            assert hub.last_problem is not None and "payload" in hub.last_problem
+    assert hub.rejected == 12
