@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import logging
 import random
 import sys
 import tempfile
@@ -189,6 +190,7 @@ async def replug_service(games: int, folder: Path, *, seed: int = 5) -> ReplugRe
 
 
 def main(argv: list[str]) -> int:
+    logging.basicConfig(level=logging.ERROR)  # each replug's warnings are expected here
     parser = argparse.ArgumentParser(prog="python -m tests.soak replug", description=__doc__)
     parser.add_argument("--cycles", type=int, default=1000, help="replugs of the link (1000)")
     parser.add_argument("--seed", type=int, default=1)
@@ -202,6 +204,7 @@ def main(argv: list[str]) -> int:
 
 
 def main_service(argv: list[str]) -> int:
+    logging.basicConfig(level=logging.ERROR)
     parser = argparse.ArgumentParser(
         prog="python -m tests.soak replug-service", description=__doc__
     )
