@@ -104,10 +104,19 @@ class CpuThrottle:
         return self
 
     def join(self, pid: int) -> None:
-        """Move process ``pid`` (all its threads, and the children it starts) into the group."""
+        """Move process ``pid`` (all its threads, and the children it starts) into the group.
+
+        Raises:
+            ThrottleUnavailableError: the group is closed, or the kernel refuses the move.
+        """
         if self.path is None:
             raise ThrottleUnavailableError("cannot throttle the CPU: the group is closed")
-        (self.path / "cgroup.procs").write_text(str(pid))
+        try:
+            (self.path / "cgroup.procs").write_text(str(pid))
+        except OSError as error:
+            raise ThrottleUnavailableError(
+                f"cannot throttle process {pid}: {error.strerror or error}"
+            ) from None
 
     def stats(self) -> ThrottleStats:
         """The kernel's count so far (the last one once closed)."""
