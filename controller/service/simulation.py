@@ -39,7 +39,15 @@ from controller.service.flow import canonical_notation
 from controller.service.orientation import mirror
 from controller.service.service import Service
 
-__all__ = ["STALL_S", "PoolRoll", "RollPool", "TableCamera", "TableDriver", "until_progress"]
+__all__ = [
+    "STALL_S",
+    "PoolRoll",
+    "RollPool",
+    "TableCamera",
+    "TableDriver",
+    "service_progress",
+    "until_progress",
+]
 
 #: How long a wait goes on while nothing it watches advances: the only bound on the
 #: simulated players' waits. Generous on purpose: the slowest step (a journal commit or a
@@ -73,6 +81,20 @@ async def until_progress(
             last, moved = now, time.monotonic()
         elif time.monotonic() - moved > stall_s:
             raise TimeoutError(f"waited for {what}: nothing advanced for {stall_s:g} s")
+
+
+def service_progress(service: Service) -> Callable[[], object]:
+    """What ``service`` advances as it works: inputs handled, rolls read, events journalled,
+    the engine's hints and verdicts (the progress to wait on, see :func:`until_progress`)."""
+    counters = service.counters
+    return lambda: (
+        counters.inputs,
+        counters.rolls,
+        counters.journalled,
+        counters.hints,
+        counters.hints_dropped,
+        counters.judged,
+    )
 
 
 class TableCamera:
@@ -344,15 +366,14 @@ class TableDriver:
     async def until(self, what: str, predicate: Callable[[Any], bool]) -> Any:
         """Wait until the service's status satisfies ``predicate``.
 
-        The service's progress is what it handled (inputs, readings of a roll, events
-        journalled): it is waited for as long as it keeps handling what the players did.
+        The service is waited for as long as it keeps handling what the players did
+        (:func:`service_progress`).
         """
-        counters = self.service.counters
         try:
             await until_progress(
                 what,
                 lambda: predicate(self.service.status()),
-                lambda: (counters.inputs, counters.rolls, counters.journalled),
+                service_progress(self.service),
                 stall_s=self.stall_s,
             )
         except TimeoutError as error:
