@@ -22,8 +22,8 @@ import contextlib
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from types import TracebackType
 
+from controller.closing import Closing
 from controller.service.errors import ServiceError
 
 __all__ = [
@@ -57,7 +57,7 @@ class ThrottleStats:
     """Time the group spent held back."""
 
 
-class CpuThrottle:
+class CpuThrottle(Closing):
     """A cgroup of the ``cpu`` controller limited to ``share`` of one core.
 
     The group is made on entering (under the cgroup this process is in, so that outer
@@ -134,14 +134,6 @@ class CpuThrottle:
             with contextlib.suppress(ProcessLookupError):  # it ended meanwhile
                 (path.parent / "cgroup.procs").write_text(pid)
         path.rmdir()
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
 
 
 def _read_stats(path: Path) -> ThrottleStats:
