@@ -17,14 +17,18 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
+import os
 import random
+import sys
 import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from controller.record import MatchRecord
+    from controller.rules import Rules, Variant
 
 HELP = "run the board service on simulated hardware with simulated players"
 
@@ -78,6 +82,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--board-id", default="demo", help="the board's id on the broker (default: demo)"
     )
     parser.add_argument(
+        "--slow",
+        action="store_true",
+        help="throttle the demo to 25%% of one core, about a Raspberry Pi Zero 2 W (also "
+        "TABULA_SLOW=1): the whole process, as the service, the simulated board, camera and "
+        "players run in it; needs root and the cgroup v1 cpu controller, else it says so "
+        "and runs at full speed",
+    )
+    parser.add_argument(
         "--ack",
         action="store_true",
         help="print 'ack SEQ' after each journalled event (crash tests)",
@@ -86,11 +98,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from controller.commands.errors import UsageError
-    from controller.record import MatFileError
-    from controller.referee import Mode
     from controller.rules import Rules, variant_named
-    from controller.service.demo import run_simulated
-    from controller.service.service import open_journal
 
     variant = variant_named(args.variant)
     if args.games is not None and args.games < 1:
@@ -119,11 +127,54 @@ def run(args: argparse.Namespace) -> int:
         beavers=args.beavers and cube,
         automatic_doubles=args.automatic_doubles and cube,
     )
-    wanted = args.games if args.games is not None else 10**9  # else: to the match's end
-    echo = None if args.headless else _echo
     what = f"{args.length}-point matches" if args.length else "money play"
     what = f"{variant.name}, {what}"
     print(f"Tabula demo (seed {seed}): {what}, files in {out}", flush=True)
+    with contextlib.ExitStack() as stack:
+        if args.slow or os.environ.get("TABULA_SLOW") == "1":
+            _slow_down(stack)
+        _play_matches(args, out, seed, rules, variant)
+    return 0
+
+
+def _slow_down(stack: contextlib.ExitStack) -> None:
+    """Throttle this process (and so all the demo) to a Pi Zero 2 W's share of a core."""
+    from controller.service.throttle import PI_ZERO_SHARE, CpuThrottle, ThrottleUnavailableError
+
+    try:
+        throttle = stack.enter_context(CpuThrottle(PI_ZERO_SHARE))
+        throttle.join(os.getpid())
+    except ThrottleUnavailableError as error:
+        print(f"tabula demo: --slow: {error}; running at full speed", file=sys.stderr, flush=True)
+        return
+    print(
+        f"slow: the demo's process (service, simulated board, camera and players) throttled "
+        f"to {PI_ZERO_SHARE:.0%} of one core ({throttle.path})",
+        flush=True,
+    )
+
+    def report() -> None:
+        stats = throttle.stats()
+        print(
+            f"slow: held back in {stats.throttled} of {stats.periods} periods of 0.1 s "
+            f"({stats.throttled_s:.1f} s)",
+            flush=True,
+        )
+
+    stack.callback(report)
+
+
+def _play_matches(
+    args: argparse.Namespace, out: Path, seed: int, rules: Rules, variant: Variant
+) -> None:
+    """Play what ``args`` asks (whole matches, or ``--games``), one journal a match."""
+    from controller.record import MatFileError
+    from controller.referee import Mode
+    from controller.service.demo import run_simulated
+    from controller.service.service import open_journal
+
+    wanted = args.games if args.games is not None else 10**9  # else: to the match's end
+    echo = None if args.headless else _echo
     played = 0
     number = 1
     while played < wanted:
@@ -179,7 +230,6 @@ def run(args: argparse.Namespace) -> int:
         number += 1
         if args.games is None:  # one whole match, as the help says
             break
-    return 0
 
 
 def _run_async(coroutine: Any) -> Any:

@@ -39,7 +39,62 @@ from controller.service.flow import canonical_notation
 from controller.service.orientation import mirror
 from controller.service.service import Service
 
-__all__ = ["PoolRoll", "RollPool", "TableCamera", "TableDriver"]
+__all__ = [
+    "STALL_S",
+    "PoolRoll",
+    "RollPool",
+    "TableCamera",
+    "TableDriver",
+    "service_progress",
+    "until_progress",
+]
+
+#: How long a wait goes on while nothing it watches advances: the only bound on the
+#: simulated players' waits. Generous on purpose: the slowest step (a journal commit or a
+#: dice read on a throttled Pi Zero 2 W) takes well under a second, so 60 s of no progress
+#: at all means the thing waited on is stuck, never that the machine is slow.
+STALL_S = 60.0
+
+
+async def until_progress(
+    what: str,
+    done: Callable[[], bool],
+    progress: Callable[[], object],
+    *,
+    stall_s: float = STALL_S,
+) -> None:
+    """Wait until ``done()``, for as long as ``progress()`` keeps changing.
+
+    Why: a slow CPU makes every step slower but not stuck; a wall-clock deadline misjudges
+    it. ``progress`` is what the waited-on part advances as it works (frames read, inputs
+    handled, events journalled).
+
+    Raises:
+        TimeoutError: ``progress()`` stayed the same for ``stall_s`` seconds.
+    """
+    last = progress()
+    moved = time.monotonic()
+    while not done():
+        await asyncio.sleep(0.002)
+        now = progress()
+        if now != last:
+            last, moved = now, time.monotonic()
+        elif time.monotonic() - moved > stall_s:
+            raise TimeoutError(f"waited for {what}: nothing advanced for {stall_s:g} s")
+
+
+def service_progress(service: Service) -> Callable[[], object]:
+    """What ``service`` advances as it works: inputs handled, rolls read, events journalled,
+    the engine's hints and verdicts (the progress to wait on, see :func:`until_progress`)."""
+    counters = service.counters
+    return lambda: (
+        counters.inputs,
+        counters.rolls,
+        counters.journalled,
+        counters.hints,
+        counters.hints_dropped,
+        counters.judged,
+    )
 
 
 class TableCamera:
@@ -92,6 +147,21 @@ class TableCamera:
         """Frames read since the last :meth:`show`."""
         with self._condition:
             return self._reads_since
+
+    async def taken_in(self, frames: int, *, stall_s: float = STALL_S) -> None:
+        """Wait until ``frames`` frames have been read since the last :meth:`show`.
+
+        A slow reader (a throttled service) is waited for as long as it keeps reading.
+
+        Raises:
+            TimeoutError: no frame was read for ``stall_s`` seconds.
+        """
+        await until_progress(
+            "the camera to be read",
+            lambda: self.reads_since_show() >= frames,
+            self.reads_since_show,
+            stall_s=stall_s,
+        )
 
     def close(self) -> None:
         with self._condition:
@@ -250,7 +320,8 @@ class TableDriver:
         cocked_rate: the share of rolls with a cocked die.
         flipped: the board's orientation (player 0 at the far side with colour B).
         echo: prints a line about each turn (the demo), or None.
-        timeout_s: the longest wait for the service to react.
+        stall_s: how long a wait for the service goes on while the service handles
+            nothing (see :data:`STALL_S`); a slow service is waited for.
     """
 
     def __init__(
@@ -266,7 +337,7 @@ class TableDriver:
         cocked_rate: float = 0.08,
         flipped: bool = False,
         echo: Callable[[str], None] | None = None,
-        timeout_s: float = 10.0,
+        stall_s: float = STALL_S,
     ) -> None:
         self.service = service
         self.board = board
@@ -282,7 +353,7 @@ class TableDriver:
         self.cocked_rate = cocked_rate
         self.flipped = flipped
         self.echo = echo
-        self.timeout_s = timeout_s
+        self.stall_s = stall_s
         self.expected: list[record.Event] = []
         self.counts = DriverCounts()
         flow = service.flow
@@ -293,15 +364,21 @@ class TableDriver:
     # Senses and hands.
 
     async def until(self, what: str, predicate: Callable[[Any], bool]) -> Any:
-        """Wait until the service's status satisfies ``predicate``."""
-        deadline = time.monotonic() + self.timeout_s
-        while True:
-            status = self.service.status()
-            if predicate(status):
-                return status
-            if time.monotonic() > deadline:
-                raise TimeoutError(f"waited {self.timeout_s} s for {what}; status: {status!r}")
-            await asyncio.sleep(0.002)
+        """Wait until the service's status satisfies ``predicate``.
+
+        The service is waited for as long as it keeps handling what the players did
+        (:func:`service_progress`).
+        """
+        try:
+            await until_progress(
+                what,
+                lambda: predicate(self.service.status()),
+                service_progress(self.service),
+                stall_s=self.stall_s,
+            )
+        except TimeoutError as error:
+            raise TimeoutError(f"{error}; status: {self.service.status()!r}") from None
+        return self.service.status()
 
     async def press(self, name: str) -> None:
         await asyncio.to_thread(self._press, name)
@@ -309,11 +386,7 @@ class TableDriver:
     async def show(self, image: Any, frames: int = 4) -> None:
         """Show ``image`` to the camera and wait until the watcher has taken it in."""
         self.camera.show(image)
-        deadline = time.monotonic() + self.timeout_s
-        while self.camera.reads_since_show() < frames:
-            if time.monotonic() > deadline:
-                raise TimeoutError("the camera is not read")
-            await asyncio.sleep(0.002)
+        await self.camera.taken_in(frames, stall_s=self.stall_s)
 
     def _physical(self, location: int) -> int:
         return mirror(location) if self.flipped else location

@@ -30,7 +30,6 @@ def test_jacquet_games_through_the_service_are_journalled_as_played(tmp_path: Pa
             variant=JACQUET,
             illegal_rate=0.1,
             cocked_rate=0.1,
-            timeout_s=20.0,
         )
     )
     assert result.problems() == []

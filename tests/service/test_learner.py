@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import random
-import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -27,18 +26,15 @@ from controller.service.demo import SimulatedBoard
 from controller.service.flow import Observed
 from controller.service.learner import SOURCE_LAMP, TARGET_LAMP, hint_scene, hint_step
 from controller.service.service import open_journal
+from controller.service.simulation import service_progress, until_progress
 from controller.status import EnterDice, Hint
 
 OPENING_BEST = next(p for p in legal_plays(START, 0, (3, 1)) if p.notation == "8/5 6/5")
 
 
-async def _until(what: str, predicate: Callable[[], Any], timeout: float = 20.0) -> Any:
-    deadline = time.monotonic() + timeout
-    while not (value := predicate()):
-        if time.monotonic() > deadline:
-            raise TimeoutError(f"waited {timeout} s for {what}")
-        await asyncio.sleep(0.005)
-    return value
+async def _until(service: Service, what: str, predicate: Callable[[], bool]) -> None:
+    """Wait for ``predicate`` while ``service`` makes progress (a slow machine is no failure)."""
+    await until_progress(what, predicate, service_progress(service))
 
 
 def _lamps(scene: Scene) -> dict[int, Lamp]:
@@ -114,12 +110,12 @@ async def _learner_game(table: SimulatedBoard) -> None:
         await asyncio.to_thread(board.move, source, destination)
 
     await asyncio.to_thread(board.set_board, START)
-    await _until("the start", lambda: service.status().cells == cells_from_board(START))
+    await _until(service, "the start", lambda: service.status().cells == cells_from_board(START))
     await service.apply(EnterDice((3, 1)))  # the opening roll: player 0 plays 31
     assert service.status().phase == "moving"
 
     await driver.press(Button.HINT.value)
-    await _until("the hint", lambda: service.counters.hints == 1)
+    await _until(service, "the hint", lambda: service.counters.hints == 1)
     status = service.status()
     assert status.hint == "best 8/5 6/5"
     assert _lamps(leds.scene) == {7: SOURCE_LAMP, 4: TARGET_LAMP}
@@ -128,13 +124,15 @@ async def _learner_game(table: SimulatedBoard) -> None:
 
     await move(7, 4)  # 8/5: the next checker is shown
     await _until(
-        "the second checker", lambda: _lamps(leds.scene) == {5: SOURCE_LAMP, 4: TARGET_LAMP}
+        service,
+        "the second checker",
+        lambda: _lamps(leds.scene) == {5: SOURCE_LAMP, 4: TARGET_LAMP},
     )
     await move(5, 4)  # 6/5: the play is complete, the learner display takes over
-    await _until("the complete play", lambda: service.status().verdict == "complete")
+    await _until(service, "the complete play", lambda: service.status().verdict == "complete")
     assert _lamps(leds.scene) == {4: Lamp(Colour.GREEN, Pattern.FAST)}
     await driver.press(Button.DONE.value)
-    await _until("the verdict", lambda: service.counters.judged == 1)
+    await _until(service, "the verdict", lambda: service.counters.judged == 1)
     status = service.status()
     assert (status.play_player, status.play_notation, status.play_grade) == (0, "8/5 6/5", "good")
     assert status.play_loss == 0.0 and status.play_signal == "good"
@@ -142,22 +140,22 @@ async def _learner_game(table: SimulatedBoard) -> None:
 
     # Player 1 before rolling: the cube.
     await driver.press(Button.HINT.value)
-    await _until("the cube hint", lambda: service.counters.hints == 2)
+    await _until(service, "the cube hint", lambda: service.counters.hints == 2)
     assert service.status().hint == "no double" and service.status().text == "hint: no double"
     await service.apply(EnterDice((6, 5)))
     assert service.status().hint == ""  # the roll made the advice a thing of the past
 
     await service.apply(Hint())
-    await _until("the hint of 65", lambda: service.counters.hints == 3)
+    await _until(service, "the hint of 65", lambda: service.counters.hints == 3)
     assert service.status().hint == "best 24/13"
     assert _lamps(leds.scene) == {0: SOURCE_LAMP, 11: TARGET_LAMP}  # 24/18/13 is one lift
     await move(11, 16)  # 13/8: another way; the hint goes, the learner display stays
-    await _until("the partial play", lambda: service.status().verdict == "partial")
+    await _until(service, "the partial play", lambda: service.status().verdict == "partial")
     assert SOURCE_LAMP not in leds.scene.lamps and TARGET_LAMP not in leds.scene.lamps
     await move(11, 17)  # 13/7: a blunder
-    await _until("the complete blunder", lambda: service.status().verdict == "complete")
+    await _until(service, "the complete blunder", lambda: service.status().verdict == "complete")
     await driver.press(Button.DONE.value)
-    await _until("the second verdict", lambda: service.counters.judged == 2)
+    await _until(service, "the second verdict", lambda: service.counters.judged == 2)
     status = service.status()
     assert (status.play_player, status.play_notation) == (1, "13/8 13/7")
     assert status.play_grade == "blunder" and status.play_best == "24/13"
@@ -198,11 +196,13 @@ def test_a_late_answer_is_dropped_and_the_signal_goes_out(tmp_path: Path) -> Non
             await service.apply(Hint())
             service.feed(_observed(OPENING_BEST.result))  # the play is made at once
             service.press(Button.DONE)  # and committed before the engine answers
-            await _until("the late hint", lambda: service.counters.hints_dropped == 1)
+            await _until(service, "the late hint", lambda: service.counters.hints_dropped == 1)
             assert service.counters.hints == 0 and service.status().hint == ""
-            await _until("the verdict", lambda: service.counters.judged == 1)
+            await _until(service, "the verdict", lambda: service.counters.judged == 1)
             assert service.status().lights[-1].colour == "green"
-            await _until("the signal's end", lambda: service.status().lights[-1].colour == "off")
+            await _until(
+                service, "the signal's end", lambda: service.status().lights[-1].colour == "off"
+            )
 
     asyncio.run(scenario())
 
@@ -214,7 +214,7 @@ def test_no_hint_in_recorder_mode_by_button_or_action(tmp_path: Path) -> None:
                 await service.apply(Hint())
             refused = service.counters.refused
             service.press(Button.HINT)
-            await _until("the refusal", lambda: service.counters.refused > refused)
+            await _until(service, "the refusal", lambda: service.counters.refused > refused)
             assert service.flow.notice.startswith("no hint in 'recorder' mode")
             with pytest.raises(RefusedError, match="no review during the game"):
                 await service.review("html")
@@ -233,7 +233,7 @@ def test_without_an_engine_the_service_says_so_and_plays_on(tmp_path: Path) -> N
                 await service.apply(Hint())
             service.feed(_observed(OPENING_BEST.result))
             service.press(Button.DONE)
-            await _until("the next turn", lambda: service.status().turn == 1)
+            await _until(service, "the next turn", lambda: service.status().turn == 1)
             assert service.status().play_grade == "" and service.counters.judged == 0
 
     asyncio.run(scenario())
@@ -243,10 +243,10 @@ def test_switching_to_recorder_hides_a_hint_already_shown(tmp_path: Path) -> Non
     async def scenario() -> None:
         async with _opened(tmp_path / "switch.sqlite3", Mode.LEARNER) as service:
             await service.apply(Hint())
-            await _until("the hint", lambda: service.counters.hints == 1)
+            await _until(service, "the hint", lambda: service.counters.hints == 1)
             assert service.status().lights[7].blink == "slow"
             service.next_mode()  # learner -> recorder
-            await _until("recorder", lambda: service.status().mode == "recorder")
+            await _until(service, "recorder", lambda: service.status().mode == "recorder")
             status = service.status()
             assert status.hint == "" and all(lamp.colour == "off" for lamp in status.lights)
 
@@ -258,11 +258,11 @@ def test_the_doubled_player_is_told_to_take(tmp_path: Path) -> None:
         async with _opened(tmp_path / "cube.sqlite3", Mode.LEARNER) as service:
             service.feed(_observed(OPENING_BEST.result))
             service.press(Button.DONE)
-            await _until("player 1's turn", lambda: service.status().turn == 1)
+            await _until(service, "player 1's turn", lambda: service.status().turn == 1)
             service.press(Button.DOUBLE)  # far too early: player 0 takes, of course
-            await _until("the double", lambda: service.status().phase == "cube-offered")
+            await _until(service, "the double", lambda: service.status().phase == "cube-offered")
             await service.apply(Hint())
-            await _until("the cube hint", lambda: service.counters.hints == 1)
+            await _until(service, "the cube hint", lambda: service.counters.hints == 1)
             status = service.status()
             assert status.hint == "take" and status.text == "hint: take"
 

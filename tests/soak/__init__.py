@@ -14,4 +14,5 @@ SOAKS: dict[str, str] = {
     "http": "tests.soak.http",
     "replug": "tests.soak.replug",
     "replug-service": "tests.soak.replug:main_service",
+    "slow": "tests.service.slow",
 }
