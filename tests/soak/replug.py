@@ -30,7 +30,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from firmware_bridge import BoardLink, LinkState
+from firmware_bridge import BoardLink, LinkState, Observation
 from firmware_bridge.layout import board_from_cells
 from hardware.simulator import START, BoardSimulator
 from tests.firmware_bridge.conftest import FAST, PATIENCE_S, SETTLE_S, Watcher
@@ -80,6 +80,21 @@ def _random_move(sim: BoardSimulator, rng: random.Random) -> None:
     sim.board.move(source, destination)
 
 
+def _divergence(expected: list[tuple[int, ...]], seen: list[Observation]) -> str:
+    """Where the observations first differ from the positions the board went through."""
+    index = next(
+        (i for i, (want, got) in enumerate(zip(expected, seen, strict=False)) if want != got.board),
+        min(len(expected), len(seen)),
+    )
+    got = seen[index] if index < len(seen) else None
+    return (
+        f"observation {index + 1} of {len(seen)} (positions: {len(expected)}): expected "
+        f"{expected[index] if index < len(expected) else None}, read "
+        f"{got.board if got else None} (problems {got.problems if got else ()}); the one "
+        f"before: {seen[index - 1].board if 0 < index <= len(seen) else None}"
+    )
+
+
 def _down_time(rng: random.Random) -> float:
     return rng.choice((0.0, rng.uniform(0.0, 0.02), rng.uniform(0.02, 0.5)))
 
@@ -123,8 +138,10 @@ async def replug_link(cycles: int, folder: Path, *, seed: int = 1) -> ReplugRepo
                     await watcher.board(truth)
                 except TimeoutError:
                     report.link_deaths += 1
-                    report.problems.append(f"cycle {report.cycles + 1}: no progress for "
-                                           f"{PATIENCE_S:.0f} s (link {link.state})")
+                    report.problems.append(
+                        f"cycle {report.cycles + 1}: no progress for "
+                        f"{PATIENCE_S:.0f} s (link {link.state})"
+                    )
                     break
                 report.cycles += 1
             watcher.stop()
@@ -132,7 +149,7 @@ async def replug_link(cycles: int, folder: Path, *, seed: int = 1) -> ReplugRepo
             report.lost = len([board for board in expected if board not in seen])
             report.read_twice = len(seen) - len(expected) + report.lost
             if seen != expected and not report.problems:
-                report.problems.append("the observations are not the positions in order")
+                report.problems.append(_divergence(expected, watcher.observations))
             counters = link.counters
             report.reconnects = counters.reconnects
             report.events_replayed = counters.events_replayed
