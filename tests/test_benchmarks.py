@@ -8,13 +8,18 @@ none, and that what the benchmarks count (misses) is counted.
 from __future__ import annotations
 
 import asyncio
+import random
+import tempfile
 import threading
 import time
+from pathlib import Path
 
 import serial
 
-from benchmarks import bench_serial
+from benchmarks import bench_serial, bench_service
 from benchmarks.measure import Row
+from controller.referee import Mode
+from controller.service.demo import SimulatedBoard
 from firmware_bridge import SerialPort
 
 
@@ -47,3 +52,21 @@ def test_serial_waits_for_a_late_hello_request_through_the_loop() -> None:
     assert row.misses == 0
     assert row.ratio is not None
 
+
+def test_service_counts_a_change_without_an_led_update_as_a_miss() -> None:
+    """In referee mode a lifted checker lights nothing: every change is a miss, counted and
+    kept in the percentiles at the bound (they were dropped, and the p99 hid them)."""
+
+    async def measure() -> list[Row]:
+        with tempfile.TemporaryDirectory() as folder:
+            journal = Path(folder) / "journal.sqlite3"
+            async with SimulatedBoard(journal, seed=1, mode=Mode.REFEREE) as table:
+                return await bench_service.latency(table, 2, random.Random(1))
+
+    rows = asyncio.run(measure())
+    assert [(row.name.rsplit(", ", 1)[1], row.misses) for row in rows] == [
+        ("median", 2),
+        ("p99", 2),
+    ]
+    assert all(row.figure == bench_service.BOUND_S * 1000 for row in rows)
+    assert all(row.ratio is not None for row in rows)
