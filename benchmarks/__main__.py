@@ -124,15 +124,15 @@ def _write(path: Path, results: dict[str, object]) -> None:
 
 
 def _table(rows: list[Row]) -> str:
-    lines = [f"  {'':48} {'figure':>13} {'reference':>13} {'ratio':>7}  misses"]
+    width = max(len(row.name) for row in rows)
+    lines = [f"  {'':{width}} {'figure':>12} {'reference':>12} {'ratio':>7}  misses"]
     for row in rows:
-        wall = " wall" if row.clock == "wall" else ""
         reference = "" if row.reference is None else f"{row.reference:.4g} {row.unit}"
-        ratio = f"{row.ratio:7.2f}" if row.ratio is not None else "      -"
-        misses = "" if row.misses is None else f"  {row.misses}"
+        ratio = "-" if row.ratio is None else f"{row.ratio:.2f}"
+        misses = "" if row.misses is None else str(row.misses)
         lines.append(
-            f"  {row.name:48} {f'{row.figure:.4g} {row.unit}':>13} {reference:>13} "
-            f"{ratio}{misses}{wall}"
+            f"  {row.name:{width}} {f'{row.figure:.4g} {row.unit}':>12} {reference:>12} "
+            f"{ratio:>7}  {misses:>6}{'  (wall time)' if row.clock == 'wall' else ''}".rstrip()
         )
         lines.append(f"      reference: {row.reference_name}" if row.reason is None
                      else f"      no reference: {row.reason}")  # fmt: skip

@@ -31,7 +31,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from benchmarks.measure import Interleaved, Row, best_of, count, quantile, timed_row
+from benchmarks.measure import Interleaved, Row, best_of, count, latency_rows, timed_row
 from firmware_bridge import BoardLink, LinkState, Observation, SerialPort
 from firmware_bridge.frames import Frame, FrameDecoder, encode_frame
 from firmware_bridge.layout import board_from_cells, cells_from_board
@@ -332,22 +332,6 @@ class LinkLatency:
         observed = next(at for at, board in self._observed[seen:] if board == expected)
         frame = max((at for at in self._frames if changed <= at <= observed), default=observed)
         return observed - changed - self.settle_s, frame - changed
-
-
-def latency_rows(
-    name: str,
-    samples: list[float],
-    references: list[float],
-    *,
-    misses: int,
-    reference_name: str,
-) -> list[Row]:
-    """Median and p99 rows of two sets of latencies (seconds, wall time)."""
-    return [
-        timed_row(f"{name}, {label}", quantile(samples, q), quantile(references, q),
-                  unit="ms", clock="wall", misses=misses, reference_name=reference_name)
-        for label, q in (("median", 0.5), ("p99", 0.99))
-    ]  # fmt: skip
 
 
 async def _latency(moves: int, bound_s: float = 2.0) -> list[Row]:

@@ -28,8 +28,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from benchmarks.bench_games import SELFPLAY, selfplay_seconds
-from benchmarks.bench_serial import LinkLatency, latency_rows
-from benchmarks.measure import Row, count, duration, timed_row
+from benchmarks.bench_serial import LinkLatency
+from benchmarks.measure import Row, count, duration, latency_rows, timed_row
 from controller.referee import Mode
 from controller.rules import Rules
 from controller.service.demo import FAST_FIRMWARE, SimulatedBoard

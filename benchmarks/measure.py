@@ -33,6 +33,7 @@ __all__ = [
     "best_per_item",
     "count",
     "duration",
+    "latency_rows",
     "quantile",
     "timed_row",
 ]
@@ -45,6 +46,7 @@ SCALES = {"s": 1.0, "ms": 1e3, "us": 1e6, "ns": 1e9}
 """Time units and how many of them make a second."""
 
 T = TypeVar("T")
+N = TypeVar("N", int, float)
 
 
 def _load() -> float:
@@ -118,7 +120,6 @@ class Interleaved:
     """
 
     def __init__(self, clock: Clock = "cpu") -> None:
-        self.clock: Clock = clock
         self._now = CLOCKS[clock]
         self.subjects: list[float] = []
         self.references: list[float] = []
@@ -154,14 +155,13 @@ def best_of(
     reference: Callable[[], object],
     *,
     repeats: int,
-    clock: Clock = "cpu",
 ) -> tuple[float, float]:
-    """The least seconds of ``subject()`` and of ``reference()`` over ``repeats`` turns each.
+    """The least CPU seconds of ``subject()`` and ``reference()`` over ``repeats`` turns each.
 
     They take turns, the first alternating, so that neither always runs on a cache the
     other warmed.
     """
-    pair = Interleaved(clock)
+    pair = Interleaved()
     turns = ((pair.subject, subject), (pair.reference, reference))
     for repeat in range(repeats):
         for timer, work in turns if repeat % 2 == 0 else turns[::-1]:
@@ -176,14 +176,12 @@ def best_per_item(
     reference: Callable[[T], object],
     *,
     repeats: int,
-    clock: Clock = "cpu",
 ) -> tuple[list[float], list[float]]:
-    """For each item, the least seconds of ``subject(item)`` and ``reference(item)``."""
+    """For each item, the least CPU seconds of ``subject(item)`` and ``reference(item)``."""
     subjects: list[float] = []
     references: list[float] = []
     for item in items:
-        best = best_of(partial(subject, item), partial(reference, item), repeats=repeats,
-                       clock=clock)  # fmt: skip
+        best = best_of(partial(subject, item), partial(reference, item), repeats=repeats)
         subjects.append(best[0])
         references.append(best[1])
     return subjects, references
@@ -208,6 +206,22 @@ def timed_row(
                misses=misses, clock=clock)  # fmt: skip
 
 
+def latency_rows(
+    name: str,
+    samples: Sequence[float],
+    references: Sequence[float],
+    *,
+    reference_name: str,
+    misses: int | None = None,
+) -> list[Row]:
+    """Median and p99 rows of latencies and of their reference's (seconds, wall time)."""
+    return [
+        timed_row(f"{name}, {label}", quantile(samples, q), quantile(references, q),
+                  unit="ms", clock="wall", misses=misses, reference_name=reference_name)
+        for label, q in (("median", 0.5), ("p99", 0.99))
+    ]  # fmt: skip
+
+
 def quantile(samples: Sequence[float], q: float) -> float:
     """The nearest-rank ``q`` quantile of ``samples`` (``q`` in (0, 1]): one of them.
 
@@ -220,31 +234,25 @@ def quantile(samples: Sequence[float], q: float) -> float:
     return ordered[max(0, math.ceil(q * len(ordered)) - 1)]
 
 
-def count(text: str) -> int:
-    """An option's whole number, at least 1 (an ``argparse`` type).
+def _positive(convert: Callable[[str], N], expected: str) -> Callable[[str], N]:
+    """An ``argparse`` type: ``convert(text)``, refused unless above 0 and finite.
 
-    Raises:
-        argparse.ArgumentTypeError: for anything else.
+    Its error names the option's text and what was expected.
     """
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a whole number >= 1, got {text!r}")
-    return value
+
+    def parse(text: str) -> N:
+        try:
+            value: N | None = convert(text)
+        except ValueError:
+            value = None
+        if value is None or not 0 < value < math.inf:
+            raise argparse.ArgumentTypeError(f"expected {expected}, got {text!r}")
+        return value
+
+    return parse
 
 
-def duration(text: str) -> float:
-    """An option's number of seconds, above 0 (an ``argparse`` type).
-
-    Raises:
-        argparse.ArgumentTypeError: for anything else.
-    """
-    try:
-        value = float(text)
-    except ValueError:
-        value = math.nan
-    if not value > 0 or math.isinf(value):
-        raise argparse.ArgumentTypeError(f"expected seconds above 0, got {text!r}")
-    return value
+count = _positive(int, "a whole number >= 1")
+"""An option's whole number, at least 1."""
+duration = _positive(float, "seconds above 0")
+"""An option's number of seconds, above 0."""
