@@ -6,9 +6,10 @@ players, all in one asyncio loop; every match's journal is compared with what it
 did (:meth:`controller.service.demo.DemoResult.problems`): every roll, play, illegal play
 accepted, cube action and result, every illegal play flagged and no legal one. A journal
 that differs is a miss. The figure is CPU time per game (every thread: service,
-simulators, camera, players). Reference: as many games played by the same simulated
-players on the rules engine alone (:func:`controller.selfplay.play_match`), the least any
-game costs; the ratio is what a board, its sensors, camera and LEDs add around the rules.
+simulators, camera, players): the service busy. Reference: as many games played by
+simulated players on the rules engine alone (:func:`controller.selfplay.play_match`), the
+least any game costs; the ratio is what a board, its sensors, camera and LEDs add around
+the rules. The peak memory of the process (every board) is reported against its target.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import random
+import resource
 import tempfile
 import time
 from pathlib import Path
@@ -27,8 +29,6 @@ from controller.service.demo import DemoResult, run_simulated
 
 SMALL = ("--games", "1", "--boards", "1")
 
-SELFPLAY = "the same number of games by the simulated players on the rules engine alone"
-
 
 def add_options(parser: argparse.ArgumentParser) -> None:
     """The benchmark's options."""
@@ -36,7 +36,7 @@ def add_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--boards", type=count, default=2, help="boards playing at once")
 
 
-def selfplay_seconds(games: int, seed: int) -> float:
+def _selfplay_seconds(games: int, seed: int) -> float:
     """CPU seconds of ``games`` 25-point-match games on the rules engine alone."""
     rng = random.Random(seed)
     players = (SimulatedPlayer(random.Random(seed + 1)), SimulatedPlayer(random.Random(seed + 2)))
@@ -102,10 +102,15 @@ async def _run(games: int, boards: int) -> list[Row]:
         f"called irregular by the camera (rolled again)"
     )
     print(f"  journals equal to the players' games: {'all' if not problems else problems[:5]}")
-    return [timed_row(
-        "simulated games on the whole service, per game", cpu, selfplay_seconds(total["games"], 1),
-        unit="s", per=total["games"], misses=len(problems), reference_name=SELFPLAY,
-    )]  # fmt: skip
+    peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    return [
+        timed_row("simulated games on the whole service, per game", cpu,
+                  _selfplay_seconds(total["games"], 1), unit="s", per=total["games"],
+                  misses=len(problems), reference_name="as many games by simulated players "
+                  "on the rules engine alone"),
+        Row(f"peak RSS, {boards} boards and their simulators in one process", peak_mb, "MB",
+            None, "", reason="memory, judged by its target (150 MB a board)", clock=None),
+    ]  # fmt: skip
 
 
 def run(options: argparse.Namespace) -> list[Row]:

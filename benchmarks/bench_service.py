@@ -1,7 +1,7 @@
 """Board service: latency from a checker lifted on the simulated board to the LED pins, CPU
-and memory idle and busy.
+and memory idle.
 
-``python -m benchmarks service [--changes N] [--idle-s S] [--games N]``. The whole service
+``python -m benchmarks service [--changes N] [--idle-s S]``. The whole service
 runs as in ``tabula demo``: the board simulator's firmware on a pty, the real bridge, the
 referee in learner mode (a lifted checker lights its destinations), the shift-register
 LEDs on gpiozero's MockFactory. Latency (wall time) is from the simulator's ``lift`` or
@@ -11,8 +11,8 @@ whose LEDs did not change within the bound is a miss, counted at the bound. Refe
 change by change in turns: a bare link on its own simulator with the same firmware
 settings, a move until its stable observation, minus the same settle time; the ratio is
 what the referee and the LEDs add. CPU is the process's minus the simulator's firmware
-thread (``/proc/self/task``), as a share of one core; RSS target: under 150 MB. Busy CPU a
-game is referred to the same games on the rules engine alone (as ``games`` does).
+thread (``/proc/self/task``), as a share of one core; RSS target: under 150 MB. The
+service busy, playing games, is the ``games`` benchmark.
 """
 
 from __future__ import annotations
@@ -27,15 +27,13 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from benchmarks.bench_games import SELFPLAY, selfplay_seconds
 from benchmarks.bench_serial import LinkLatency
-from benchmarks.measure import Row, count, duration, latency_rows, timed_row
+from benchmarks.measure import Row, count, duration, latency_rows
 from controller.referee import Mode
-from controller.rules import Rules
 from controller.service.demo import FAST_FIRMWARE, SimulatedBoard
 from controller.service.flow import DiceEntered
 
-SMALL = ("--changes", "4", "--idle-s", "0.5", "--games", "1")
+SMALL = ("--changes", "4", "--idle-s", "0.5")
 
 BOUND_S = 2.0
 """How long a change may take to reach the LEDs before it counts as a miss."""
@@ -47,7 +45,6 @@ def add_options(parser: argparse.ArgumentParser) -> None:
     """The benchmark's options."""
     parser.add_argument("--changes", type=count, default=200, help="board changes timed")
     parser.add_argument("--idle-s", type=duration, default=5.0, help="seconds measured idle")
-    parser.add_argument("--games", type=count, default=3, help="games played busy")
 
 
 def _cpu_s(tid: int | None = None) -> float:
@@ -149,7 +146,7 @@ async def latency(table: SimulatedBoard, changes: int, rng: random.Random) -> li
     )  # fmt: skip
 
 
-async def _run(changes: int, idle_s: float, games: int) -> list[Row]:
+async def _run(changes: int, idle_s: float) -> list[Row]:
     rng = random.Random(1)
     with tempfile.TemporaryDirectory() as folder:
         journal = Path(folder) / "latency.sqlite3"
@@ -172,34 +169,16 @@ async def _run(changes: int, idle_s: float, games: int) -> list[Row]:
             f"{1 / table.camera_period_s:.0f} fps, other {shares.get('other', 0):.1f}%; the "
             f"simulated board's firmware {shares.get('simulator', 0):.1f}% not counted"
         )
-        journal = Path(folder) / "games.sqlite3"
-        async with SimulatedBoard(journal, seed=2, rules=Rules(match_length=25)) as table:
-            driver = table.driver(random.Random(2))
-            cpu, wall = _service_cpu(table), time.monotonic()
-            await driver.play(games)
-            seconds = time.monotonic() - wall
-            busy = _service_cpu(table) - cpu
-            counts = driver.counts
-        print(
-            f"  busy: {counts.games} games, {counts.turns} turns in {seconds:.0f} s, "
-            f"{counts.games / seconds * 60:.1f} games/min, {counts.illegal} illegal plays, "
-            f"{counts.cocked} cocked rolls; CPU {busy / seconds * 100:.0f}% of a core"
-        )
-    no_baseline = "a share of a core or of memory, judged by its target; no other program "
     return [
         *rows,
-        Row("idle CPU, share of one core (camera at its frame rate)", idle * 100, "%", None,
-            "", reason=no_baseline + "idles the same way", clock=None),
+        Row("idle CPU, share of one core (the camera at its frame rate)", idle * 100, "%",
+            None, "", reason="a share of a core, judged by its target: no other program "
+            "idles the same way", clock=None),
         Row("idle RSS with the simulators (target < 150 MB)", idle_rss, "MB", None, "",
-            reason=no_baseline + "holds the same", clock=None),
-        timed_row("busy CPU, per game (players and camera included)", busy,
-                  selfplay_seconds(counts.games, 2), unit="s", per=counts.games,
-                  reference_name=SELFPLAY),
-        Row("busy RSS", _rss_mb(), "MB", None, "", reason=no_baseline + "holds the same",
-            clock=None),
+            reason="memory, judged by its target", clock=None),
     ]  # fmt: skip
 
 
 def run(options: argparse.Namespace) -> list[Row]:
     """Measure and return the rows."""
-    return asyncio.run(_run(options.changes, options.idle_s, options.games))
+    return asyncio.run(_run(options.changes, options.idle_s))
