@@ -63,27 +63,41 @@ class _MoveList(ctypes.Structure):
 
 
 _TanBoard = (ctypes.c_uint * 25) * 2
-"""GNU Backgammon's board: the opponent's 25 counts, then the player on roll's (bar last)."""
+"""GNU Backgammon's ``TanBoard``: :func:`gnubg_board` as C arrays."""
 
 
-def _tan_board(case: _Case) -> Any:
-    board, player, _ = case
+def gnubg_board(board: Board, player: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """``board`` as GNU Backgammon holds it: the opponent's 25 counts, then those of
+    ``player``, on roll (each from its own ace point, the bar last)."""
     view = board if player == 0 else flip(board)
     mine = (*(max(view[p], 0) for p in range(1, 25)), view[25])
     theirs = (*(max(-view[25 - p], 0) for p in range(1, 25)), -view[0])
+    return theirs, mine
+
+
+def _tan_board(case: _Case) -> Any:
+    theirs, mine = gnubg_board(case[0], case[1])
     return _TanBoard((ctypes.c_uint * 25)(*theirs), (ctypes.c_uint * 25)(*mine))
 
 
-def gnubg_generator() -> tuple[_Generator | None, str | None]:
-    """GNU Backgammon's ``GenerateMoves`` through ctypes, or None and the reason."""
+def gnubg_bindings() -> tuple[Any, str | None]:
+    """GNU Backgammon's PyPI bindings, or None and why they are missing."""
     try:
-        from gnubg import _gnubg  # type: ignore[import-untyped]
+        import gnubg  # type: ignore[import-untyped]
     except ImportError as error:
         return None, (
             f"GNU Backgammon's bindings are not installed ({error}); their PyPI wheels are "
             f"for x86-64 only, this is {platform.machine()}"
         )
-    generate = ctypes.CDLL(_gnubg.__file__).GenerateMoves
+    return gnubg, None
+
+
+def gnubg_generator() -> tuple[_Generator | None, str | None]:
+    """GNU Backgammon's ``GenerateMoves`` through ctypes, or None and the reason."""
+    bindings, reason = gnubg_bindings()
+    if bindings is None:
+        return None, reason
+    generate = ctypes.CDLL(bindings._gnubg.__file__).GenerateMoves
     generate.argtypes = (ctypes.POINTER(_MoveList), _TanBoard, ctypes.c_int, ctypes.c_int,
                          ctypes.c_int)  # fmt: skip
     generate.restype = ctypes.c_int
