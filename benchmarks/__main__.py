@@ -68,8 +68,10 @@ def _plan(argv: list[str]) -> tuple[Path, list[tuple[str, argparse.Namespace]]]:
     names = known()
     parser = argparse.ArgumentParser(
         prog="python -m benchmarks",
-        description=__doc__.strip().splitlines()[0] if __doc__ else None,
-        epilog=f"benchmarks: {', '.join(names)}",
+        usage="%(prog)s [--json PATH] [NAME [OPTION...]]...",
+        description="Run the benchmarks named (every one without a name), each with the "
+        "options after its name; write their rows to one JSON file.",
+        epilog=f"benchmarks: {', '.join(names)}; NAME --help lists a benchmark's options",
     )
     parser.add_argument("--json", type=Path, default=RESULTS, help=f"default {RESULTS}")
     parser.add_argument("unknown", nargs="*", help=argparse.SUPPRESS)
