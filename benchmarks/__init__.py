@@ -8,7 +8,8 @@ figure carries a reference measured in the same run (the nearest honest baseline
 same work, named in the row; its module's docstring says why that one), taken in turns
 with the subject, the best of repeats of each, in CPU time unless the work is done by
 other processes (then wall time, and the row says so); or, where no baseline exists, the
-reason there is none. ``python -m benchmarks`` writes all the rows to one JSON file
+reason there is none. ``python -m benchmarks`` runs each benchmark in a fresh interpreter
+(memory, threads and process-wide settings its own) and writes all the rows to one JSON file
 (``benchmarks/results.json`` or ``--json PATH``): per benchmark its options, seconds and
 rows (name, figure, unit, reference, what the reference is, ratio, misses, clock, load
 average when measured), with the machine (CPU model, cores, architecture, load average at

@@ -3,10 +3,11 @@
 Without a name every benchmark runs with its defaults. Each NAME takes its own options
 after it (``python -m benchmarks rules --cases 2000 serial --snapshots 500``; ``python -m
 benchmarks rules --help`` lists them): a word that names a benchmark starts the next one.
-Every option is checked before anything runs. The rows go to a table on stdout and to one
-JSON file, rewritten after each benchmark so that an interrupted run keeps what it had
-measured. A benchmark that fails is reported in one line (and in the file), the others
-still run, and the exit status is 1.
+Every option is checked before anything runs. Each benchmark runs in a fresh interpreter,
+so that its memory, threads and process-wide settings are its own and none of the one
+before. The rows go to a table on stdout and to one JSON file, rewritten after each
+benchmark so that an interrupted run keeps what it had measured. A benchmark that fails
+is reported in one line (and in the file), the others still run, and the exit status is 1.
 """
 
 from __future__ import annotations
@@ -17,11 +18,13 @@ import json
 import os
 import pkgutil
 import platform
+import subprocess
 import sys
+import tempfile
 import time
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Protocol, cast
+from typing import Any, Protocol, cast
 
 import benchmarks
 from benchmarks.measure import Row
@@ -60,8 +63,13 @@ def _parser(name: str, benchmark: _Benchmark) -> argparse.ArgumentParser:
     return parser
 
 
-def _plan(argv: list[str]) -> tuple[Path, list[tuple[str, argparse.Namespace]]]:
-    """The results file, and each benchmark to run with its parsed options.
+_Step = tuple[str, list[str], argparse.Namespace]
+"""A benchmark to run: its name, its options as given and as parsed."""
+
+
+def _plan(argv: list[str]) -> tuple[Path, Path | None, list[_Step]]:
+    """The results file, the file of a benchmark run alone (a child's), and each benchmark
+    to run.
 
     Exits (``argparse``) with a one-line error for an unknown name or a bad option.
     """
@@ -74,6 +82,7 @@ def _plan(argv: list[str]) -> tuple[Path, list[tuple[str, argparse.Namespace]]]:
         epilog=f"benchmarks: {', '.join(names)}; NAME --help lists a benchmark's options",
     )
     parser.add_argument("--json", type=Path, default=RESULTS, help=f"default {RESULTS}")
+    parser.add_argument("--alone", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("unknown", nargs="*", help=argparse.SUPPRESS)
     starts = [index for index, word in enumerate(argv) if word in names]
     first = starts[0] if starts else len(argv)
@@ -86,10 +95,12 @@ def _plan(argv: list[str]) -> tuple[Path, list[tuple[str, argparse.Namespace]]]:
         parser.error(f"--json {str(head.json)!r}: no directory {str(head.json.parent)!r}")
     groups = [argv[start:end] for start, end in zip(starts, [*starts[1:], len(argv)], strict=True)]
     plan = [
-        (group[0], _parser(group[0], load(group[0])).parse_args(group[1:]))
+        (group[0], group[1:], _parser(group[0], load(group[0])).parse_args(group[1:]))
         for group in groups or [[name] for name in names]
     ]
-    return head.json, plan
+    if head.alone is not None and len(plan) != 1:
+        parser.error("--alone runs one benchmark")
+    return head.json, head.alone, plan
 
 
 def _cpu_model() -> str:
@@ -141,35 +152,74 @@ def _table(rows: list[Row]) -> str:
     return "\n".join(lines)
 
 
+def _json(value: object) -> object:
+    """An option's value as JSON holds it."""
+    if isinstance(value, list | tuple):
+        return [_json(item) for item in value]
+    return value if isinstance(value, int | float | str | bool | None) else str(value)
+
+
+def _alone(step: _Step, path: Path) -> int:
+    """Run one benchmark in this process and write its record to ``path``; 1 if it failed."""
+    name, _, options = step
+    record: dict[str, object] = {
+        "name": name,
+        "options": {key: _json(value) for key, value in vars(options).items()},
+    }
+    start = time.perf_counter()
+    try:
+        record["rows"] = [row.to_json() for row in load(name).run(options)]
+    except Exception as error:  # the parent reports it; one failure must not lose the rest
+        record["error"] = f"{type(error).__name__}: {error}"
+        record["rows"] = []
+    record["seconds"] = time.perf_counter() - start
+    _write(path, record)
+    return 1 if "error" in record else 0
+
+
+def _in_child(step: _Step, folder: Path) -> dict[str, object]:
+    """Run a benchmark in a fresh interpreter (this package first on its path); its record."""
+    name, words, options = step
+    path = folder / f"{name}.json"
+    root = str(Path(benchmarks.__file__).resolve().parents[1])
+    environment = {**os.environ, "PYTHONPATH": os.pathsep.join(
+        [root, *filter(None, [os.environ.get("PYTHONPATH")])]
+    )}  # fmt: skip
+    command = [sys.executable, "-m", "benchmarks", "--alone", str(path), name, *words]
+    done = subprocess.run(command, env=environment, check=False)
+    if path.exists():
+        record: dict[str, object] = json.loads(path.read_text())
+        return record
+    return {
+        "name": name,
+        "options": {key: _json(value) for key, value in vars(options).items()},
+        "error": f"its process ended with code {done.returncode} before writing a result",
+        "rows": [],
+    }
+
+
 def main(argv: list[str]) -> int:
     """Run the benchmarks ``argv`` names (all without a name); 1 if one failed."""
-    path, plan = _plan(argv)
+    path, alone, plan = _plan(argv)
+    if alone is not None:
+        return _alone(plan[0], alone)
     results: dict[str, object] = {"machine": machine(), "benchmarks": []}
     runs = cast(list[dict[str, object]], results["benchmarks"])
-    failed = False
-    for name, options in plan:
-        print(f"== {name}", flush=True)
-        start = time.perf_counter()
-        run: dict[str, object] = {"name": name, "options": {
-            key: value if isinstance(value, int | float | str | bool | None) else str(value)
-            for key, value in vars(options).items()
-        }}  # fmt: skip
-        try:
-            rows = load(name).run(options)
-        except Exception as error:  # one benchmark's failure must not lose the others'
-            failed = True
-            run["error"] = f"{type(error).__name__}: {error}"
-            print(f"benchmark {name} failed: {run['error']}", file=sys.stderr, flush=True)
-            rows = []
-        run["seconds"] = time.perf_counter() - start
-        run["rows"] = [row.to_json() for row in rows]
-        runs.append(run)
-        results["load_average_end"] = os.getloadavg()
-        _write(path, results)
-        if rows:
-            print(_table(rows), flush=True)
+    with tempfile.TemporaryDirectory() as folder:
+        for step in plan:
+            print(f"== {step[0]}", flush=True)
+            record = _in_child(step, Path(folder))
+            runs.append(record)
+            results["load_average_end"] = os.getloadavg()
+            _write(path, results)
+            if "error" in record:
+                print(f"benchmark {step[0]} failed: {record['error']}", file=sys.stderr,
+                      flush=True)  # fmt: skip
+            rows = cast(list[dict[str, Any]], record["rows"])
+            if rows:
+                print(_table([Row.from_json(row) for row in rows]), flush=True)
     print(f"results: {path}")
-    return 1 if failed else 0
+    return 1 if any("error" in run for run in runs) else 0
 
 
 if __name__ == "__main__":

@@ -21,7 +21,7 @@ from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
 from functools import partial
 from time import perf_counter, process_time
-from typing import Literal, TypeVar
+from typing import Any, Literal, TypeVar
 
 __all__ = [
     "CLOCKS",
@@ -89,6 +89,13 @@ class Row:
     def ratio(self) -> float | None:
         """``figure / reference``, None without a reference."""
         return None if self.reference is None else self.figure / self.reference
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Row:
+        """The row a results file holds (``to_json``'s ratio is derived, not read)."""
+        return cls(data["name"], data["figure"], data["unit"], data["reference"],
+                   data["reference_name"], reason=data["reason"], misses=data["misses"],
+                   clock=data["clock"], load=data["load"])  # fmt: skip
 
     def to_json(self) -> dict[str, object]:
         """The row as the results file holds it."""
