@@ -41,11 +41,24 @@ def add_options(parser: argparse.ArgumentParser) -> None:
     """The benchmark's options."""
     parser.add_argument("--repeats", type=count, default=40, help="interleaved repeats")
     parser.add_argument("--rolls", type=count, default=2000, help="synthetic rolls")
-    parser.add_argument("--photos", type=Path, default=PHOTOS, help="labelled real photos")
+    parser.add_argument("--photos", type=_labelled, default=PHOTOS,
+                        help="a folder of labelled real photos (its manifest.jsonl)")  # fmt: skip
     parser.add_argument("--photo-limit", type=count, default=None,
                         help="the first N photos only")  # fmt: skip
     parser.add_argument("--no-accuracy", action="store_true", help="the timings only")
     parser.add_argument("--failures", action="store_true", help="list the real-photo failures")
+
+
+def _labelled(text: str) -> Path:
+    """A folder of labelled photos (an ``argparse`` type).
+
+    Raises:
+        argparse.ArgumentTypeError: if it has no ``manifest.jsonl``.
+    """
+    folder = Path(text)
+    if not (folder / "manifest.jsonl").is_file():
+        raise argparse.ArgumentTypeError(f"{text!r} has no manifest.jsonl of labelled photos")
+    return folder
 
 
 def _read(reader: DiceReader, image: Any) -> Callable[[], object]:

@@ -66,6 +66,9 @@ def test_every_benchmark_runs_small_through_the_command(tmp_path: Path) -> None:
          "got '-1'"),
         (["journal", "--cases", "3"],
          "python -m benchmarks journal: error: unrecognized arguments: --cases 3"),
+        (["vision", "--photos", "/nowhere"],
+         "python -m benchmarks vision: error: argument --photos: '/nowhere' has no "
+         "manifest.jsonl of labelled photos"),
         (["rulez", "--cases", "3"],
          "python -m benchmarks: error: unknown benchmark 'rulez'; known: " + ", ".join(known())),
     ],
