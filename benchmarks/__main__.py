@@ -52,8 +52,17 @@ def known() -> list[str]:
 
 
 def load(name: str) -> _Benchmark:
-    """The module of benchmark ``name``."""
-    return cast(_Benchmark, importlib.import_module(f"benchmarks.bench_{name}"))
+    """The module of benchmark ``name``.
+
+    Raises:
+        TypeError: if it does not declare what every benchmark declares.
+    """
+    module = importlib.import_module(f"benchmarks.bench_{name}")
+    missing = [field for field in ("SMALL", "add_options", "run") if not hasattr(module, field)]
+    if missing:
+        raise TypeError(f"benchmarks/bench_{name}.py declares no {', '.join(missing)} (every "
+                        "benchmark does: see benchmarks/__init__.py)")  # fmt: skip
+    return cast(_Benchmark, module)
 
 
 def _parser(name: str, benchmark: _Benchmark) -> argparse.ArgumentParser:
@@ -94,10 +103,13 @@ def _plan(argv: list[str]) -> tuple[Path, Path | None, list[_Step]]:
     if not head.json.parent.is_dir():
         parser.error(f"--json {str(head.json)!r}: no directory {str(head.json.parent)!r}")
     groups = [argv[start:end] for start, end in zip(starts, [*starts[1:], len(argv)], strict=True)]
-    plan = [
-        (group[0], group[1:], _parser(group[0], load(group[0])).parse_args(group[1:]))
-        for group in groups or [[name] for name in names]
-    ]
+    plan = []
+    for name, *words in groups or [[name] for name in names]:
+        try:
+            benchmark = load(name)
+        except TypeError as error:
+            parser.error(str(error))
+        plan.append((name, words, _parser(name, benchmark).parse_args(words)))
     if head.alone is not None and len(plan) != 1:
         parser.error("--alone runs one benchmark")
     return head.json, head.alone, plan
