@@ -1,22 +1,53 @@
 """Simulated games end to end, many of them: the issue's 200-game proof, with figures.
 
-Run ``python -m benchmarks.bench_games [--games 200] [--boards 2]``. Each board is a whole
-service on its own simulators (pty board, rendered rolls, MockFactory pins) with its own
-simulated players, all in one asyncio loop; every match's journal is compared with what
-its players did (:meth:`controller.service.demo.DemoResult.problems`): every roll, play,
-illegal play accepted, cube action and result, every illegal play flagged and no legal one.
+``python -m benchmarks games [--games 200] [--boards 2]``. Each board is a whole service
+on its own simulators (pty board, rendered rolls, MockFactory pins) with its own simulated
+players, all in one asyncio loop; every match's journal is compared with what its players
+did (:meth:`controller.service.demo.DemoResult.problems`): every roll, play, illegal play
+accepted, cube action and result, every illegal play flagged and no legal one. A journal
+that differs is a miss. The figure is CPU time per game (every thread: service,
+simulators, camera, players): the service busy. Reference: as many games played by
+simulated players on the rules engine alone (:func:`controller.selfplay.play_match`), the
+least any game costs; the ratio is what a board, its sensors, camera and LEDs add around
+the rules. The peak memory of the process (every board) is reported against its target.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import random
+import resource
 import tempfile
 import time
 from pathlib import Path
 
+from benchmarks.measure import Row, count, timed_row
 from controller.rules import Rules
+from controller.selfplay import GameWon, SimulatedPlayer, play_match
 from controller.service.demo import DemoResult, run_simulated
+
+SMALL = ("--games", "1", "--boards", "1")
+
+
+def add_options(parser: argparse.ArgumentParser) -> None:
+    """The benchmark's options."""
+    parser.add_argument("--games", type=count, default=200, help="games in all")
+    parser.add_argument("--boards", type=count, default=2, help="boards playing at once")
+
+
+def _selfplay_seconds(games: int, seed: int) -> float:
+    """CPU seconds of ``games`` 25-point-match games on the rules engine alone."""
+    rng = random.Random(seed)
+    players = (SimulatedPlayer(random.Random(seed + 1)), SimulatedPlayer(random.Random(seed + 2)))
+    start = time.process_time()
+    played = 0
+    while played < games:
+        for event in play_match(Rules(match_length=25), rng, players):
+            played += isinstance(event, GameWon)
+            if played == games:
+                break
+    return time.process_time() - start
 
 
 async def _board(folder: Path, board: int, games: int) -> list[DemoResult]:
@@ -38,7 +69,7 @@ async def _board(folder: Path, board: int, games: int) -> list[DemoResult]:
         results.append(result)
         problems = result.problems()
         print(
-            f"board {board} match {match}: {result.counts.games} games, "
+            f"  board {board} match {match}: {result.counts.games} games, "
             f"{result.counts.turns} turns, {result.counts.illegal} illegal, "
             f"journal {problems or '= players'}",
             flush=True,
@@ -46,8 +77,8 @@ async def _board(folder: Path, board: int, games: int) -> list[DemoResult]:
     return results
 
 
-async def _run(games: int, boards: int) -> None:
-    start = time.monotonic()
+async def _run(games: int, boards: int) -> list[Row]:
+    start, cpu = time.monotonic(), time.process_time()
     with tempfile.TemporaryDirectory() as folder:
         share = [games // boards + (index < games % boards) for index in range(boards)]
         batches = await asyncio.gather(
@@ -55,14 +86,14 @@ async def _run(games: int, boards: int) -> None:
         )
         results = [result for batch in batches for result in batch]
         problems = [problem for result in results for problem in result.problems()]
-    seconds = time.monotonic() - start
+    seconds, cpu = time.monotonic() - start, time.process_time() - cpu
     total = {
         name: sum(getattr(result.counts, name) for result in results)
         for name in ("games", "turns", "illegal", "accepted", "demanded", "cocked", "doubles",
                      "drops", "hits", "bar_entries", "bear_offs", "misread")
     }  # fmt: skip
     print(
-        f"{total['games']} games on {boards} simulated boards in {seconds:.0f} s "
+        f"  {total['games']} games on {boards} simulated boards in {seconds:.0f} s "
         f"({total['games'] / seconds * 60:.1f} games/min): {total['turns']} turns, "
         f"{total['hits']} hits, {total['bar_entries']} bar entries, {total['bear_offs']} "
         f"bear-offs, {total['doubles']} doubles ({total['drops']} dropped), "
@@ -70,16 +101,18 @@ async def _run(games: int, boards: int) -> None:
         f"demanded), {total['cocked']} cocked rolls rerolled, {total['misread']} flat rolls "
         f"called irregular by the camera (rolled again)"
     )
-    print(f"journals equal to the players' games: {'all' if not problems else problems[:5]}")
+    print(f"  journals equal to the players' games: {'all' if not problems else problems[:5]}")
+    peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    return [
+        timed_row("simulated games on the whole service, per game", cpu,
+                  _selfplay_seconds(total["games"], 1), unit="s", per=total["games"],
+                  misses=len(problems), reference_name="as many games by simulated players "
+                  "on the rules engine alone"),
+        Row(f"peak RSS, {boards} boards and their simulators in one process", peak_mb, "MB",
+            None, "", reason="memory, judged by its target (150 MB a board)", clock=None),
+    ]  # fmt: skip
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=200)
-    parser.add_argument("--boards", type=int, default=2)
-    args, _ = parser.parse_known_args()
-    asyncio.run(_run(args.games, args.boards))
-
-
-if __name__ == "__main__":
-    main()
+def run(options: argparse.Namespace) -> list[Row]:
+    """Measure and return the rows."""
+    return asyncio.run(_run(options.games, options.boards))

@@ -1,73 +1,107 @@
-"""The SQLite journal: append latency (a durable commit each) and resume time.
+"""The SQLite journal: append (a durable commit each) and resume, beside bare SQLite.
 
 Every event is committed (WAL, ``synchronous=FULL``) before the service acts on it, so an
-append's latency is on the path of every turn; reopening replays the whole journal against
-the rules. Reference in the same run: a bare ``INSERT`` + ``COMMIT`` with the same pragmas
-(the cost of durability alone, without the rules check and the JSON).
+append is on the path of every turn; reopening replays the whole journal against the rules.
+The events are those of a seeded simulated match. References, in turns with the subject:
+a bare ``INSERT`` + ``COMMIT`` of the same JSON text with the same pragmas (durability
+alone, without the rules check and the encoding), and for resuming a bare ``SELECT`` of the
+same rows with ``json.loads`` of each (the reading, without the replay). CPU time leaves
+out the waits for the disk, which both sides make alike.
 """
 
 from __future__ import annotations
 
+import argparse
+import itertools
+import json
 import random
 import sqlite3
-import statistics
 import tempfile
-import time
+from collections.abc import Callable
 from pathlib import Path
 
-from controller.record import event_to_json
+from benchmarks.measure import Row, best_of, count, timed_row
+from controller.record import Event, event_to_json
 from controller.record.journal import Journal
 from controller.rules import Rules
 from controller.selfplay import SimulatedPlayer, play_match, record_events
 
+SMALL = ("--length", "1", "--repeats", "1")
 
-def _events() -> list[object]:
-    rules = Rules(match_length=7)
+
+def add_options(parser: argparse.ArgumentParser) -> None:
+    """The benchmark's options."""
+    parser.add_argument("--length", type=count, default=7, help="the match's length")
+    parser.add_argument("--repeats", type=count, default=3, help="interleaved repeats")
+
+
+def _events(length: int) -> list[Event]:
+    rules = Rules(match_length=length)
     rng = random.Random(1)
     players = (SimulatedPlayer(random.Random(2)), SimulatedPlayer(random.Random(3)))
     return list(record_events(play_match(rules, rng, players), rules))
 
 
-def _bare_commits(path: Path, texts: list[str]) -> list[float]:
+def _bare(path: Path) -> sqlite3.Connection:
     connection = sqlite3.connect(path, isolation_level=None)
     connection.execute("PRAGMA journal_mode=WAL")
     connection.execute("PRAGMA synchronous=FULL")
-    connection.execute("CREATE TABLE events (seq INTEGER PRIMARY KEY, at REAL, event TEXT)")
-    times = []
-    for seq, text in enumerate(texts, 1):
-        start = time.perf_counter()
-        connection.execute("BEGIN IMMEDIATE")
-        connection.execute("INSERT INTO events VALUES (?, ?, ?)", (seq, 0.0, text))
-        connection.execute("COMMIT")
-        times.append(time.perf_counter() - start)
-    connection.close()
-    return times
+    return connection
 
 
-def main() -> None:
-    events = _events()
-    with tempfile.TemporaryDirectory() as directory:
-        path = Path(directory) / "journal.db"
-        times = []
+def _in_new_files(folder: Path, work: Callable[[Path], object]) -> Callable[[], None]:
+    """``work`` on a new file at each call, named after ``work`` in ``folder``."""
+    names = itertools.count()
+
+    def call() -> None:
+        work(folder / f"{work.__name__}-{next(names)}.db")
+
+    return call
+
+
+def run(options: argparse.Namespace) -> list[Row]:
+    """Measure and return the rows."""
+    events = _events(options.length)
+    texts = [event_to_json(event) for event in events]
+
+    def append(path: Path) -> None:
         with Journal(path) as journal:
             for event in events:
-                start = time.perf_counter()
-                journal.append(event)  # type: ignore[arg-type]
-                times.append(time.perf_counter() - start)
-        start = time.perf_counter()
-        with Journal(path) as journal:
-            resumed = journal.resumed()
-        resume = time.perf_counter() - start
-        bare = _bare_commits(Path(directory) / "bare.db", [event_to_json(e) for e in events])  # type: ignore[arg-type]
-    ms = sorted(t * 1000 for t in times)
-    bare_ms = sorted(t * 1000 for t in bare)
-    p99 = ms[int(len(ms) * 0.99)]
-    print(f"{len(events)} events of a 7-point match")
-    print(f"append: median {statistics.median(ms):.2f} ms, p99 {p99:.2f} ms")
-    print(f"bare commit (reference): median {statistics.median(bare_ms):.2f} ms, "
-          f"p99 {bare_ms[int(len(bare_ms) * 0.99)]:.2f} ms")  # fmt: skip
-    print(f"resume: {resume * 1000:.0f} ms to reopen and replay ({resumed[:60]}...)")
+                journal.append(event)
 
+    def commit(path: Path) -> None:
+        connection = _bare(path)
+        connection.execute("CREATE TABLE events (seq INTEGER PRIMARY KEY, at REAL, event TEXT)")
+        for seq, text in enumerate(texts, 1):
+            connection.execute("BEGIN IMMEDIATE")
+            connection.execute("INSERT INTO events VALUES (?, ?, ?)", (seq, 0.0, text))
+            connection.execute("COMMIT")
+        connection.close()
 
-if __name__ == "__main__":
-    main()
+    with tempfile.TemporaryDirectory() as directory:
+        folder = Path(directory)
+        appends, commits = best_of(_in_new_files(folder, append), _in_new_files(folder, commit),
+                                   repeats=options.repeats)  # fmt: skip
+        journal = folder / "resumed.db"
+        append(journal)
+
+        def resume() -> None:
+            with Journal(journal) as reopened:
+                reopened.resumed()
+
+        def read() -> None:
+            connection = _bare(journal)
+            for (text,) in connection.execute("SELECT event FROM events ORDER BY seq"):
+                json.loads(text)
+            connection.close()
+
+        resumes, reads = best_of(resume, read, repeats=options.repeats)
+    print(f"  {len(events)} events of a {options.length}-point match")
+    return [
+        timed_row("append (rules check, JSON, durable commit), per event", appends, commits,
+                  per=len(events), reference_name="a bare INSERT + COMMIT of the same JSON text, "
+                  "same pragmas"),
+        timed_row("resume (reopen and replay the journal), per event", resumes, reads,
+                  per=len(events), reference_name="a bare SELECT of the same rows and "
+                  "json.loads of each"),
+    ]  # fmt: skip

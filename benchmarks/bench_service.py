@@ -1,13 +1,18 @@
 """Board service: latency from a checker lifted on the simulated board to the LED pins, CPU
-and memory idle and busy, and simulated games per minute.
+and memory idle.
 
-Run ``python -m benchmarks.bench_service [--changes N] [--games N]``. The whole service
+``python -m benchmarks service [--changes N] [--idle-s S]``. The whole service
 runs as in ``tabula demo``: the board simulator's firmware on a pty, the real bridge, the
 referee in learner mode (a lifted checker lights its destinations), the shift-register
-LEDs on gpiozero's MockFactory. Latency is from the simulator's ``lift``/``place`` call to
-the latch pin's rising edge (MockPin's own time stamps), minus the link's settle time;
-targets: p99 under 20 ms, RSS under 150 MB. CPU is the process's minus the simulator's
-firmware thread (``/proc/self/task``), as a share of one core.
+LEDs on gpiozero's MockFactory. Latency (wall time) is from the simulator's ``lift`` or
+``place`` call to the latch pin's rising edge that shows the new scene (MockPin's own time
+stamps), minus the link's settle time; target: p99 under 20 ms. Every change is counted: one
+whose LEDs did not change within the bound is a miss, counted at the bound. Reference,
+change by change in turns: a bare link on its own simulator with the same firmware
+settings, a move until its stable observation, minus the same settle time; the ratio is
+what the referee and the LEDs add. CPU is the process's minus the simulator's firmware
+thread (``/proc/self/task``), as a share of one core; RSS target: under 150 MB. The
+service busy, playing games, is the ``games`` benchmark.
 """
 
 from __future__ import annotations
@@ -16,18 +21,30 @@ import argparse
 import asyncio
 import os
 import random
-import statistics
 import tempfile
+import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
+from benchmarks.bench_serial import LinkLatency
+from benchmarks.measure import Row, count, duration, latency_rows
 from controller.referee import Mode
-from controller.rules import Rules
-from controller.service.demo import SimulatedBoard
+from controller.service.demo import FAST_FIRMWARE, SimulatedBoard
 from controller.service.flow import DiceEntered
 
+SMALL = ("--changes", "4", "--idle-s", "0.5")
+
+BOUND_S = 2.0
+"""How long a change may take to reach the LEDs before it counts as a miss."""
+
 _TICK = os.sysconf("SC_CLK_TCK")
+
+
+def add_options(parser: argparse.ArgumentParser) -> None:
+    """The benchmark's options."""
+    parser.add_argument("--changes", type=count, default=200, help="board changes timed")
+    parser.add_argument("--idle-s", type=duration, default=5.0, help="seconds measured idle")
 
 
 def _cpu_s(tid: int | None = None) -> float:
@@ -46,8 +63,6 @@ def _rss_mb() -> float:
 def _threads_cpu() -> dict[str, float]:
     """CPU seconds per kind of thread: the loop, the worker threads (camera frames, journal
     commits), the simulated board's firmware, the rest (gpiozero's mock pins)."""
-    import threading
-
     names = {thread.native_id: thread.name for thread in threading.enumerate()}
     kinds: dict[str, float] = {}
     for tid in os.listdir("/proc/self/task"):
@@ -68,54 +83,77 @@ def _service_cpu(table: SimulatedBoard) -> float:
     return _cpu_s() - (_cpu_s(tid) if tid else 0.0)
 
 
-async def _latency(table: SimulatedBoard, changes: int, rng: random.Random) -> list[float]:
-    latch = table.factory.pin(table.gpio.pins.shift_latch)
-    board = table.sim.board
-    table.service.feed(DiceEntered((3, 1)))  # opening roll: player 0 plays 3-1 from the start
-    await _until(lambda: table.service.status().phase == "moving")
-    await asyncio.sleep(0.2)
-    samples: list[float] = []
-    for index in range(changes):
-        latch.clear_states()
-        base = time.monotonic()
-        edges = 0
-        start = time.monotonic()
-        if index % 2 == 0:
-            board.lift(7)  # a checker of point 8 in hand: its destinations light
-        else:
-            board.place(7, 0)  # put back: dark again
-        deadline = start + 2.0
-        while time.monotonic() < deadline:
-            states = list(latch.states)
-            rises = [i for i, s in enumerate(states) if i and s.state and not states[i - 1].state]
-            if rises:
-                edges = rises[0]
-                break
-            await asyncio.sleep(0.0005)
-        if not edges:
-            continue
-        at = base + sum(state.timestamp for state in states[1 : edges + 1])
-        samples.append((at - start - table.settle_s) * 1000)
-        await asyncio.sleep(rng.uniform(0.03, 0.06))
-    return samples
-
-
-async def _until(predicate: Any, timeout: float = 10.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not predicate():
+async def _until(done: Callable[[], bool], bound_s: float = BOUND_S) -> bool:
+    """Poll ``done()`` until it holds (True) or ``bound_s`` passed (False)."""
+    deadline = time.monotonic() + bound_s
+    while not done():
         if time.monotonic() > deadline:
-            raise TimeoutError("the service did not get there")
-        await asyncio.sleep(0.005)
+            return False
+        await asyncio.sleep(0.0005)
+    return True
 
 
-async def _run(changes: int, games: int) -> None:
+async def change_latency(table: SimulatedBoard, lift: bool) -> float | None:
+    """Lift (or put back) a checker of point 8; seconds until the LED latch showed the new
+    scene, minus the settle time; None if the LEDs did not change within the bound."""
+    latch = table.factory.pin(table.gpio.pins.shift_latch)
+    leds = table.service.leds
+    assert leds is not None
+    before = leds.scene
+    latch.clear_states()  # its time stamps count from here
+    if lift:
+        table.sim.board.lift(7)  # a checker of point 8 in hand: its destinations light
+    else:
+        table.sim.board.place(7, 0)  # put back: dark again
+
+    def rises() -> list[int]:
+        states = latch.states
+        return [i for i in range(1, len(states)) if states[i].state and not states[i - 1].state]
+
+    if not await _until(lambda: leds.scene != before and bool(rises())):
+        return None
+    states = list(latch.states)
+    shown: float = sum(state.timestamp for state in states[1 : rises()[-1] + 1])
+    return shown - table.settle_s
+
+
+async def latency(table: SimulatedBoard, changes: int, rng: random.Random) -> list[Row]:
+    """Median and p99 of ``changes`` lifts and puts back, beside a bare link's moves.
+
+    Raises:
+        TimeoutError: if the service does not start the turn of the opening roll.
+    """
+    table.service.feed(DiceEntered((3, 1)))  # opening roll: player 0 plays 3-1 from the start
+    if not await _until(lambda: table.service.status().phase == "moving", 10.0):
+        raise TimeoutError(f"the service did not start the turn: {table.service.status()!r}")
+    samples: list[float] = []
+    bare: list[float] = []
+    misses = 0
+    async with LinkLatency(settings=FAST_FIRMWARE, settle_s=table.settle_s,
+                           period_s=0.001) as link:  # fmt: skip
+        await link.move(BOUND_S)  # a warm-up
+        for index in range(changes):
+            sample = await change_latency(table, lift=index % 2 == 0)
+            misses += sample is None
+            samples.append(BOUND_S if sample is None else sample)
+            await asyncio.sleep(rng.uniform(0.03, 0.06))
+            reference = await link.move(BOUND_S)
+            bare.append(BOUND_S if reference is None else reference[0])
+    return latency_rows(
+        "board change -> LED latch, minus settle", samples, bare, misses=misses,
+        reference_name="a bare link on its own simulator (same firmware settings): a move "
+        "until its stable observation, minus settle",
+    )  # fmt: skip
+
+
+async def _run(changes: int, idle_s: float) -> list[Row]:
     rng = random.Random(1)
     with tempfile.TemporaryDirectory() as folder:
         journal = Path(folder) / "latency.sqlite3"
         async with SimulatedBoard(journal, seed=1, mode=Mode.LEARNER) as table:
-            await asyncio.sleep(1.0)
+            await asyncio.sleep(1.0)  # the service settles in (first camera frames, LEDs)
             cpu, wall, threads = _service_cpu(table), time.monotonic(), _threads_cpu()
-            await asyncio.sleep(5.0)
+            await asyncio.sleep(idle_s)
             seconds = time.monotonic() - wall
             idle = (_service_cpu(table) - cpu) / seconds
             after = _threads_cpu()
@@ -124,44 +162,23 @@ async def _run(changes: int, games: int) -> None:
                 for kind in after
             }
             idle_rss = _rss_mb()
-            samples = await _latency(table, changes, rng)
-        samples.sort()
-        p99 = samples[min(len(samples) - 1, int(len(samples) * 0.99))]
+            rows = await latency(table, changes, rng)
         print(
-            f"board change -> LED latch, minus settle ({table.settle_s * 1000:.0f} ms), "
-            f"{len(samples)} changes: median {statistics.median(samples):.1f} ms, "
-            f"p99 {p99:.1f} ms, max {samples[-1]:.1f} ms (target p99 < 20 ms)"
-        )
-        print(
-            f"idle: CPU {idle * 100:.1f}% of a core (the loop {shares.get('loop', 0):.1f}%, "
-            f"worker threads {shares.get('workers', 0):.1f}% = the camera's frames at "
+            f"  idle: the loop {shares.get('loop', 0):.1f}% of a core, worker threads "
+            f"{shares.get('workers', 0):.1f}% = the camera's frames at "
             f"{1 / table.camera_period_s:.0f} fps, other {shares.get('other', 0):.1f}%; the "
-            f"simulated board's firmware {shares.get('simulator', 0):.1f}% not counted), "
-            f"RSS {idle_rss:.0f} MB with the simulators (target < 150 MB)"
+            f"simulated board's firmware {shares.get('simulator', 0):.1f}% not counted"
         )
-        journal = Path(folder) / "games.sqlite3"
-        async with SimulatedBoard(journal, seed=2, rules=Rules(match_length=25)) as table:
-            driver = table.driver(random.Random(2))
-            cpu, wall = _service_cpu(table), time.monotonic()
-            await driver.play(games)
-            seconds = time.monotonic() - wall
-            busy = (_service_cpu(table) - cpu) / seconds
-            counts = driver.counts
-        print(
-            f"busy ({counts.games} games, {counts.turns} turns in {seconds:.0f} s, "
-            f"{counts.games / seconds * 60:.1f} games/min, {counts.illegal} illegal plays, "
-            f"{counts.cocked} cocked rolls): CPU {busy * 100:.0f}% of a core with the players "
-            f"and camera, RSS {_rss_mb():.0f} MB"
-        )
+    return [
+        *rows,
+        Row("idle CPU, share of one core (the camera at its frame rate)", idle * 100, "%",
+            None, "", reason="a share of a core, judged by its target: no other program "
+            "idles the same way", clock=None),
+        Row("idle RSS with the simulators (target < 150 MB)", idle_rss, "MB", None, "",
+            reason="memory, judged by its target", clock=None),
+    ]  # fmt: skip
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--changes", type=int, default=200)
-    parser.add_argument("--games", type=int, default=3)
-    args, _ = parser.parse_known_args()
-    asyncio.run(_run(args.changes, args.games))
-
-
-if __name__ == "__main__":
-    main()
+def run(options: argparse.Namespace) -> list[Row]:
+    """Measure and return the rows."""
+    return asyncio.run(_run(options.changes, options.idle_s))

@@ -95,8 +95,10 @@ def score_image(score: Score, name: str, dice: Sequence[Die],
             score.failures.append(f"{name}: missed {value} at {[round(v) for v in box]}")
 
 
-def evaluate_photos(folder: Path, reader: DiceReader | None = None) -> Score:
-    """Read every photo of a labelled folder (``manifest.jsonl``) and score it.
+def evaluate_photos(folder: Path, reader: DiceReader | None = None, *,
+                    limit: int | None = None) -> Score:
+    """Read every photo of a labelled folder (``manifest.jsonl``), or its first ``limit``,
+    and score it.
 
     Without ``reader``, each photo is read by the model of its own fold
     (:func:`vision._net.photo_fold`), which never saw it in training: held-out figures.
@@ -104,7 +106,7 @@ def evaluate_photos(folder: Path, reader: DiceReader | None = None) -> Score:
     folds = {k: DiceReader(model=f"fold{k}") for k in range(FOLDS)}
     score = Score()
     with (folder / "manifest.jsonl").open(encoding="utf-8") as handle:
-        rows = [json.loads(line) for line in handle]
+        rows = [json.loads(line) for line in handle][:limit]
     for row in rows:
         read_by = reader or folds[photo_fold(row["image"])]
         reading = read_by.read(read_image(folder / row["image"]))

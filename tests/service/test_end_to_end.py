@@ -3,7 +3,7 @@
 The simulated players play whole games; the journal must hold exactly what they did (every
 roll, play, illegal play accepted, cube action and result), every illegal play flagged and
 no legal one, every cocked roll rolled again, and the LED pins must have shown it.
-``benchmarks/bench_service.py --games 200`` runs the issue's 200 games.
+``python -m benchmarks games`` runs the issue's 200 games.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 The real photos are read held out: each by the model of its fold, trained without it
 (:mod:`vision.train`). The floors below sit a little under the figures measured when the
-models were trained, as a regression guard (see ``python -m benchmarks.bench_vision`` for
+models were trained, as a regression guard (see ``python -m benchmarks vision`` for
 the figures and the 2,000-roll synthetic set).
 """
 

@@ -1,0 +1,133 @@
+"""The benchmarks' code paths: every benchmark through ``python -m benchmarks``, small.
+
+No figure is asserted here (speed goals live in the benchmarks): only that each runs,
+that its rows reach the results file with a reference and a ratio or the reason there is
+none, and that what the benchmarks count (misses) is counted.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import pytest
+import serial
+
+from benchmarks import bench_serial, bench_service
+from benchmarks.__main__ import known, load, main
+from benchmarks.measure import Row
+from controller.referee import Mode
+from controller.service.demo import SimulatedBoard
+from firmware_bridge import SerialPort
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_every_benchmark_runs_small_through_the_command(tmp_path: Path) -> None:
+    """``python -m benchmarks`` with each benchmark's smallest options: every benchmark's
+    rows reach the results file, each with a reference and a ratio or the reason why not."""
+    names = known()
+    results = tmp_path / "results.json"
+    command = [sys.executable, "-m", "benchmarks", "--json", str(results)]
+    command += [word for name in names for word in (name, *load(name).SMALL)]
+    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=600,
+                          check=False)  # fmt: skip
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    written = json.loads(results.read_text())
+    assert {"cpu", "cores", "load_average", "python", "date"} <= set(written["machine"])
+    assert [run["name"] for run in written["benchmarks"]] == names
+    for run in written["benchmarks"]:
+        assert "error" not in run and run["rows"], run
+        for row in run["rows"]:
+            assert row["reason"] or (row["reference"] > 0 and row["ratio"] is not None), row
+            assert row["misses"] is None or row["misses"] >= 0, row
+            assert row["reference_name"] or row["reason"], row
+    assert "== vision" in done.stdout and "reference:" in done.stdout
+
+
+@pytest.mark.parametrize(
+    ("argv", "error"),
+    [
+        (["journal", "--length", "0"],
+         "python -m benchmarks journal: error: argument --length: expected a whole number "
+         ">= 1, got '0'"),
+        (["rules", "--cases", "2", "serial", "--snapshots", "x"],
+         "python -m benchmarks serial: error: argument --snapshots: expected a whole number "
+         ">= 1, got 'x'"),
+        (["service", "--idle-s", "-1"],
+         "python -m benchmarks service: error: argument --idle-s: expected seconds above 0, "
+         "got '-1'"),
+        (["journal", "--cases", "3"],
+         "python -m benchmarks journal: error: unrecognized arguments: --cases 3"),
+        (["vision", "--photos", "/nowhere"],
+         "python -m benchmarks vision: error: argument --photos: '/nowhere' has no "
+         "manifest.jsonl of labelled photos"),
+        (["rulez", "--cases", "3"],
+         "python -m benchmarks: error: unknown benchmark 'rulez'; known: " + ", ".join(known())),
+    ],
+)  # fmt: skip
+def test_a_bad_name_or_option_is_refused_before_anything_runs(
+    argv: list[str], error: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    results = tmp_path / "results.json"
+    with pytest.raises(SystemExit) as exit_:
+        main(["--json", str(results), *argv])
+    assert exit_.value.code == 2
+    assert capsys.readouterr().err.splitlines()[-1] == error
+    assert not results.exists()
+
+
+def _late_open(path: str, baudrate: int) -> SerialPort:
+    """pyserial's port, opened half a second late: the link asks for HELLO late."""
+    time.sleep(0.5)  # the injected fault: a busy machine runs the opening thread late
+    port: SerialPort = serial.serial_for_url(path, baudrate=baudrate, timeout=0, exclusive=True)
+    return port
+
+
+def test_serial_waits_for_a_late_hello_request_through_the_loop() -> None:
+    """A blocking read on the loop's thread waited forever for a request that only the
+    blocked loop could send; read through the loop, the late request arrives."""
+    outcome: dict[str, Row | BaseException] = {}
+
+    def measure() -> None:
+        try:
+            outcome["row"] = asyncio.run(bench_serial.pty_row(50, 1, open_serial=_late_open))
+        except BaseException as error:  # handed to the test's thread
+            outcome["error"] = error
+
+    worker = threading.Thread(target=measure, name="bench-serial", daemon=True)
+    worker.start()
+    worker.join(120)
+    assert outcome, "the serial benchmark is stuck: its event loop is blocked"
+    row = outcome.get("row", outcome.get("error"))
+    if isinstance(row, BaseException):
+        raise row
+    assert isinstance(row, Row)
+    assert row.misses == 0
+    assert row.ratio is not None
+
+
+def test_service_counts_a_change_without_an_led_update_as_a_miss() -> None:
+    """In referee mode a lifted checker lights nothing: every change is a miss, counted and
+    kept in the percentiles at the bound (they were dropped, and the p99 hid them)."""
+
+    async def measure() -> list[Row]:
+        with tempfile.TemporaryDirectory() as folder:
+            journal = Path(folder) / "journal.sqlite3"
+            async with SimulatedBoard(journal, seed=1, mode=Mode.REFEREE) as table:
+                return await bench_service.latency(table, 2, random.Random(1))
+
+    rows = asyncio.run(measure())
+    assert [(row.name.rsplit(", ", 1)[1], row.misses) for row in rows] == [
+        ("median", 2),
+        ("p99", 2),
+    ]
+    assert all(row.figure == bench_service.BOUND_S * 1000 for row in rows)
+    assert all(row.ratio is not None for row in rows)
