@@ -77,7 +77,12 @@ def _random_move(sim: BoardSimulator, rng: random.Random) -> None:
     ]
     source = rng.choice(sources)
     destination = rng.choice([t for t in targets if t != source])
-    sim.board.move(source, destination)
+    # In one step: a lift and a place apart by more than the settle time (a thread
+    # descheduled on a busy machine) would rightly be read as a checker held in the hand.
+    moved = [list(cell) for cell in cells]
+    moved[source][player] -= 1
+    moved[destination][player] += 1
+    sim.board.set_cells([(zero, one) for zero, one in moved])
 
 
 def _divergence(expected: list[tuple[int, ...]], seen: list[Observation]) -> str:
