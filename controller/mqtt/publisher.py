@@ -265,6 +265,7 @@ class MqttPublisher:
         while True:
             payload = encode_heartbeat(board_id, self._keepalive, self._clock())
             await client.publish(self._topics["heartbeat"], payload, qos=0)
+            _raise_if_cancelled()
             self.heartbeats += 1
             await asyncio.sleep(self._keepalive / 2)
 
@@ -276,6 +277,7 @@ class MqttPublisher:
                 await asyncio.gather(
                     *(client.publish(self._topics["events"], encode_event(e), qos=1) for e in batch)
                 )
+                _raise_if_cancelled()
                 outbox.done(batch)
                 self.published += len(batch)
                 continue
@@ -284,6 +286,7 @@ class MqttPublisher:
                 await client.publish(
                     self._topics["status"], encode_status(status), qos=1, retain=True
                 )
+                _raise_if_cancelled()
                 if outbox.status is status:
                     outbox.status = None
                 continue
@@ -291,3 +294,16 @@ class MqttPublisher:
                 return
             self._wakeup.clear()
             await self._wakeup.wait()
+
+
+def _raise_if_cancelled() -> None:
+    """Raise a cancellation that ``client.publish`` returned over.
+
+    aiomqtt waits for the broker through ``asyncio.wait_for``, which on Python 3.11 returns
+    the result when the answer and a cancellation arrive together (python/cpython#86296):
+    the loop then went on for ever, and the service's stop hung on it. The task still
+    counts the request, so it is raised here.
+    """
+    task = asyncio.current_task()
+    if task is not None and task.cancelling():
+        raise asyncio.CancelledError
