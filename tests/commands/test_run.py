@@ -14,11 +14,16 @@ import sys
 import time
 from pathlib import Path
 
-from controller.record import MatchStarted
+import pytest
+
+from controller.record import JournalDamagedError, MatchStarted
 from controller.record.journal import Journal
 from controller.rules import Rules
 from controller.service.demo import DEMO_PINMAP, FAST_FIRMWARE
 from hardware.simulator import BoardSimulator
+from tests.commands.test_plays import tabula
+from tests.record.damage import contents, damage_log, power_cut_image, rows_sqlite_keeps
+from tests.record.matches import selfplay_events
 
 
 def _config(tmp_path: Path, device: str, extra: str = "[web]\nenabled = false\n") -> Path:
@@ -123,3 +128,21 @@ def test_run_referees_the_variant_of_the_configuration(tmp_path: Path) -> None:
     sock.close()
     with Journal(tmp_path / "journal.sqlite3", readonly=True) as journal:
         assert journal.events()[0] == MatchStarted(("Ann", "Bob"), Rules(3), "jacquet-versailles")
+
+
+def test_run_refuses_a_journal_that_lost_committed_events_in_one_line(tmp_path: Path) -> None:
+    """It resumed the shorter match without a word, checkpointing the loss into the file."""
+    live, path = tmp_path / "live.sqlite3", tmp_path / "journal.sqlite3"
+    with Journal(live) as journal:
+        for event in selfplay_events(3, 3)[:30]:
+            journal.append(event)
+        power_cut_image(live, path)  # the power went with the match in the log
+    damage_log(path)
+    assert rows_sqlite_keeps(path, tmp_path / "scratch.sqlite3") < 30
+    with pytest.raises(JournalDamagedError) as refusal:
+        Journal(path, readonly=True)
+    before = contents(path)
+    run = tabula("run", "--config", str(_config(tmp_path, "/dev/no-board")), timeout=60)
+    assert (run.returncode, run.stderr) == (2, f"tabula run: {refusal.value}\n")
+    assert "events" in str(refusal.value) and "missing" in str(refusal.value)
+    assert contents(path) == before

@@ -69,6 +69,17 @@ def edit_row(path: Path, seq: int) -> None:
     connection.close()
 
 
+def damage_log(path: Path, back: int = 3 * 4096) -> None:
+    """Spoil bytes of the write-ahead log ``back`` bytes before its end, among its commits.
+
+    SQLite's recovery then drops the frame spoiled and every one after it, committed or not.
+    """
+    log = Path(f"{path}-wal")
+    with log.open("r+b") as file:
+        file.seek(log.stat().st_size - back)
+        file.write(b"\xff" * 64)
+
+
 def rows_sqlite_keeps(path: Path, scratch: Path) -> int:
     """How many events SQLite's own recovery keeps of the journal at ``path``.
 

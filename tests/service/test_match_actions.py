@@ -133,7 +133,9 @@ def test_the_orientation_the_set_up_shows_is_confirmed_before_the_opening_roll(
     with open_journal(path) as journal:  # a restart keeps what was confirmed
         again = Service("b1", journal, confirm_orientation=True)
         assert (again.orientation, again.orienting, again.flipped) == (
-            Orientation(True, False), False, True
+            Orientation(True, False),
+            False,
+            True,
         )
 
 
@@ -177,7 +179,10 @@ def test_new_game_and_new_match_keep_one_sequence_across_journals(tmp_path: Path
         await service.apply(NewGame("knocked board"))
         status = service.status()
         assert (status.phase, status.score, status.game_number, status.moves) == (
-            "opening", (0, 0), 1, ()
+            "opening",
+            (0, 0),
+            1,
+            (),
         )
         with pytest.raises(ActionError, match="no game in progress"):
             await service.apply(NewGame())
@@ -218,7 +223,8 @@ def test_new_game_and_new_match_keep_one_sequence_across_journals(tmp_path: Path
         assert resumed.status().seq == seqs[-1] == journal.last_seq
         assert resumed.status().players == ("Cy", "Di")
         assert journal.events()[0] == record.MatchStarted(
-            ("Cy", "Di"), journal.events()[0].rules  # type: ignore[union-attr]
+            ("Cy", "Di"),
+            journal.events()[0].rules,  # type: ignore[union-attr]
         )
 
 
