@@ -10,4 +10,5 @@ from __future__ import annotations
 #: Soak name -> the module that runs it (``main(argv: list[str]) -> int``).
 SOAKS: dict[str, str] = {
     "kills": "tests.service.crash",
+    "journal": "tests.soak.journal",
 }
