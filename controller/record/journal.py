@@ -62,7 +62,7 @@ from controller.record.errors import (
 from controller.record.events import Event, MatchStarted, event_from_json, event_to_json
 from controller.record.model import MatchRecord, MatchSnapshot, Replayer
 
-__all__ = ["APPLICATION_ID", "Journal", "JournalEntry", "archive_path"]
+__all__ = ["APPLICATION_ID", "Journal", "JournalEntry", "archive_path", "head_path"]
 
 _log = logging.getLogger(__name__)
 

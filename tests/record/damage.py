@@ -11,7 +11,7 @@ import shutil
 import sqlite3
 from pathlib import Path
 
-from controller.record._chain import head_path
+from controller.record.journal import head_path
 
 
 def journal_files(path: Path) -> list[Path]:

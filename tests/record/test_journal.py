@@ -25,8 +25,7 @@ from controller.record import (
     event_to_json,
     replay,
 )
-from controller.record._chain import head_path
-from controller.record.journal import APPLICATION_ID, Journal
+from controller.record.journal import APPLICATION_ID, Journal, head_path
 from controller.rules import Rules
 from tests.record.damage import (
     contents,

@@ -8,8 +8,7 @@ from pathlib import Path
 import pytest
 
 from controller.record import JournalError, MatchStarted
-from controller.record._chain import head_path
-from controller.record.journal import Journal, archive_path
+from controller.record.journal import Journal, archive_path, head_path
 from controller.rules import Rules
 from tests.record.matches import NAMES, selfplay_events
 

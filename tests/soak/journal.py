@@ -33,8 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from controller.record import JournalDamagedError, JournalError
-from controller.record._chain import head_path
-from controller.record.journal import Journal
+from controller.record.journal import Journal, head_path
 from tests.record.crash_writer import expected_events, write_and_kill
 from tests.record.damage import (
     contents,
