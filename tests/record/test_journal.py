@@ -310,6 +310,12 @@ def test_a_journal_gone_while_its_head_remains_is_not_started_again(tmp_path: Pa
     problems = "the file is gone; events 1-40 are missing (the file holds none, its head says 1-40)"
     assert str(refused(path)) == damaged(path, problems)
     assert not path.exists()
+    copy, wal = power_cut_copy(tmp_path, EVENTS[:10])
+    copy.unlink()
+    head_path(copy).unlink()  # without its head too, the log left behind says it held events
+    problems = f"the file is gone but its write-ahead log {str(wal)!r} remains"
+    assert str(refused(copy)) == damaged(copy, problems)
+    assert not copy.exists()
 
 
 @pytest.mark.parametrize(
@@ -367,6 +373,16 @@ def test_a_missing_or_damaged_head_is_refused(tmp_path: Path) -> None:
     assert str(refused(path)) == damaged(
         path, f"its head file {str(head)!r} is damaged (no valid record)"
     )
+
+
+def test_an_empty_journal_without_its_head_lost_nothing_and_opens(tmp_path: Path) -> None:
+    path = tmp_path / "j.db"
+    Journal(path).close()
+    head_path(path).unlink()
+    with Journal(path) as journal:
+        assert journal.append(EVENTS[0]) == 1
+    with Journal(path, readonly=True) as journal:
+        assert journal.events() == EVENTS[:1] and journal.verified == 1
 
 
 def test_a_head_write_torn_by_a_cut_leaves_the_head_before(tmp_path: Path) -> None:
