@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 import sqlite3
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -375,10 +376,21 @@ def test_a_missing_or_damaged_head_is_refused(tmp_path: Path) -> None:
     )
 
 
-def test_an_empty_journal_without_its_head_lost_nothing_and_opens(tmp_path: Path) -> None:
-    path = tmp_path / "j.db"
+def _empty_without_head(path: Path) -> None:
     Journal(path).close()
     head_path(path).unlink()
+
+
+@pytest.mark.parametrize(
+    "make",
+    [_empty_without_head, lambda path: write_unchained(path, [])],
+    ids=["chained, its head lost", "unchained"],
+)
+def test_an_empty_journal_without_a_head_lost_nothing_and_opens(
+    tmp_path: Path, make: Callable[[Path], None]
+) -> None:
+    path = tmp_path / "j.db"
+    make(path)
     with Journal(path) as journal:
         assert journal.append(EVENTS[0]) == 1
     with Journal(path, readonly=True) as journal:
@@ -425,15 +437,6 @@ def test_an_old_journal_opens_and_is_chained_once(tmp_path: Path) -> None:
         assert journal.events() == EVENTS[:21] and journal.verified == 21
     edit_row(path, 3)
     assert refused(path).changed == (3,)
-
-
-def test_an_empty_old_journal_is_chained_too(tmp_path: Path) -> None:
-    path = tmp_path / "old.db"
-    write_unchained(path, [])
-    with Journal(path) as journal:
-        assert journal.append(EVENTS[0]) == 1
-    with Journal(path, readonly=True) as journal:
-        assert journal.events() == EVENTS[:1] and journal.verified == 1
 
 
 def test_an_old_journal_chained_when_the_power_went_is_chained_again(tmp_path: Path) -> None:
