@@ -14,6 +14,7 @@
 from controller.record.errors import (
     InvalidEventError,
     JournalCorruptError,
+    JournalDamagedError,
     JournalError,
     MatFileError,
     RecordError,
@@ -72,6 +73,7 @@ __all__ = [
     "IllegalPlayAccepted",
     "InvalidEventError",
     "JournalCorruptError",
+    "JournalDamagedError",
     "JournalError",
     "MatFileError",
     "MatchRecord",

@@ -7,6 +7,7 @@ from controller.errors import TabulaError
 __all__ = [
     "InvalidEventError",
     "JournalCorruptError",
+    "JournalDamagedError",
     "JournalError",
     "MatFileError",
     "RecordError",
@@ -28,6 +29,28 @@ class JournalError(RecordError, OSError):
 
 class JournalCorruptError(JournalError):
     """The journal database is damaged beyond SQLite's own recovery: nothing was changed."""
+
+
+class JournalDamagedError(JournalCorruptError):
+    """Events of the journal were lost or changed since they were written: nothing was changed.
+
+    Why apart from :class:`JournalCorruptError`: SQLite may find the file sound (its own
+    recovery drops a damaged log tail without a word), but the journal's sequence numbers,
+    chained checksums and head file say exactly what was lost.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        missing: tuple[tuple[int, int], ...] = (),
+        changed: tuple[int, ...] = (),
+    ) -> None:
+        super().__init__(message)
+        self.missing = missing
+        """The runs ``(first, last)`` of sequence numbers lost, as far as they are known."""
+        self.changed = changed
+        """The sequence numbers of the events changed since they were written."""
 
 
 class MatFileError(RecordError, ValueError):

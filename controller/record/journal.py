@@ -6,46 +6,83 @@ synced at every commit), so a power cut loses nothing ``append`` returned, and n
 ever half visible. A torn WAL tail (the power cut during a commit) is SQLite's own recovery
 to handle: frames after the last valid commit frame are ignored on the next open.
 
+That recovery would as silently drop committed events after a damaged frame, and a row
+deleted or edited by hand would go unseen: so each row carries a checksum chained to the
+row before, and the chain's head is written after each commit to ``<journal>.head``
+(:mod:`controller.record._chain`). Opening checks, before anything is written or
+checkpointed (on a read-only connection), that the sequence numbers have no gap, that each
+row matches its checksum, and that the journal reaches its head (which may lag one event:
+the power cut between the commit and the head's write). A file emptied to 0 bytes, or gone
+while its head says it held events, is refused too: a new journal is created whole beside
+its path and renamed into place, so an empty file there is never a power cut's doing. Any
+damage raises :class:`JournalDamagedError` naming the file and the events lost or changed;
+the database, its write-ahead log and its head stay byte for byte as they were (SQLite may
+leave its shared-memory index, ``-shm``, which holds nothing of the journal).
+
 The journal also replays its events against the rules as it opens and as it appends
 (:mod:`controller.record.model`): an event the rules forbid is refused before it is
 written, so a journal always replays, and reopening it resumes the match exactly where it
 stood, mid-turn included (:attr:`Journal.state`, :meth:`Journal.resumed`).
 
-A damaged file is never changed: opening it raises :class:`JournalCorruptError` saying
-what SQLite found, and the file stays as it was for a person (or ``sqlite3 .recover``).
+A journal written before the chain (schema version 1, no head file) still opens: read-only
+as it is (:attr:`Journal.verified` then vouches for nothing), and read-write it is chained
+once, in one transaction, its head written just before the commit.
 """
 
 from __future__ import annotations
 
+import logging
 import os
 import sqlite3
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
+from controller.record._chain import (
+    GENESIS,
+    ChainCheck,
+    Head,
+    HeadWriter,
+    Row,
+    chain_digest,
+    check_chain,
+    create_head,
+    head_path,
+    read_head,
+    sync_directory,
+)
 from controller.record.errors import (
     InvalidEventError,
     JournalCorruptError,
+    JournalDamagedError,
     JournalError,
 )
 from controller.record.events import Event, MatchStarted, event_from_json, event_to_json
 from controller.record.model import MatchRecord, MatchSnapshot, Replayer
 
-__all__ = ["APPLICATION_ID", "Journal", "JournalEntry", "archive_path"]
+__all__ = ["APPLICATION_ID", "Journal", "JournalEntry", "archive_path", "head_path"]
+
+_log = logging.getLogger(__name__)
 
 APPLICATION_ID: Final = 0x54414231
 """SQLite ``application_id`` of a Tabula journal (``TAB1``), so another database is refused."""
 
-_SCHEMA_VERSION: Final = 1
+_UNCHAINED_VERSION: Final = 1
+"""The schema before the chained checksums: read as it is, chained when opened to write."""
+_SCHEMA_VERSION: Final = 2
 _SCHEMA: Final = """
 CREATE TABLE events (
     seq INTEGER PRIMARY KEY,
     at REAL NOT NULL,
-    event TEXT NOT NULL
+    event TEXT NOT NULL,
+    digest BLOB NOT NULL
 )
 """
+_ADVICE: Final = (
+    "Restore it (with its .head file) from a backup, or move both aside to start a new match"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,7 +95,7 @@ class JournalEntry:
 
 
 class Journal:
-    """A match's event journal in one SQLite file (WAL, ``synchronous=FULL``).
+    """A match's event journal in one SQLite file (WAL, ``synchronous=FULL``) and its head.
 
     Use it as a context manager; :meth:`close` is idempotent.
 
@@ -69,11 +106,15 @@ class Journal:
         connect: the SQLite connection factory (``sqlite3.connect``).
         first_seq: the sequence number of a new journal's first event: a board's numbers
             go on from the journal before (:meth:`rotate`), so its subscribers see one
-            sequence across matches. Ignored for a journal that holds events.
+            sequence across matches. Ignored for a journal that holds events or whose head
+            names its first.
 
     Raises:
         JournalError: if the file cannot be opened or is another kind of database.
         JournalCorruptError: if the file is damaged or its events do not replay.
+        JournalDamagedError: if events were lost or changed since they were written (the
+            message names them): a gap, an edited row, a tail behind the head, an empty
+            file, a file gone while its head remains.
     """
 
     def __init__(
@@ -92,99 +133,262 @@ class Journal:
         self._connect = connect
         self._readonly = readonly
         self._connection: sqlite3.Connection | None = None
+        self._head_file: HeadWriter | None = None
         self._replayer: Replayer | None = None
         self._start: MatchStarted | None = None
         self._events: list[Event] = []
         self._last_seq = first_seq - 1
         self._first_seq = first_seq
-        self._connection = self._open(connect)
+        self._digest = GENESIS
+        self._verified = first_seq - 1
         try:
-            self._load()
+            self._connection = self._open()
         except BaseException:
             self.close()
             raise
 
-    # Opening.
+    # Opening: everything is checked on a read-only connection before anything is written.
 
-    def _open(self, connect: Callable[..., sqlite3.Connection]) -> sqlite3.Connection:
-        pending = _pending_path(self.path)
-        if not self._readonly and not self.path.exists() and pending.exists():
-            # A new match's journal was written and the old one archived, but the power
-            # went before the new one took its place: finish the rotation.
-            os.replace(pending, self.path)
-        exists = self.path.exists() and self.path.stat().st_size > 0
-        if self._readonly and not exists:
-            raise JournalError(f"no journal at {str(self.path)!r}")
-        try:
+    def _open(self) -> sqlite3.Connection:
+        if not self._readonly:
+            self._finish_rotation()
+        head = self._read_head()  # before the rows: a writer at work only moves past it
+        if not self.path.exists():
+            if not _pending_path(self.path).exists():  # else a rotation the writer finishes
+                self._refuse_gone(head)
             if self._readonly:
-                uri = f"{self.path.resolve().as_uri()}?mode=ro"
-                connection = connect(uri, uri=True, isolation_level=None)
-            else:
-                self.path.parent.mkdir(parents=True, exist_ok=True)
-                connection = connect(str(self.path), isolation_level=None)
+                raise JournalError(f"no journal at {str(self.path)!r}")
+            head = self._create()
+        elif self.path.stat().st_size == 0:
+            raise self._emptied("the file is empty (0 bytes)", head)
+        try:
+            reader = self._connect(
+                f"{self.path.resolve().as_uri()}?mode=ro", uri=True, isolation_level=None
+            )
         except (sqlite3.Error, OSError) as error:
             raise JournalError(f"cannot open journal {str(self.path)!r}: {error}") from None
         try:
-            self._prepare(connection, exists)
+            version = self._check_database(reader)
+            column = "digest" if version == _SCHEMA_VERSION else "NULL"
+            query = f"SELECT seq, at, event, {column} FROM events ORDER BY seq"
+            rows = [Row(*row) for row in reader.execute(query)]
+            check = self._verify(rows, head, version)
+            self._load(rows, head)
+        except sqlite3.DatabaseError as error:
+            reader.close()
+            raise self._corrupt(str(error)) from None
+        except BaseException:
+            reader.close()
+            raise
+        self._digest = check.digests[-1] if rows else GENESIS
+        chained = version == _SCHEMA_VERSION
+        self._verified = self._last_seq if chained else self._first_seq - 1
+        if self._readonly:
+            return reader
+        reader.close()
+        return self._open_writer(rows, check, head, chained=chained)
+
+    def _finish_rotation(self) -> None:
+        """Put a new match's journal in place if the power went before it took the path."""
+        pending = _pending_path(self.path)
+        if self.path.exists() or not pending.exists():
+            return
+        try:
+            if head_path(pending).exists():
+                os.replace(head_path(pending), head_path(self.path))
+            os.replace(pending, self.path)
+            sync_directory(self.path.parent)
+        except OSError as error:
+            raise JournalError(
+                f"cannot put the new journal {str(pending)!r} in place: {error}"
+            ) from None
+
+    def _read_head(self) -> Head | None:
+        try:
+            return read_head(head_path(self.path))
+        except ValueError as error:  # neither slot holds a head
+            raise self._damaged([str(error)]) from None
+        except OSError as error:
+            raise JournalError(
+                f"cannot read the head of journal {str(self.path)!r}: {error}"
+            ) from None
+
+    def _refuse_gone(self, head: Head | None) -> None:
+        """A journal gone while its head or its write-ahead log remain is lost, not new."""
+        log = Path(f"{self.path}-wal")
+        if log.exists() and log.stat().st_size > 0:
+            raise self._damaged([f"the file is gone but its write-ahead log {str(log)!r} remains"])
+        if head is not None and head.last >= head.first:
+            raise self._emptied("the file is gone", head)
+
+    def _create(self) -> Head:
+        """Create an empty journal whole beside the path, with its head; then rename it there.
+
+        Why: a journal is then never seen empty or half made at its path, so an empty file
+        there is damage, never a power cut during the creation.
+        """
+        temporary = self.path.with_name(self.path.name + ".init")
+        head = Head(self._first_seq, self._first_seq - 1, GENESIS)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            _remove_journal_files(temporary)
+            connection = self._connect(str(temporary), isolation_level=None)
+            try:
+                connection.execute("PRAGMA journal_mode=WAL")
+                connection.execute("PRAGMA synchronous=FULL")
+                connection.execute("BEGIN IMMEDIATE")
+                connection.execute(_SCHEMA)
+                connection.execute(f"PRAGMA application_id={APPLICATION_ID}")
+                connection.execute(f"PRAGMA user_version={_SCHEMA_VERSION}")
+                connection.execute("COMMIT")
+            finally:
+                connection.close()  # the last connection: checkpointed into the one file
+            descriptor = os.open(temporary, os.O_RDONLY)
+            try:
+                os.fsync(descriptor)
+            finally:
+                os.close(descriptor)
+            create_head(head_path(self.path), head)
+            os.replace(temporary, self.path)
+            sync_directory(self.path.parent)
+        except (sqlite3.Error, OSError) as error:
+            raise JournalError(f"cannot create journal {str(self.path)!r}: {error}") from None
+        return head
+
+    def _check_database(self, connection: sqlite3.Connection) -> int:
+        """The schema version of a Tabula journal that SQLite finds sound."""
+        application_id = connection.execute("PRAGMA application_id").fetchone()[0]
+        if application_id != APPLICATION_ID:
+            raise JournalError(
+                f"{str(self.path)!r} is not a Tabula journal "
+                f"(SQLite application_id {application_id:#x}, expected {APPLICATION_ID:#x})"
+            )
+        version: int = connection.execute("PRAGMA user_version").fetchone()[0]
+        if version not in (_UNCHAINED_VERSION, _SCHEMA_VERSION):
+            raise JournalError(
+                f"journal {str(self.path)!r} has schema version {version}, "
+                f"this program reads {_UNCHAINED_VERSION} and {_SCHEMA_VERSION}"
+            )
+        check = connection.execute("PRAGMA quick_check").fetchall()
+        if check != [("ok",)]:
+            raise self._corrupt("; ".join(str(row[0]) for row in check[:3]))
+        return version
+
+    def _verify(self, rows: Sequence[Row], head: Head | None, version: int) -> ChainCheck:
+        """Check the rows' numbers, checksums and head; name every event lost or changed."""
+        check = check_chain(rows, head)
+        problems = check.problems()
+        if head is None and version == _SCHEMA_VERSION and rows:
+            problems.append(
+                f"its head file {str(head_path(self.path))!r} is missing, "
+                "so a lost tail cannot be ruled out"
+            )
+        if problems:
+            raise self._damaged(problems, missing=check.missing, changed=check.changed)
+        return check
+
+    def _load(self, rows: Sequence[Row], head: Head | None) -> None:
+        for row in rows:
+            self._follow(row.seq, self._event(row.seq, row.event), stored=True)
+        if rows:
+            self._first_seq, self._last_seq = rows[0].seq, rows[-1].seq
+        elif head is not None:  # an empty journal whose numbers go on from an archived one
+            self._first_seq, self._last_seq = head.first, head.first - 1
+
+    def _open_writer(
+        self, rows: Sequence[Row], check: ChainCheck, head: Head | None, *, chained: bool
+    ) -> sqlite3.Connection:
+        """The connection that appends, once the journal is known to be whole."""
+        try:
+            connection = self._connect(str(self.path), isolation_level=None)
+        except (sqlite3.Error, OSError) as error:
+            raise JournalError(f"cannot open journal {str(self.path)!r}: {error}") from None
+        try:
+            connection.execute("PRAGMA journal_mode=WAL")
+            connection.execute("PRAGMA synchronous=FULL")
+            if not chained:
+                self._chain_old_journal(connection, rows, check)
+            elif head is None:  # a chained journal holding no event, its head lost: no loss
+                create_head(head_path(self.path), self._head())
+            self._head_file = HeadWriter(head_path(self.path))
         except sqlite3.DatabaseError as error:
             connection.close()
-            raise self._corrupt(error) from None
+            raise self._corrupt(str(error)) from None
+        except OSError as error:
+            connection.close()
+            raise JournalError(
+                f"cannot write the head of journal {str(self.path)!r}: {error}"
+            ) from None
         except BaseException:
             connection.close()
             raise
+        self._verified = self._last_seq
         return connection
 
-    def _prepare(self, connection: sqlite3.Connection, exists: bool) -> None:
-        if exists:
-            application_id = connection.execute("PRAGMA application_id").fetchone()[0]
-            if application_id != APPLICATION_ID:
-                raise JournalError(
-                    f"{str(self.path)!r} is not a Tabula journal "
-                    f"(SQLite application_id {application_id:#x}, expected {APPLICATION_ID:#x})"
-                )
-            version = connection.execute("PRAGMA user_version").fetchone()[0]
-            if version != _SCHEMA_VERSION:
-                raise JournalError(
-                    f"journal {str(self.path)!r} has schema version {version}, "
-                    f"this program reads {_SCHEMA_VERSION}"
-                )
-            check = connection.execute("PRAGMA quick_check").fetchall()
-            if check != [("ok",)]:
-                problems = "; ".join(str(row[0]) for row in check[:3])
-                raise JournalCorruptError(
-                    f"journal {str(self.path)!r} is damaged ({problems}); it was left unchanged"
-                )
-        if self._readonly:
-            return
-        connection.execute("PRAGMA journal_mode=WAL")
-        connection.execute("PRAGMA synchronous=FULL")
-        if not exists:
+    def _chain_old_journal(
+        self, connection: sqlite3.Connection, rows: Sequence[Row], check: ChainCheck
+    ) -> None:
+        """Chain a journal written before the chain: once, in one transaction, its head first.
+
+        Why the head first: a power cut before the commit leaves the old journal beside the
+        head of the chain it is given, which agree when it is chained again on reopening.
+        """
+        create_head(head_path(self.path), self._head())
+        try:
             connection.execute("BEGIN IMMEDIATE")
-            connection.execute(_SCHEMA)
-            connection.execute(f"PRAGMA application_id={APPLICATION_ID}")
+            connection.execute("ALTER TABLE events ADD COLUMN digest BLOB NOT NULL DEFAULT x''")
+            connection.executemany(
+                "UPDATE events SET digest = ? WHERE seq = ?",
+                zip(check.digests, (row.seq for row in rows), strict=True),
+            )
             connection.execute(f"PRAGMA user_version={_SCHEMA_VERSION}")
             connection.execute("COMMIT")
+        except sqlite3.Error:
+            if connection.in_transaction:
+                connection.execute("ROLLBACK")
+            raise
 
-    def _corrupt(self, error: BaseException) -> JournalCorruptError:
-        return JournalCorruptError(
-            f"journal {str(self.path)!r} is damaged ({error}); it was left unchanged"
+    def _head(self) -> Head:
+        """The chain's head as it stands."""
+        return Head(self._first_seq, self._last_seq, self._digest)
+
+    def _damaged(
+        self,
+        problems: list[str],
+        *,
+        missing: tuple[tuple[int, int], ...] = (),
+        changed: tuple[int, ...] = (),
+    ) -> JournalDamagedError:
+        return JournalDamagedError(
+            f"journal {str(self.path)!r} is damaged: {'; '.join(problems)}; "
+            f"it was left unchanged. {_ADVICE}",
+            missing=missing,
+            changed=changed,
         )
 
-    def _load(self) -> None:
-        for index, entry in enumerate(self.entries()):
-            self._follow(entry.seq, entry.event, stored=True)
-            self._last_seq = entry.seq
-            if index == 0:
-                self._first_seq = entry.seq
+    def _emptied(self, what: str, head: Head | None) -> JournalDamagedError:
+        """The file is empty or gone: every event its head recorded is lost."""
+        check = check_chain((), head)
+        return self._damaged([what, *check.problems()], missing=check.missing)
+
+    def _corrupt(self, detail: str) -> JournalCorruptError:
+        return JournalCorruptError(
+            f"journal {str(self.path)!r} is damaged ({detail}); it was left unchanged. {_ADVICE}"
+        )
+
+    def _event(self, seq: int, text: str) -> Event:
+        """The event stored as ``text``; one that does not parse means a damaged journal."""
+        try:
+            return event_from_json(text)
+        except InvalidEventError as error:
+            raise JournalCorruptError(f"journal {str(self.path)!r}, event {seq}: {error}") from None
 
     def _follow(self, seq: int, event: Event, *, stored: bool) -> None:
         """Replay ``event`` on the state; a stored event that fails means a damaged journal."""
         try:
             if self._replayer is None:
                 if not isinstance(event, MatchStarted):
-                    raise InvalidEventError(
-                        f"a journal starts with MatchStarted, got {event!r}"
-                    )
+                    raise InvalidEventError(f"a journal starts with MatchStarted, got {event!r}")
                 self._start = event
                 self._replayer = Replayer(event)
             else:
@@ -229,11 +433,13 @@ class Journal:
         except InvalidEventError:
             self._restore(saved)
             raise
+        at = self._clock()
+        digest = chain_digest(self._digest, seq, at, text)
         try:
             connection.execute("BEGIN IMMEDIATE")
             connection.execute(
-                "INSERT INTO events (seq, at, event) VALUES (?, ?, ?)",
-                (seq, self._clock(), text),
+                "INSERT INTO events (seq, at, event, digest) VALUES (?, ?, ?, ?)",
+                (seq, at, text, digest),
             )
             connection.execute("COMMIT")
         except sqlite3.Error as error:
@@ -243,8 +449,26 @@ class Journal:
             raise JournalError(
                 f"cannot write event {seq} to journal {str(self.path)!r}: {error}"
             ) from None
-        self._last_seq = seq
+        self._last_seq, self._digest, self._verified = seq, digest, seq
+        self._write_head()
         return seq
+
+    def _write_head(self) -> None:
+        """Record the chain's head after a commit; a failure is logged, as it loses nothing.
+
+        Why not raised: the event is committed, and the caller acts upon it. The next commit
+        writes the head again; until then the journal is ahead of its head, which opening
+        accepts (only a journal behind its head has lost events).
+        """
+        if self._head_file is None:
+            return
+        try:
+            self._head_file.write(self._head())
+        except OSError as error:
+            _log.error(
+                "journal %r: event %d is committed, but its head could not be written: %s",
+                str(self.path), self._last_seq, error,
+            )  # fmt: skip
 
     def _replayer_state(self) -> tuple[Any, ...]:
         replayer = self._replayer
@@ -274,17 +498,8 @@ class Journal:
                 "SELECT seq, at, event FROM events ORDER BY seq"
             ).fetchall()
         except sqlite3.DatabaseError as error:
-            raise self._corrupt(error) from None
-        entries = []
-        for seq, at, text in rows:
-            try:
-                event = event_from_json(text)
-            except InvalidEventError as error:
-                raise JournalCorruptError(
-                    f"journal {str(self.path)!r}, event {seq}: {error}"
-                ) from None
-            entries.append(JournalEntry(seq, at, event))
-        return entries
+            raise self._corrupt(str(error)) from None
+        return [JournalEntry(seq, at, self._event(seq, text)) for seq, at, text in rows]
 
     @property
     def closed(self) -> bool:
@@ -301,14 +516,27 @@ class Journal:
         """The sequence number of the first event (or of the first to come)."""
         return self._first_seq
 
+    @property
+    def verified(self) -> int:
+        """The last sequence number up to which every event is as written, by its checksum.
+
+        Every event of a chained journal was checked on opening (and each appended since is
+        chained): this is :attr:`last_seq`. A journal written before the chain and opened
+        read-only vouches for nothing: the first sequence number minus 1. Why it is exposed:
+        a reader may trust the events up to here instead of checking them again.
+        """
+        return self._verified
+
     def rotate(self, start: MatchStarted, archive: Path) -> Journal:
         """Archive this journal at ``archive``; a new one at its path, begun by ``start``.
 
-        Why this order: the new journal is written whole beside (``<name>.new``, its first
-        event numbered after this one's last), then this one is closed and renamed, then
-        the new one takes the path. A power cut leaves either the old journal in place (the
-        new match never started) or the new one ready beside it, which the next opening
-        puts in place: never an empty journal whose numbers would start again at 1.
+        Why this order: the new journal is written whole beside (``<name>.new`` and its
+        head, its first event numbered after this one's last), then this one is closed, its
+        head written beside the archive and the journal renamed there, then the new one's
+        head and journal take the path. A power cut leaves either the old journal in place
+        (the new match never started) or the new one ready beside it, which the next
+        opening puts in place: never an empty journal whose numbers would start again at 1,
+        never a journal beside the wrong head.
 
         Raises:
             JournalError: if ``archive`` exists or a file cannot be written or renamed
@@ -323,20 +551,21 @@ class Journal:
             )
         pending = _pending_path(self.path)
         try:
-            pending.unlink(missing_ok=True)  # a new match's journal that never took its place
-            for suffix in ("-wal", "-shm"):
-                Path(f"{pending}{suffix}").unlink(missing_ok=True)
+            _remove_journal_files(pending)  # a new match's journal that never took its place
         except OSError as error:
             raise JournalError(f"cannot remove {str(pending)!r}: {error}") from None
         with Journal(
             pending, clock=self._clock, connect=self._connect, first_seq=self._last_seq + 1
         ) as fresh:
             fresh.append(start)
+        head = self._head()
         self.close()
         try:
+            create_head(head_path(archive), head)  # the archive is checked when exported
             os.replace(self.path, archive)
+            os.replace(head_path(pending), head_path(self.path))
             os.replace(pending, self.path)
-            _sync_directory(self.path.parent)
+            sync_directory(self.path.parent)
         except OSError as error:
             raise JournalError(f"cannot archive journal {str(self.path)!r}: {error}") from None
         return Journal(self.path, clock=self._clock, connect=self._connect)
@@ -368,10 +597,13 @@ class Journal:
         return f"resumed after {state.events} events: {state.describe()}"
 
     def close(self) -> None:
-        """Close the database (idempotent); committed events are already on disk."""
+        """Close the database and its head (idempotent); committed events are already on disk."""
         if self._connection is not None:
             self._connection.close()
             self._connection = None
+        if self._head_file is not None:
+            self._head_file.close()
+            self._head_file = None
 
     def __enter__(self) -> Journal:
         return self
@@ -388,13 +620,10 @@ def _pending_path(path: Path) -> Path:
     return path.with_name(path.name + ".new")
 
 
-def _sync_directory(directory: Path) -> None:
-    """Make the renames in ``directory`` durable (a power cut must not undo them)."""
-    descriptor = os.open(directory, os.O_RDONLY)
-    try:
-        os.fsync(descriptor)
-    finally:
-        os.close(descriptor)
+def _remove_journal_files(path: Path) -> None:
+    """Remove the journal at ``path`` with its write-ahead log, shared memory and head."""
+    for name in (path, Path(f"{path}-wal"), Path(f"{path}-shm"), head_path(path)):
+        name.unlink(missing_ok=True)
 
 
 def archive_path(path: Path, when: float, first_seq: int, last_seq: int) -> Path:

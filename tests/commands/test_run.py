@@ -16,11 +16,16 @@ import time
 import urllib.request
 from pathlib import Path
 
-from controller.record import MatchStarted
+import pytest
+
+from controller.record import JournalDamagedError, MatchStarted
 from controller.record.journal import Journal
 from controller.rules import Rules
 from controller.service.demo import DEMO_PINMAP, FAST_FIRMWARE
 from hardware.simulator import BoardSimulator
+from tests.commands.test_plays import tabula
+from tests.record.damage import contents, damage_log, power_cut_image, rows_sqlite_keeps
+from tests.record.matches import selfplay_events
 
 
 def _config(tmp_path: Path, device: str, extra: str = "[web]\nenabled = false\n") -> Path:
@@ -182,3 +187,21 @@ def test_a_sigint_stop_darkens_the_board_leds_without_an_error(tmp_path: Path) -
     sock.close()
     assert service.returncode == 0, stderr
     assert "never retrieved" not in stderr and "Traceback" not in stderr, stderr
+
+
+def test_run_refuses_a_journal_that_lost_committed_events_in_one_line(tmp_path: Path) -> None:
+    """It resumed the shorter match without a word, checkpointing the loss into the file."""
+    live, path = tmp_path / "live.sqlite3", tmp_path / "journal.sqlite3"
+    with Journal(live) as journal:
+        for event in selfplay_events(3, 3)[:30]:
+            journal.append(event)
+        power_cut_image(live, path)  # the power went with the match in the log
+    damage_log(path)
+    assert rows_sqlite_keeps(path, tmp_path / "scratch.sqlite3") < 30
+    with pytest.raises(JournalDamagedError) as refusal:
+        Journal(path, readonly=True)
+    before = contents(path)
+    run = tabula("run", "--config", str(_config(tmp_path, "/dev/no-board")), timeout=60)
+    assert (run.returncode, run.stderr) == (2, f"tabula run: {refusal.value}\n")
+    assert "events" in str(refusal.value) and "missing" in str(refusal.value)
+    assert contents(path) == before

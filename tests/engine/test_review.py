@@ -65,8 +65,7 @@ def test_review_of_a_simulated_game_lists_every_play(
     events = next(  # the first seeded game with a double taken, then a double dropped
         events
         for events in map(first_game, range(200))
-        if [isinstance(e, Taken) for e in events if isinstance(e, Taken | Dropped)]
-        == [True, False]
+        if [isinstance(e, Taken) for e in events if isinstance(e, Taken | Dropped)] == [True, False]
     )
     played = [event for event in events if isinstance(event, Played)]
     decisions = decisions_of(events)

@@ -11,25 +11,13 @@ resumed at the right place (its first line names the state the events replay to)
 from __future__ import annotations
 
 import random
-import signal
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 from controller.record import replay
 from controller.record.journal import Journal
-from tests.record.crash_writer import expected_events
+from tests.record.crash_writer import expected_events, start_writer, write_and_kill
 
 KILLS = 100
-
-
-def start_writer(path: Path, seed: int) -> subprocess.Popen[str]:
-    return subprocess.Popen(
-        [sys.executable, "-m", "tests.record.crash_writer", str(path), str(seed)],
-        stdout=subprocess.PIPE,
-        text=True,
-    )
 
 
 def test_sigkill_at_random_moments_loses_no_committed_event(tmp_path: Path) -> None:
@@ -40,36 +28,24 @@ def test_sigkill_at_random_moments_loses_no_committed_event(tmp_path: Path) -> N
     kills = restarts = 0
     unread = 0
     while kills < KILLS:
-        writer = start_writer(path, seed)
-        assert writer.stdout is not None
-        first = writer.stdout.readline().rstrip("\n")
+        kill = write_and_kill(path, seed, rng)
         restarts += 1
-        held = int(first.split()[1])
-        if held:
-            resumed = f"resumed after {held} events: {replay(expected[:held]).state.describe()}"
+        if kill.held:
+            state = replay(expected[: kill.held]).state
+            resumed = f"resumed after {kill.held} events: {state.describe()}"
         else:
             resumed = f"new journal {str(path)!r}"
-        assert first == f"resumed {held} {resumed}"
-        acked = held
-        for _ in range(rng.randrange(0, 12)):
-            line = writer.stdout.readline()
-            if not line.startswith("ack "):
-                break
-            acked = int(line.split()[1])
-        time.sleep(rng.uniform(0, 0.002))  # land somewhere inside the next commit, or not
-        writer.send_signal(signal.SIGKILL)
-        writer.wait()
-        writer.stdout.close()
-        if writer.returncode == 0:  # the match was written in full before the kill
+        assert kill.first_line == f"resumed {kill.held} {resumed}"
+        if kill.finished:  # the match was written in full before the kill
             seed += 1
             expected = expected_events(seed)
             path = tmp_path / f"match-{seed}.db"
             continue
-        assert writer.returncode == -signal.SIGKILL
         kills += 1
         with Journal(path) as journal:
             events = journal.events()
             seqs = [entry.seq for entry in journal.entries()]
+        acked = kill.acked
         assert len(events) >= acked, f"kill {kills}: acknowledged {acked}, found {len(events)}"
         assert events == expected[: len(events)], f"kill {kills}: the journal differs"
         assert seqs == list(range(1, len(events) + 1))

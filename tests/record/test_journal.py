@@ -8,8 +8,8 @@ and open the copy: SQLite's own recovery must drop a torn tail and keep every co
 from __future__ import annotations
 
 import itertools
-import shutil
 import sqlite3
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -19,13 +19,24 @@ from controller.record import (
     Event,
     InvalidEventError,
     JournalCorruptError,
+    JournalDamagedError,
     JournalError,
     Phase,
     Taken,
+    event_to_json,
     replay,
 )
-from controller.record.journal import APPLICATION_ID, Journal
+from controller.record.journal import APPLICATION_ID, Journal, head_path
 from controller.rules import Rules
+from tests.record.damage import (
+    contents,
+    damage_log,
+    delete_row,
+    edit_row,
+    empty_file,
+    power_cut_image,
+    rows_sqlite_keeps,
+)
 from tests.record.matches import irregular_events, selfplay_events
 
 EVENTS = selfplay_events(3, 3)
@@ -113,10 +124,10 @@ def test_a_failed_write_is_reported_and_leaves_nothing(tmp_path: Path) -> None:
         return connection
 
     with write(tmp_path / "j.db", EVENTS[:3], connect=connect) as journal:
-        connections[0].fail = True
+        connections[-1].fail = True  # the last opened: the one that appends
         with pytest.raises(JournalError, match=r"cannot write event 4 to journal .*disk I/O"):
             journal.append(EVENTS[3])
-        connections[0].fail = False
+        connections[-1].fail = False
         assert journal.state == replay(EVENTS[:3]).state
         assert journal.append(EVENTS[3]) == 4
     with Journal(tmp_path / "j.db") as journal:
@@ -161,13 +172,21 @@ def test_a_file_that_is_not_a_database_is_refused_unchanged(tmp_path: Path) -> N
     assert path.read_bytes() == before
 
 
-def power_cut_copy(tmp_path: Path, events: list[Event]) -> tuple[Path, Path]:
-    """The files on disk after ``events`` were committed, copied while still open."""
+def power_cut_copy(
+    tmp_path: Path, events: list[Event], *, head_after: int | None = None
+) -> tuple[Path, Path]:
+    """The files on disk after ``events`` were committed, copied while still open.
+
+    The head is copied as it was after ``head_after`` events (all of them by default): one
+    fewer is the cut between the last commit and the head's write.
+    """
     live = tmp_path / "live.db"
-    journal = write(live, events)
+    journal = write(live, events[:head_after])
+    head = head_path(live).read_bytes()
+    for event in events[len(events[:head_after]) :]:
+        journal.append(event)
     copy = tmp_path / "cut.db"
-    shutil.copy(live, copy)
-    shutil.copy(live.with_name("live.db-wal"), copy.with_name("cut.db-wal"))
+    power_cut_image(live, copy, head=head)
     journal.close()
     wal = copy.with_name("cut.db-wal")
     assert wal.stat().st_size > 0  # the events are in the log, not yet in the database
@@ -176,13 +195,25 @@ def power_cut_copy(tmp_path: Path, events: list[Event]) -> tuple[Path, Path]:
 
 def test_a_torn_wal_tail_loses_only_the_commit_in_flight(tmp_path: Path) -> None:
     events = EVENTS[:30]
-    copy, wal = power_cut_copy(tmp_path, events)
-    with wal.open("r+b") as log:  # the cut came while the last commit was being written
+    # The cut came while the last commit was being written: its head was not written yet.
+    copy, wal = power_cut_copy(tmp_path, events, head_after=29)
+    with wal.open("r+b") as log:
         log.truncate(wal.stat().st_size - 100)
     with Journal(copy) as journal:
         assert journal.events() == events[:29]
         assert journal.state == replay(events[:29]).state
         assert journal.append(events[29]) == 30  # and the match goes on
+    with Journal(copy) as journal:
+        assert journal.events() == events and journal.verified == 30
+
+
+def test_a_cut_between_the_commit_and_the_head_loses_nothing(tmp_path: Path) -> None:
+    copy, _ = power_cut_copy(tmp_path, EVENTS[:30], head_after=29)
+    with Journal(copy) as journal:
+        assert journal.events() == EVENTS[:30]
+        assert journal.append(EVENTS[30]) == 31
+    with Journal(copy, readonly=True) as journal:
+        assert journal.events() == EVENTS[:31] and journal.verified == 31
 
 
 def test_garbage_after_the_wal_loses_nothing(tmp_path: Path) -> None:
@@ -206,9 +237,25 @@ def test_a_truncated_database_is_refused_unchanged(tmp_path: Path) -> None:
     assert path.read_bytes() == before
 
 
+def write_unchained(path: Path, events: list[Event]) -> None:
+    """A journal as written before the chained checksums (schema version 1, no head)."""
+    with sqlite3.connect(path) as connection:
+        connection.execute("PRAGMA journal_mode=WAL")
+        connection.execute("CREATE TABLE events (seq INTEGER PRIMARY KEY, at REAL NOT NULL, "
+                           "event TEXT NOT NULL)")  # fmt: skip
+        connection.execute(f"PRAGMA application_id={APPLICATION_ID}")
+        connection.execute("PRAGMA user_version=1")
+        connection.executemany(
+            "INSERT INTO events VALUES (?, ?, ?)",
+            [(seq, 1000.0 + seq, event_to_json(event)) for seq, event in enumerate(events, 1)],
+        )
+    connection.close()
+
+
 def test_a_stored_event_that_does_not_replay_names_its_sequence(tmp_path: Path) -> None:
+    # Unchained, so that the replay sees it (a chained journal names the row changed first).
     path = tmp_path / "j.db"
-    write(path, EVENTS[:5]).close()
+    write_unchained(path, EVENTS[:5])
     with sqlite3.connect(path) as connection:
         connection.execute(
             "UPDATE events SET event = ? WHERE seq = 4", ('{"v":1,"type":"taken","player":0}',)
@@ -219,3 +266,186 @@ def test_a_stored_event_that_does_not_replay_names_its_sequence(tmp_path: Path) 
         connection.execute("UPDATE events SET event = 'oops' WHERE seq = 4")
     with pytest.raises(JournalCorruptError, match="event 4: invalid event 'oops': not JSON"):
         Journal(path)
+
+
+# Damage that SQLite does not see: the journal's own checks name what was lost or changed.
+
+
+def damaged(path: Path, problems: str) -> str:
+    """The refusal's whole message for the journal at ``path``."""
+    return (
+        f"journal {str(path)!r} is damaged: {problems}; it was left unchanged. Restore it "
+        "(with its .head file) from a backup, or move both aside to start a new match"
+    )
+
+
+def refused(path: Path, *, readonly: bool = False) -> JournalDamagedError:
+    """The refusal to open ``path``, having checked that no file of it changed."""
+    before = contents(path)
+    with pytest.raises(JournalDamagedError) as caught:
+        Journal(path, readonly=readonly)
+    assert contents(path) == before
+    return caught.value
+
+
+def test_an_empty_file_is_refused_never_written_over(tmp_path: Path) -> None:
+    path = tmp_path / "j.db"
+    write(path, EVENTS[:40]).close()
+    empty_file(path)
+    for readonly in (False, True):
+        error = refused(path, readonly=readonly)
+        assert str(error) == damaged(
+            path,
+            "the file is empty (0 bytes); events 1-40 are missing "
+            "(the file holds none, its head says 1-40)",
+        )
+        assert (error.missing, error.changed) == (((1, 40),), ())
+    head_path(path).unlink()  # without its head, what it held is unknown: refused all the same
+    assert str(refused(path)) == damaged(path, "the file is empty (0 bytes)")
+
+
+def test_a_journal_gone_while_its_head_remains_is_not_started_again(tmp_path: Path) -> None:
+    path = tmp_path / "j.db"
+    write(path, EVENTS[:40]).close()
+    path.unlink()
+    problems = "the file is gone; events 1-40 are missing (the file holds none, its head says 1-40)"
+    assert str(refused(path)) == damaged(path, problems)
+    assert not path.exists()
+    copy, wal = power_cut_copy(tmp_path, EVENTS[:10])
+    copy.unlink()
+    head_path(copy).unlink()  # without its head too, the log left behind says it held events
+    problems = f"the file is gone but its write-ahead log {str(wal)!r} remains"
+    assert str(refused(copy)) == damaged(copy, problems)
+    assert not copy.exists()
+
+
+@pytest.mark.parametrize(
+    ("seq", "problems"),
+    [
+        (17, "event 17 is missing (the file holds 1-16, 18-40, its head says 1-40)"),
+        (1, "event 1 is missing (the file holds 2-40, its head says 1-40)"),
+        (40, "event 40 is missing (the file holds 1-39, its head says 1-40)"),
+    ],
+)
+def test_a_deleted_row_is_named(tmp_path: Path, seq: int, problems: str) -> None:
+    path = tmp_path / "j.db"
+    write(path, EVENTS[:40]).close()
+    delete_row(path, seq)
+    error = refused(path)
+    assert str(error) == damaged(path, problems)
+    assert error.missing == ((seq, seq),)
+
+
+def test_an_edited_row_is_named_even_if_it_replays(tmp_path: Path) -> None:
+    path = tmp_path / "j.db"
+    write(path, EVENTS[:40]).close()
+    edit_row(path, 12)
+    edit_row(path, 40)
+    error = refused(path, readonly=True)
+    problems = "events 12, 40 were changed since written (checksum mismatch)"
+    assert str(error) == damaged(path, problems)
+    assert (error.missing, error.changed) == ((), (12, 40))
+
+
+def test_a_lost_wal_tail_is_named_and_never_checkpointed(tmp_path: Path) -> None:
+    copy, _ = power_cut_copy(tmp_path, EVENTS[:30])
+    damage_log(copy)  # committed frames: SQLite's recovery drops them and the rest
+    kept = rows_sqlite_keeps(copy, tmp_path / "scratch.db")
+    assert kept < 30
+    error = refused(copy)  # read-write, as the service opens it: the log is not checkpointed
+    lost = f"{kept + 1}-30" if kept < 29 else "30"
+    assert str(error) == damaged(
+        copy,
+        f"event{'s' if kept < 29 else ''} {lost} {'are' if kept < 29 else 'is'} missing "
+        f"(the file holds 1-{kept}, its head says 1-30)",
+    )
+    assert error.missing == ((kept + 1, 30),)
+
+
+def test_a_missing_or_damaged_head_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "j.db"
+    write(path, EVENTS[:10]).close()
+    head = head_path(path)
+    saved = head.read_bytes()
+    head.unlink()
+    problems = f"its head file {str(head)!r} is missing, so a lost tail cannot be ruled out"
+    assert str(refused(path)) == damaged(path, problems)
+    head.write_bytes(b"\0" * len(saved))
+    assert str(refused(path)) == damaged(
+        path, f"its head file {str(head)!r} is damaged (no valid record)"
+    )
+
+
+def _empty_without_head(path: Path) -> None:
+    Journal(path).close()
+    head_path(path).unlink()
+
+
+@pytest.mark.parametrize(
+    "make",
+    [_empty_without_head, lambda path: write_unchained(path, [])],
+    ids=["chained, its head lost", "unchained"],
+)
+def test_an_empty_journal_without_a_head_lost_nothing_and_opens(
+    tmp_path: Path, make: Callable[[Path], None]
+) -> None:
+    path = tmp_path / "j.db"
+    make(path)
+    with Journal(path) as journal:
+        assert journal.append(EVENTS[0]) == 1
+    with Journal(path, readonly=True) as journal:
+        assert journal.events() == EVENTS[:1] and journal.verified == 1
+
+
+def test_a_head_write_torn_by_a_cut_leaves_the_head_before(tmp_path: Path) -> None:
+    path = tmp_path / "j.db"
+    write(path, EVENTS[:10]).close()
+    head = head_path(path)
+    data = bytearray(head.read_bytes())
+    data[10 % 2 * 64 + 20] ^= 0xFF  # the slot of event 10 torn: the head says 9
+    head.write_bytes(bytes(data))
+    with Journal(path) as journal:
+        assert journal.events() == EVENTS[:10] and journal.verified == 10
+
+
+def test_a_head_that_cannot_be_written_loses_nothing_and_is_logged(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    path = tmp_path / "j.db"
+    with write(path, EVENTS[:5]) as journal:
+        assert journal._head_file is not None
+        journal._head_file.close()  # each write of the head fails from now on (EBADF)
+        assert journal.append(EVENTS[5]) == 6
+        assert journal.append(EVENTS[6]) == 7
+    assert "event 6 is committed, but its head could not be written" in caplog.text
+    with Journal(path) as journal:  # ahead of its head, which says 5: nothing lost
+        assert journal.events() == EVENTS[:7] and journal.verified == 7
+
+
+def test_an_old_journal_opens_and_is_chained_once(tmp_path: Path) -> None:
+    path = tmp_path / "old.db"
+    write_unchained(path, EVENTS[:20])
+    before = path.read_bytes()
+    with Journal(path, readonly=True) as journal:  # read as it is: nothing vouched for
+        assert journal.events() == EVENTS[:20] and journal.verified == 0
+    assert path.read_bytes() == before and not head_path(path).exists()
+    with Journal(path) as journal:
+        assert journal.events() == EVENTS[:20] and journal.verified == 20
+        assert journal.connection.execute("PRAGMA user_version").fetchone() == (2,)
+        assert journal.append(EVENTS[20]) == 21
+    with Journal(path, readonly=True) as journal:
+        assert journal.events() == EVENTS[:21] and journal.verified == 21
+    edit_row(path, 3)
+    assert refused(path).changed == (3,)
+
+
+def test_an_old_journal_chained_when_the_power_went_is_chained_again(tmp_path: Path) -> None:
+    path = tmp_path / "old.db"
+    write_unchained(path, EVENTS[:20])
+    with Journal(path):
+        pass
+    head = head_path(path).read_bytes()  # written before the chaining's commit
+    write_unchained(old := tmp_path / "again.db", EVENTS[:20])
+    head_path(old).write_bytes(head)
+    with Journal(old) as journal:
+        assert journal.events() == EVENTS[:20] and journal.verified == 20

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from controller.record import JournalError, MatchStarted
-from controller.record.journal import Journal, archive_path
+from controller.record.journal import Journal, archive_path, head_path
 from controller.rules import Rules
 from tests.record.matches import NAMES, selfplay_events
 
@@ -28,8 +28,9 @@ def test_rotate_archives_the_journal_and_numbers_on(tmp_path: Path) -> None:
         assert (fresh.first_seq, fresh.last_seq) == (41, 41)
         assert fresh.events() == [NEXT]
         assert fresh.append(EVENTS[1]) == 42
-    with Journal(archive, readonly=True) as old:
-        assert old.events() == EVENTS[:40] and old.last_seq == 40
+    with Journal(archive, readonly=True) as old:  # with its head: checked as it is read
+        assert old.events() == EVENTS[:40] and old.last_seq == 40 and old.verified == 40
+        assert head_path(archive).exists()
         assert old.record().names == NAMES
     with Journal(path) as again:  # reopened: numbers go on from the journal's own
         assert [e.seq for e in again.entries()] == [41, 42]
@@ -45,7 +46,10 @@ def test_rotate_archives_the_journal_and_numbers_on(tmp_path: Path) -> None:
     ]
 
 
-def test_a_power_cut_between_the_renames_finishes_the_rotation(tmp_path: Path) -> None:
+@pytest.mark.parametrize("head_moved", [False, True])
+def test_a_power_cut_between_the_renames_finishes_the_rotation(
+    tmp_path: Path, head_moved: bool
+) -> None:
     path = tmp_path / "journal.sqlite3"
     with Journal(path) as journal:
         for event in EVENTS[:10]:
@@ -53,10 +57,17 @@ def test_a_power_cut_between_the_renames_finishes_the_rotation(tmp_path: Path) -
         archive = tmp_path / "archived.sqlite3"
         fresh = journal.rotate(NEXT, archive)
     fresh.close()
-    # The disk as it was after the old journal's rename, before the new one's.
-    shutil.move(path, path.with_name(path.name + ".new"))
+    # The disk as it was after the old journal's rename, before the new one's (and before
+    # the new one's head, which left the old one's head at the path).
+    pending = path.with_name(path.name + ".new")
+    shutil.move(path, pending)
+    if not head_moved:
+        shutil.move(head_path(path), head_path(pending))
+        shutil.copy(head_path(archive), head_path(path))
     with Journal(path) as resumed:
         assert resumed.events() == [NEXT] and resumed.first_seq == 11
+    with Journal(archive, readonly=True) as old:
+        assert old.events() == EVENTS[:10] and old.verified == 10
 
 
 def test_a_new_journal_that_never_took_its_place_is_dropped(tmp_path: Path) -> None:

@@ -35,9 +35,7 @@ def misread_turn() -> tuple[Flow, list[record.Event], record.Played]:
     flow, first = feed(play(started(), "8/5 6/5"), CameraLifted())
     after = first[0]
     assert isinstance(after, record.Played)
-    six_two = next(
-        p for p in legal_plays(after.board, 1, (6, 2)) if p.notation == "24/18 13/11"
-    )
+    six_two = next(p for p in legal_plays(after.board, 1, (6, 2)) if p.notation == "24/18 13/11")
     assert all(p.result != six_two.result for p in legal_plays(after.board, 1, (5, 3)))
     flow, events = feed(
         flow, CameraRoll((5, 3)), Observed(cells_from_board(six_two.result)),
@@ -83,8 +81,6 @@ def test_a_game_is_abandoned_with_the_score_unchanged() -> None:
     flow, again = feed(flow, Observed(cells_from_board(START)), CameraRoll((6, 4)))
     assert again == [record.OpeningRolled((6, 4))] and flow.turn is not None
     assert flow.turn.before == START
-    match = record.replay(
-        [START_EVENT, record.OpeningRolled((3, 1)), *events, *abandoned, *again]
-    )
+    match = record.replay([START_EVENT, record.OpeningRolled((3, 1)), *events, *abandoned, *again])
     assert [g.opening for g in match.games] == [(record.OpeningRolled((6, 4)),)]
     assert match.state.match.score == (0, 0) and match.state.abandoned == 1

@@ -15,4 +15,5 @@ SOAKS: dict[str, str] = {
     "replug": "tests.soak.replug",
     "replug-service": "tests.soak.replug:main_service",
     "slow": "tests.service.slow",
+    "journal": "tests.soak.journal",
 }

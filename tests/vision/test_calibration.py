@@ -51,8 +51,10 @@ def test_calibration_without_markers_names_what_it_found() -> None:
 
 def test_save_keeps_other_tables_and_replaces_only_calibration(tmp_path: Path) -> None:
     config = tmp_path / "tabula.toml"
-    config.write_text('[game]\nvariant = "backgammon"\n\n[camera]\nindex = 0\n\n'
-                      "[camera.calibration]\nhomography = 1\n\n[leds]\nbackend = \"mcu\"\n")
+    config.write_text(
+        '[game]\nvariant = "backgammon"\n\n[camera]\nindex = 0\n\n'
+        '[camera.calibration]\nhomography = 1\n\n[leds]\nbackend = "mcu"\n'
+    )
     calibration = Calibration(((2.0, 0.0, 1.0), (0.0, 2.0, 3.0), (0.0, 0.0, 1.0)), (640, 480))
     save_calibration(config, calibration)
     data = tomllib.loads(config.read_text())

@@ -37,8 +37,20 @@ def test_calibrate_writes_config_and_annotated_image(
     cv2.imwrite(str(image), render_roll(random.Random(2), markers=True).image)
     config = tmp_path / "tabula.toml"
     annotated = tmp_path / "seen.png"
-    assert main(["calibrate", "--config", str(config), "--source", str(image),
-                 "--annotated", str(annotated)]) == 0
+    assert (
+        main(
+            [
+                "calibrate",
+                "--config",
+                str(config),
+                "--source",
+                str(image),
+                "--annotated",
+                str(annotated),
+            ]
+        )
+        == 0
+    )
     assert "markers [0, 1, 2, 3] found" in capsys.readouterr().out
     assert load_calibration(config) is not None
     assert cv2.imread(str(annotated)) is not None
@@ -51,8 +63,17 @@ def test_calibrate_without_markers_fails_cleanly(
 ) -> None:
     image = tmp_path / "plain.png"
     cv2.imwrite(str(image), render_roll(random.Random(2)).image)
-    status = main(["calibrate", "--config", str(tmp_path / "c.toml"), "--source", str(image),
-                   "--annotated", str(tmp_path / "a.png")])
+    status = main(
+        [
+            "calibrate",
+            "--config",
+            str(tmp_path / "c.toml"),
+            "--source",
+            str(image),
+            "--annotated",
+            str(tmp_path / "a.png"),
+        ]
+    )
     assert status == 2
     assert "found markers [], need at least 4" in capsys.readouterr().err
     assert not (tmp_path / "c.toml").exists()

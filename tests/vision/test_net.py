@@ -17,11 +17,9 @@ def test_every_model_is_shipped_and_small() -> None:
             assert path.stat().st_size < 500_000, path
 
 
-def test_folds_are_a_stable_hash_of_the_file_name(photo_labels: list[dict[str, object]]
-                                                  ) -> None:
+def test_folds_are_a_stable_hash_of_the_file_name(photo_labels: list[dict[str, object]]) -> None:
     assert photo_fold("images/IMG_20191208_111228.jpg") == photo_fold("IMG_20191208_111228.jpg")
-    counts = np.bincount([photo_fold(str(row["image"])) for row in photo_labels],
-                         minlength=FOLDS)
+    counts = np.bincount([photo_fold(str(row["image"])) for row in photo_labels], minlength=FOLDS)
     assert counts.sum() == 200
     assert counts.min() >= 25, counts  # every fold holds out a fair share of the photos
 
@@ -64,8 +62,9 @@ def test_only_the_doubtful_dice_are_read_mirrored_too() -> None:
     sides = [30.0] * len(centres)
     turns = nets.classify(image, centres, sides)
     # The mirror image of the whole frame gives the mirrored patches (to a pixel's shift).
-    flipped = nets.classify(np.ascontiguousarray(image[:, ::-1]),
-                            [(width - 1 - x, y) for x, y in centres], sides)
+    flipped = nets.classify(
+        np.ascontiguousarray(image[:, ::-1]), [(width - 1 - x, y) for x, y in centres], sides
+    )
     both = nets.classify(image, centres, sides, unsure=1.01)
     assert np.allclose(both, (turns + flipped) / 2, atol=0.02)
     assert not np.allclose(both, turns, atol=1e-4)

@@ -45,8 +45,17 @@ def test_regular_roll_reads_ok_with_both_values() -> None:
     assert right >= 9
 
 
-@pytest.mark.parametrize(("value", "side"), [(2, "player1"), (16, "player2"), (64, "centre"),
-                                             (8, "player2"), (32, "player1"), (4, "centre")])
+@pytest.mark.parametrize(
+    ("value", "side"),
+    [
+        (2, "player1"),
+        (16, "player2"),
+        (64, "centre"),
+        (8, "player2"),
+        (32, "player1"),
+        (4, "centre"),
+    ],
+)
 def test_cube_value_and_side(value: int, side: str) -> None:
     roll = render_roll(random.Random(value), cube=(value, side))
     reading = _reader(roll.background).read(roll.image)

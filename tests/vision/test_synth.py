@@ -21,8 +21,9 @@ def test_a_translucent_die_shows_the_board_through_its_body_not_its_pips() -> No
     assert _centre(alpha).min() > 0.95  # the one pip, in the middle
     body = alpha[alpha.shape[0] // 2, alpha.shape[1] // 2 - 12]
     assert 0.5 < body < 0.7
-    _patch, solid = _die_patch(1, 40, 0.0, 0.0, rng=random.Random(1),
-                               look=DieLook((40, 40, 160), (240, 240, 240)))
+    _patch, solid = _die_patch(
+        1, 40, 0.0, 0.0, rng=random.Random(1), look=DieLook((40, 40, 160), (240, 240, 240))
+    )
     assert solid[alpha.shape[0] // 2, alpha.shape[1] // 2 - 12] > 0.99
 
 
@@ -49,8 +50,9 @@ def test_varied_looks_cover_marbled_translucent_and_glossy_dice() -> None:
     assert 50 < sum(look.glare > 0 for look in looks) < 110
     assert len({look.face for look in looks}) > 150
     # The pips stand out from the face by colour if not by brightness.
-    assert all(max(abs(a - b) for a, b in zip(look.pip, look.face, strict=True)) > 90
-               for look in looks)
+    assert all(
+        max(abs(a - b) for a, b in zip(look.pip, look.face, strict=True)) > 90 for look in looks
+    )
 
 
 def test_the_nets_find_and_read_odd_dice() -> None:

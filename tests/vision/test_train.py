@@ -36,8 +36,9 @@ def test_detector_targets_follow_the_die_through_turns_and_flips() -> None:
 
 def test_classifier_samples_label_dice_and_negatives() -> None:
     image, dice = _picture()
-    patches, labels = classifier_samples([(image, dice)], np.random.default_rng(0), copies=4,
-                                         negatives=1.0)
+    patches, labels = classifier_samples(
+        [(image, dice)], np.random.default_rng(0), copies=4, negatives=1.0
+    )
     assert patches.shape[1:] == (40, 40, 3)
     assert sorted(set(labels.tolist())) == [0, 3]
     assert (labels == 3).sum() == 4

@@ -149,9 +149,7 @@ async def _page_shows(url: str, name: str) -> None:
             await page.click("#referee summary")
             await page.fill("#token", TOKEN)
             await page.click("#confirm-orientation")
-            await page.wait_for_function(
-                "!window.tabulaStatus.orientation_pending", timeout=10000
-            )
+            await page.wait_for_function("!window.tabulaStatus.orientation_pending", timeout=10000)
             assert "orientation: done" in (await page.text_content("#action-result") or "")
             assert await page.is_hidden("#orientation-row")
             ARTIFACTS.mkdir(exist_ok=True)
