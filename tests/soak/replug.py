@@ -179,14 +179,18 @@ async def replug_service(games: int, folder: Path, *, seed: int = 5) -> ReplugRe
             while True:
                 await asyncio.sleep(rng.uniform(0.05, 1.5))
                 power_cycle = rng.random() < 0.2
+                before = table.link.counters.reconnects
                 table.sim.disconnect()
                 try:
                     await asyncio.sleep(_down_time(rng))
                 finally:  # the game's end stops the replugs, never with the cable out
                     table.sim.reconnect(power_cycle=power_cycle)
+                async with asyncio.timeout(PATIENCE_S):  # it saw the cable go and come back
+                    while table.link.counters.reconnects == before:
+                        await asyncio.sleep(0.01)
+                await table.link.wait_for(LinkState.LIVE, PATIENCE_S)
                 report.power_cycles += power_cycle
                 report.cycles += 1
-                await table.link.wait_for(LinkState.LIVE, PATIENCE_S)
 
         driver = table.driver(random.Random(seed), illegal_rate=0.1, cocked_rate=0.1)
         replugger = asyncio.create_task(replug_forever(), name="replugger")
