@@ -126,14 +126,17 @@ def run(args: argparse.Namespace) -> int:
     print(f"Tabula demo (seed {seed}): {what}, files in {out}", flush=True)
     played = 0
     number = 1
+    first_seq = 1  # the board's event numbers go on from one match's journal to the next
     while played < wanted:
         journal = out / f"match-{number}.sqlite3"
         if journal.exists():
             with open_journal(journal) as existing:
                 state = existing.state
+                last_seq = existing.last_seq
             if state is not None and state.match.is_over:
                 played += len(existing_games(journal))
                 number += 1
+                first_seq = last_seq + 1
                 continue
         on_event = _ack if args.ack else None
         result = _run_async(
@@ -153,6 +156,7 @@ def run(args: argparse.Namespace) -> int:
                 board_id=args.board_id,
                 variant=variant,
                 engine=args.engine,
+                first_seq=first_seq,
             )
         )
         counts = result.counts
@@ -169,6 +173,7 @@ def run(args: argparse.Namespace) -> int:
                 except MatFileError as error:
                     files = f".sgf (no .mat: {error})"
             score = record.state.match.score
+            first_seq = done.last_seq + 1
         print(
             f"match {number}: {counts.games} game(s), score {score[0]}-{score[1]}, "
             f"{counts.turns} turns, {counts.illegal} illegal plays ({counts.accepted} "
