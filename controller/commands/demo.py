@@ -19,6 +19,7 @@ import argparse
 import asyncio
 import json
 import random
+import sys
 import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -139,26 +140,35 @@ def run(args: argparse.Namespace) -> int:
                 first_seq = last_seq + 1
                 continue
         on_event = _ack if args.ack else None
-        result = _run_async(
-            run_simulated(
-                journal,
-                games=wanted - played,
-                seed=seed + number,
-                rules=rules,
-                mode=Mode(args.mode),
-                echo=echo,
-                show_leds=not args.headless,
-                on_event=on_event,
-                announce=_echo,
-                illegal_rate=args.illegal,
-                cocked_rate=args.cocked,
-                broker=args.broker,
-                board_id=args.board_id,
-                variant=variant,
-                engine=args.engine,
-                first_seq=first_seq,
+        try:
+            result = _run_async(
+                run_simulated(
+                    journal,
+                    games=wanted - played,
+                    seed=seed + number,
+                    rules=rules,
+                    mode=Mode(args.mode),
+                    echo=echo,
+                    show_leds=not args.headless,
+                    on_event=on_event,
+                    announce=_echo,
+                    illegal_rate=args.illegal,
+                    cocked_rate=args.cocked,
+                    broker=args.broker,
+                    board_id=args.board_id,
+                    variant=variant,
+                    engine=args.engine,
+                    first_seq=first_seq,
+                )
             )
-        )
+        except KeyboardInterrupt:  # Ctrl-C: say where the match is kept, in one line
+            print(
+                f"tabula demo: stopped by Ctrl-C in match {number}; its journal {journal} "
+                f"keeps every event so far (tabula demo --out {out} resumes it)",
+                file=sys.stderr,
+                flush=True,
+            )
+            return 130
         counts = result.counts
         played += counts.games
         with open_journal(journal) as done:

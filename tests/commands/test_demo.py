@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import random
+import signal
+import subprocess
 import sys
 from pathlib import Path
 
@@ -37,6 +39,43 @@ def test_demo_without_games_plays_one_whole_match_and_stops(tmp_path: Path) -> N
     assert "match 1: 1 game(s)" in run.stdout
     assert "match 2" not in run.stdout
     assert not (tmp_path / "match-2.sqlite3").exists()
+
+
+def test_a_jacquet_demo_of_one_game_ends_by_itself(tmp_path: Path) -> None:
+    # Seed 9: player 0 wins a double game (score 2-0), the end that was reported to hang.
+    run = tabula("demo", "--variant", "jacquet-versailles", "--games", "1", "--seed", "9",
+                 "--out", str(tmp_path), timeout=600)  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    assert "player 0 wins 2: score 2-0" in run.stdout
+    assert "match 1: 1 game(s), score 2-0" in run.stdout
+
+
+def test_one_sigint_stops_a_demo_mid_match_in_one_line(tmp_path: Path) -> None:
+    demo = subprocess.Popen(
+        [sys.executable, "-m", "controller.cli", "demo", "--variant", "jacquet-versailles",
+         "--games", "1", "--seed", "9", "--out", str(tmp_path)],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        # As at a terminal: a test run in the background inherits SIGINT ignored.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # noqa: PLW1509
+    )  # fmt: skip
+    assert demo.stdout is not None
+    for line in demo.stdout:  # mid-match: the second player has played
+        if line.startswith("player 1 "):
+            break
+    demo.send_signal(signal.SIGINT)
+    out, err = demo.communicate(timeout=120)
+    journal = tmp_path / "match-1.sqlite3"
+    assert (demo.returncode, err) == (
+        130,
+        f"tabula demo: stopped by Ctrl-C in match 1; its journal {journal} keeps every event "
+        f"so far (tabula demo --out {tmp_path} resumes it)\n",
+    )
+    assert "match 1:" not in out
+    export = tabula("export", "--journal", str(journal), "--format", "json")
+    assert export.returncode == 0 and '"type":"played"' in export.stdout.replace(" ", "")
 
 
 def test_demo_refuses_a_bad_number_of_games() -> None:
