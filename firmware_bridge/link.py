@@ -282,8 +282,11 @@ class BoardLink:
         task, self._task = self._task, None
         if task is not None:
             task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+            # Not ``await task`` under suppress(CancelledError): that would also swallow a
+            # cancellation of the caller (one Ctrl-C), which then carried on.
+            await asyncio.wait([task])
+            if not task.cancelled():
+                task.result()
 
     async def updates(self) -> AsyncIterator[LinkUpdate]:
         """Every state change and stable observation, in order, as they happen.
@@ -573,8 +576,11 @@ class BoardLink:
                 continue
             delay = due - self._clock()
             if delay > 0:
+                # asyncio.timeout, not wait_for: on Python 3.11 wait_for swallows a
+                # cancellation that comes with the wake (a frame), and close() never ended.
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self._settle_wake.wait(), delay)
+                    async with asyncio.timeout(delay):
+                        await self._settle_wake.wait()
                 continue
             observation = self._settler.poll(self._clock())
             if observation is not None:

@@ -177,35 +177,48 @@ def _play_matches(
     echo = None if args.headless else _echo
     played = 0
     number = 1
+    first_seq = 1  # the board's event numbers go on from one match's journal to the next
     while played < wanted:
         journal = out / f"match-{number}.sqlite3"
         if journal.exists():
             with open_journal(journal) as existing:
                 state = existing.state
+                last_seq = existing.last_seq
             if state is not None and state.match.is_over:
                 played += len(existing_games(journal))
                 number += 1
+                first_seq = last_seq + 1
                 continue
         on_event = _ack if args.ack else None
-        result = _run_async(
-            run_simulated(
-                journal,
-                games=wanted - played,
-                seed=seed + number,
-                rules=rules,
-                mode=Mode(args.mode),
-                echo=echo,
-                show_leds=not args.headless,
-                on_event=on_event,
-                announce=_echo,
-                illegal_rate=args.illegal,
-                cocked_rate=args.cocked,
-                broker=args.broker,
-                board_id=args.board_id,
-                variant=variant,
-                engine=args.engine,
+        try:
+            result = _run_async(
+                run_simulated(
+                    journal,
+                    games=wanted - played,
+                    seed=seed + number,
+                    rules=rules,
+                    mode=Mode(args.mode),
+                    echo=echo,
+                    show_leds=not args.headless,
+                    on_event=on_event,
+                    announce=_echo,
+                    illegal_rate=args.illegal,
+                    cocked_rate=args.cocked,
+                    broker=args.broker,
+                    board_id=args.board_id,
+                    variant=variant,
+                    engine=args.engine,
+                    first_seq=first_seq,
+                )
             )
-        )
+        except KeyboardInterrupt:  # Ctrl-C: say where the match is kept, in one line
+            print(
+                f"tabula demo: stopped by Ctrl-C in match {number}; its journal {journal} "
+                f"keeps every event so far (tabula demo --out {out} resumes it)",
+                file=sys.stderr,
+                flush=True,
+            )
+            return 130
         counts = result.counts
         played += counts.games
         with open_journal(journal) as done:
@@ -220,6 +233,7 @@ def _play_matches(
                 except MatFileError as error:
                     files = f".sgf (no .mat: {error})"
             score = record.state.match.score
+            first_seq = done.last_seq + 1
         print(
             f"match {number}: {counts.games} game(s), score {score[0]}-{score[1]}, "
             f"{counts.turns} turns, {counts.illegal} illegal plays ({counts.accepted} "

@@ -99,7 +99,8 @@ class DemoResult:
 class SimulatedBoard:
     """The simulated edges of one board (simulator, camera, pins) around a service.
 
-    Use as an async context manager; :attr:`service` runs while inside.
+    Use as an async context manager; :attr:`service` runs while inside. ``first_seq``
+    numbers the first event of a new journal (see :func:`run_simulated`).
     """
 
     def __init__(
@@ -117,8 +118,10 @@ class SimulatedBoard:
         variant: Variant = BACKGAMMON,
         engine: Any = None,
         signal_s: float = 4.0,
+        first_seq: int = 1,
     ) -> None:
         self.journal_path = journal
+        self.first_seq = first_seq
         self.variant = variant
         self.engine = engine
         self.signal_s = signal_s
@@ -143,7 +146,9 @@ class SimulatedBoard:
 
         stack = self._stack
         self.pool = await asyncio.to_thread(roll_pool, self.seed % 4)
-        self.journal = stack.enter_context(open_journal(self.journal_path))
+        self.journal = stack.enter_context(
+            open_journal(self.journal_path, first_seq=self.first_seq)
+        )
         self.service = Service(
             self.board_id,
             self.journal,
@@ -240,12 +245,16 @@ async def run_simulated(
     variant: Variant = BACKGAMMON,
     engine: str = "none",
     ply: int = 0,
+    first_seq: int = 1,
     **options: Any,
 ) -> DemoResult:
     """Play ``games`` games (or to the match's end) on a simulated board into ``journal``.
 
     With ``broker`` (``mqtt://host:port``) the board also publishes its journal and every
     event to the broker as ``board_id``, and waits for the broker to have them all.
+    ``first_seq`` numbers the first event of a new ``journal``: the board's last match's
+    last event plus one, so that its subscribers see one sequence across its matches, as
+    a New match on the service gives (:meth:`Journal.rotate`).
     """
     from controller.engine import configured_engine
 
@@ -262,6 +271,7 @@ async def run_simulated(
                 board_id=board_id,
                 engine=choice.engine,
                 variant=variant,
+                first_seq=first_seq,
             )
         )
         service = table.service

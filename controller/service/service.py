@@ -109,13 +109,18 @@ def first_error(error: BaseException) -> BaseException:
     return error
 
 
-def open_journal(path: Path) -> Journal:
+def open_journal(path: Path, *, first_seq: int = 1) -> Journal:
     """The journal at ``path`` for the service, whose commits run in a worker thread.
 
     The one ``referee`` task appends, one event at a time, so the connection is never
     used by two threads at once: SQLite's same-thread check is lifted for that.
+    ``first_seq`` numbers a new journal's first event (:class:`Journal`'s).
     """
-    return Journal(path, connect=functools.partial(sqlite3.connect, check_same_thread=False))
+    return Journal(
+        path,
+        connect=functools.partial(sqlite3.connect, check_same_thread=False),
+        first_seq=first_seq,
+    )
 
 
 class RollSource(Protocol):

@@ -2,13 +2,24 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
+import signal
+import subprocess
+import sys
 from pathlib import Path
 
+import aiomqtt
+
+from controller.mqtt import decode_event, journal_events
+from controller.mqtt.mosquitto import Mosquitto
 from controller.rules.board import CHECKERS
 from controller.rules.cube import Rules
 from controller.selfplay import GameWon, Played, SimulatedPlayer, play_match
+from controller.service.service import open_journal
 from tests.commands.test_plays import tabula
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_headless_demo_plays_the_games_asked_and_writes_the_match_files(tmp_path: Path) -> None:
@@ -28,6 +39,46 @@ def test_demo_without_games_plays_one_whole_match_and_stops(tmp_path: Path) -> N
     assert "match 1: 1 game(s)" in run.stdout
     assert "match 2" not in run.stdout
     assert not (tmp_path / "match-2.sqlite3").exists()
+
+
+def test_a_jacquet_demo_of_one_game_ends_by_itself(tmp_path: Path) -> None:
+    # Seed 9: player 0 wins a double game (score 2-0), the end that was reported to hang.
+    run = tabula("demo", "--variant", "jacquet-versailles", "--games", "1", "--seed", "9",
+                 "--out", str(tmp_path), timeout=600)  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    assert "player 0 wins 2: score 2-0" in run.stdout
+    assert "match 1: 1 game(s), score 2-0" in run.stdout
+
+
+def test_one_sigint_stops_a_demo_mid_match_in_one_line(tmp_path: Path) -> None:
+    demo = subprocess.Popen(
+        [sys.executable, "-m", "controller.cli", "demo", "--variant", "jacquet-versailles",
+         "--games", "1", "--seed", "9", "--out", str(tmp_path)],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        # As at a terminal: a test run in the background inherits SIGINT ignored.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # noqa: PLW1509
+    )  # fmt: skip
+    assert demo.stdout is not None
+    for line in demo.stdout:  # mid-match: the second player has played
+        if line.startswith("player 1 "):
+            break
+    demo.send_signal(signal.SIGINT)
+    out, err = demo.communicate(timeout=120)
+    journal = tmp_path / "match-1.sqlite3"
+    assert (demo.returncode, err) == (
+        130,
+        f"tabula demo: stopped by Ctrl-C in match 1; its journal {journal} keeps every event "
+        f"so far (tabula demo --out {tmp_path} resumes it)\n",
+    )
+    assert "match 1:" not in out
+    with open_journal(journal) as kept:  # nothing lost: the export holds every event kept
+        entries = kept.entries()
+    export = tabula("export", "--journal", str(journal), "--format", "json")
+    assert export.returncode == 0, export.stderr
+    assert len(export.stdout.splitlines()) == len(entries) > 2
 
 
 def test_demo_refuses_a_bad_number_of_games() -> None:
@@ -94,3 +145,64 @@ def test_demo_refuses_an_out_that_is_not_a_directory(tmp_path: Path) -> None:
         2,
         f"tabula demo: --out {str(tmp_path / 'file')!r} is not a directory\n",
     )
+
+
+def test_a_board_keeps_one_event_sequence_across_its_demo_matches(tmp_path: Path) -> None:
+    """Two 1-point matches per board: a plain subscriber sees every event once, in order.
+
+    The hub and any other subscriber see a demo as a board, so its numbers go on from one
+    match to the next, as a New match on the service does (they started again at 1).
+    """
+    seeds = {"demo-a": 3, "demo-b": 4}
+    received: dict[str, list[tuple[int, str]]] = {board: [] for board in seeds}
+
+    async def collect(client: aiomqtt.Client) -> None:
+        async for message in client.messages:
+            assert isinstance(message.payload, bytes)
+            event = decode_event(message.payload)
+            received[event.board_id].append((event.seq, event.kind))
+
+    async def main(broker: Mosquitto) -> dict[str, list[tuple[int, str]]]:
+        async with aiomqtt.Client("127.0.0.1", broker.port, identifier="plain") as client:
+            await client.subscribe("tabula/+/events", qos=1)
+            collector = asyncio.create_task(collect(client))
+            demos = [
+                await asyncio.create_subprocess_exec(
+                    *[sys.executable, "-m", "controller.cli", "demo", "--headless"],
+                    *["--games", "2", "--length", "1", "--seed", str(seed), "--illegal", "0"],
+                    *["--out", str(tmp_path / board), "--broker", broker.url],
+                    *["--board-id", board],
+                    cwd=ROOT,
+                    stdout=asyncio.subprocess.PIPE,
+                    stderr=asyncio.subprocess.PIPE,
+                )
+                for board, seed in seeds.items()
+            ]
+            for demo in demos:
+                out, err = await asyncio.wait_for(demo.communicate(), 900)
+                assert demo.returncode == 0, err.decode()
+                assert "match 2: 1 game(s)" in out.decode(), out.decode()
+            journalled = {board: _journalled(board, tmp_path / board) for board in seeds}
+            async with asyncio.timeout(60):  # every event is on the broker once a demo ends
+                while any(len(received[b]) < len(journalled[b]) for b in seeds):
+                    if collector.done():
+                        collector.result()  # its error
+                    await asyncio.sleep(0.05)
+            collector.cancel()
+            return journalled
+
+    with Mosquitto(tmp_path / "broker") as broker:
+        journalled = asyncio.run(main(broker))
+    for board, events in journalled.items():
+        assert received[board] == events, board
+        assert [seq for seq, _ in events] == list(range(1, len(events) + 1)), board
+        assert [kind for _, kind in events].count("match_started") == 2, board
+
+
+def _journalled(board: str, out: Path) -> list[tuple[int, str]]:
+    """The (seq, kind) of every event of ``board``'s match journals, match by match."""
+    events = []
+    for number in (1, 2):
+        with open_journal(out / f"match-{number}.sqlite3") as journal:
+            events += [(e.seq, e.kind) for e in journal_events(board, journal.entries())]
+    return events

@@ -257,6 +257,42 @@ def test_close_is_idempotent_and_a_closed_link_refuses_use(sim: BoardSimulator) 
     _run(body)
 
 
+def test_close_ends_a_link_woken_by_a_frame_at_that_moment(sim: BoardSimulator) -> None:
+    # Python 3.11's wait_for swallowed the cancellation that came with a frame's wake
+    # while an observation settled: close() never returned (tabula demo hung after a match).
+    async def body() -> None:
+        link = fast_link(sim.path, settle_s=PATIENCE_S)  # the observation stays pending
+        async with link:
+            await link.wait_for(LinkState.LIVE, PATIENCE_S)
+            await asyncio.to_thread(sim.board.stack, 3, 0, 1)
+            while link._settler.deadline() is None:
+                await asyncio.sleep(0.001)
+            for _ in range(5):  # the settle loop now waits for the deadline
+                await asyncio.sleep(0)
+            link._settle_wake.set()  # a frame's wake, in the same turn as the close
+            closing = asyncio.create_task(link.close())
+            done, _ = await asyncio.wait([closing], timeout=PATIENCE_S)
+            assert closing in done, "close() did not end the link"
+
+    _run(body)
+
+
+def test_a_cancelled_close_is_not_swallowed(sim: BoardSimulator) -> None:
+    # One Ctrl-C cancels whoever is closing the link: close() swallowed it and they went on.
+    async def body() -> None:
+        link = fast_link(sim.path)
+        await link.__aenter__()
+        await link.wait_for(LinkState.LIVE, PATIENCE_S)
+        closing = asyncio.create_task(link.close())
+        while link._task is not None:  # until close() waits for the link's task to end
+            await asyncio.sleep(0)
+        closing.cancel()
+        await asyncio.wait([closing], timeout=PATIENCE_S)
+        assert closing.cancelled()
+
+    _run(body)
+
+
 @pytest.fixture(params=["simulator", "board"])
 def device(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     """The simulated board, and the real one when it is plugged in."""
