@@ -133,8 +133,7 @@ def run(args: argparse.Namespace) -> int:
     with contextlib.ExitStack() as stack:
         if args.slow or os.environ.get("TABULA_SLOW") == "1":
             _slow_down(stack)
-        _play_matches(args, out, seed, rules, variant)
-    return 0
+        return _play_matches(args, out, seed, rules, variant)
 
 
 def _slow_down(stack: contextlib.ExitStack) -> None:
@@ -166,8 +165,11 @@ def _slow_down(stack: contextlib.ExitStack) -> None:
 
 def _play_matches(
     args: argparse.Namespace, out: Path, seed: int, rules: Rules, variant: Variant
-) -> None:
-    """Play what ``args`` asks (whole matches, or ``--games``), one journal a match."""
+) -> int:
+    """Play what ``args`` asks (whole matches, or ``--games``), one journal a match.
+
+    Returns the exit status: 0, or 130 when Ctrl-C stopped it.
+    """
     from controller.record import MatFileError
     from controller.referee import Mode
     from controller.service.demo import run_simulated
@@ -244,6 +246,7 @@ def _play_matches(
         number += 1
         if args.games is None:  # one whole match, as the help says
             break
+    return 0
 
 
 def _run_async(coroutine: Any) -> Any:
