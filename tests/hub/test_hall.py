@@ -212,6 +212,11 @@ def test_a_board_that_dies_is_shown_offline_within_its_keepalive(tmp_path: Path)
             # A power cut: the process stops answering, its connection stays open.
             frozen.send_signal(signal.SIGSTOP)
             lost = await until(lambda: views["frozen"].online is False, 15, "frozen")
+            # The hub hears a heartbeat every half keep-alive: silent for a keep-alive, the
+            # board is offline by the hub's own judgement, before the broker's last will
+            # (1.5 keep-alives, and Mosquitto 2.0 looks only every MOSQUITTO_CHECK_S
+            # seconds). Read now: on a busy machine the will may come during the page check.
+            silent_when_lost = views["frozen"].silent
             # A crash: the process dies, the kernel closes its connection.
             killed.kill()
             gone = await until(lambda: views["killed"].online is False, 2, "killed")
@@ -222,11 +227,7 @@ def test_a_board_that_dies_is_shown_offline_within_its_keepalive(tmp_path: Path)
             )
             await shown_offline_on_the_page(hub.web.url, ("frozen", "killed"))
             assert views["killed"].first_seq == 1  # followed from the match's start
-            # The hub hears a heartbeat every half keep-alive: silent for a keep-alive, the
-            # board is offline, long before the broker's last will (1.5 keep-alives, and
-            # Mosquitto 2.0 looks only every MOSQUITTO_CHECK_S seconds).
-            assert lost <= keepalive + 0.5
-            assert views["frozen"].silent
+            assert silent_when_lost, f"offline after {lost:.2f} s, but not for its silence"
             # Thawed, it speaks again on its open connection: back online.
             frozen.send_signal(signal.SIGCONT)
             await until(lambda: views["frozen"].online is True, 5, "thawed")
