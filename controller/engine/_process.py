@@ -106,7 +106,10 @@ class LineProcess:
                     return
 
         try:
-            await asyncio.wait_for(talk(), timeout)
+            # asyncio.timeout, not wait_for: on 3.11 wait_for returns over a cancellation
+            # that meets the engine's answer, and the service's stop would not stop it.
+            async with asyncio.timeout(timeout):
+                await talk()
         except TimeoutError:
             await self.close()
             raise EngineTimeoutError(
