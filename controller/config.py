@@ -39,7 +39,7 @@ from controller._config_reader import (
     text,
 )
 from controller.errors import TabulaError
-from controller.record import names_clash
+from controller.record import name_problem, names_clash
 from controller.rules import MAX_MATCH_LENGTH, Rules, Variant
 from controller.rules import VARIANTS as RULES_VARIANTS
 from hardware.pinmap import PINMAP_PATH, PinmapError, load_pinmap
@@ -404,7 +404,16 @@ def _broker(value: Any) -> str:
 
 _PIN = integer(0, _BCM_PINS - 1, "a BCM pin number")
 _TOPIC_WORD = text(64, r"[A-Za-z0-9_.-]+", "letters, digits, '_', '.' or '-'")
-_NAME = text(40, r"[^\x00-\x1f\x7f]+", "a name of printable characters")
+
+
+def _player_name(value: Any) -> str:
+    """A player's name, by the records' own rule (a .mat file holds 31 characters)."""
+    problem = name_problem(value)
+    if problem is not None:
+        raise BadValueError(problem)
+    return str(value)
+
+
 _TOKEN = text(256, r"[\x21-\x7e]{16,}", "at least 16 printable characters, no spaces")
 
 
@@ -516,8 +525,8 @@ def _game(game: Section) -> GameConfig:
 def _players(players: Section) -> PlayersConfig:
     d = PlayersConfig()
     config = PlayersConfig(
-        player_0=players.get("player_0", _NAME, d.player_0),
-        player_1=players.get("player_1", _NAME, d.player_1),
+        player_0=players.get("player_0", _player_name, d.player_0),
+        player_1=players.get("player_1", _player_name, d.player_1),
     )
     clash = names_clash(config.names)
     if clash is not None:

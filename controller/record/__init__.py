@@ -47,6 +47,7 @@ from controller.record.events import (
     event_from_json,
     event_to_dict,
     event_to_json,
+    name_problem,
     names_clash,
 )
 from controller.record.model import (
@@ -97,6 +98,7 @@ __all__ = [
     "event_from_json",
     "event_to_dict",
     "event_to_json",
+    "name_problem",
     "names_clash",
     "replay",
 ]

@@ -97,6 +97,30 @@ def _check_cube_value(event: object, value: object) -> None:
         raise _fail(event, f"a doubled cube is a power of two from 2, got {value!r}")
 
 
+def name_problem(name: object) -> str | None:
+    """Why ``name`` cannot name a player (None if it can), as the records need it.
+
+    Why one rule: the configuration, a new match and the journal must agree, or a
+    configuration that passes ``check-config`` is refused when its match starts.
+
+    >>> name_problem("Ann") is None, name_problem("A:B")
+    (True, "a name is 1 to 31 printable characters without ':' or surrounding blanks, got 'A:B'")
+    """
+    if (
+        isinstance(name, str)
+        and name.strip()
+        and len(name) <= _MAX_NAME
+        and name.isprintable()
+        and ":" not in name
+        and name == name.strip()
+    ):
+        return None
+    return (
+        f"a name is 1 to {_MAX_NAME} printable characters without ':' or "
+        f"surrounding blanks, got {clipped_repr(name)}"
+    )
+
+
 def names_clash(names: tuple[str, str]) -> str | None:
     """Why two players cannot be named ``names`` (None if they can): the same name twice.
 
@@ -132,19 +156,9 @@ class MatchStarted:
         if not isinstance(self.names, tuple) or len(self.names) != 2:
             raise _fail(self, f"names are two strings, got {self.names!r}")
         for name in self.names:
-            if (
-                not isinstance(name, str)
-                or not name.strip()
-                or len(name) > _MAX_NAME
-                or not name.isprintable()
-                or ":" in name
-                or name != name.strip()
-            ):
-                raise _fail(
-                    self,
-                    f"a name is 1 to {_MAX_NAME} printable characters without ':' or "
-                    f"surrounding blanks, got {clipped_repr(name)}",
-                )
+            problem = name_problem(name)
+            if problem is not None:
+                raise _fail(self, problem)
         if not isinstance(self.rules, Rules):
             raise _fail(self, f"rules are a Rules, got {self.rules!r}")
         if self.variant not in VARIANTS:
