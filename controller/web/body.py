@@ -7,6 +7,7 @@ an integer of more than 4,300 digits (``ValueError``). Here each one is a
 :class:`~controller.web.errors.BadRequestError` naming what is wrong, and nothing is read
 beyond the limits:
 
+* :data:`BODY_TIMEOUT_S` (30 s) for the whole body to arrive, else 408;
 * :data:`MAX_BODY_BYTES` (64 KiB), after decompression: the biggest action is a few
   hundred bytes;
 * :data:`MAX_DEPTH` arrays and objects inside one another: an action nests two;
@@ -15,6 +16,7 @@ beyond the limits:
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 from typing import Any, Final
@@ -38,6 +40,10 @@ __all__ = [
 MAX_BODY_BYTES: Final = 64 * 1024
 """The largest body taken, decompressed (the application's ``client_max_size``)."""
 MAX_DEPTH: Final = 16
+#: How long a request may take to send its whole body. A client that announces a body and
+#: then sends nothing would otherwise hold its connection for ever; 64 KiB in this time
+#: is 2 KiB a second, far below a phone on a club's Wi-Fi.
+BODY_TIMEOUT_S = 30.0
 """How deep a body's arrays and objects may nest."""
 _UTF8: Final = frozenset({"utf-8", "utf8", "us-ascii", "ascii"})
 _TOKENS: Final = re.compile(r'"(?:[^"\\]|\\.)*"?|[\[\]{}]', re.DOTALL)
@@ -113,7 +119,8 @@ async def read_json(request: web.Request) -> Any:
     """The JSON value of ``request``'s body, decompressed, within the limits.
 
     Raises:
-        BadRequestError: 413 if the body is over :data:`MAX_BODY_BYTES`, 400 if its
+        BadRequestError: 408 if the body does not arrive within :data:`BODY_TIMEOUT_S`,
+            413 if the body is over :data:`MAX_BODY_BYTES`, 400 if its
             charset is not UTF-8, it cannot be decoded (bad gzip or deflate, cut short) or
             :func:`parse_json` refuses it.
     """
@@ -121,7 +128,12 @@ async def read_json(request: web.Request) -> Any:
     if charset is not None and charset.lower() not in _UTF8:
         raise BadRequestError(400, f"the body is UTF-8 JSON, not charset {clipped_repr(charset)}")
     try:
-        body = await request.read()
+        async with asyncio.timeout(BODY_TIMEOUT_S):
+            body = await request.read()
+    except TimeoutError:
+        raise BadRequestError(
+            408, f"the body did not arrive within {BODY_TIMEOUT_S:g} s"
+        ) from None
     except web.HTTPRequestEntityTooLarge:
         raise BadRequestError(413, f"the body is over {MAX_BODY_BYTES} bytes") from None
     except RequestPayloadError as error:

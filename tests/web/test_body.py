@@ -189,3 +189,24 @@ def test_json_depth_counts_brackets_outside_strings_in_one_pass() -> None:
     assert json_depth('["]]]]", "\\"[[[[", []]') == 2
     assert json_depth('"' + "\\[" * 30_000) == 0  # an unterminated string: one token
     assert json_depth("[" * 100_000) == 100_000
+
+
+def test_a_body_announced_and_never_sent_gets_a_408(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without a bound, a client could hold a connection (and its task) for ever."""
+    monkeypatch.setattr("controller.web.body.BODY_TIMEOUT_S", 0.5)
+
+    async def body(board: SelfPlayBoard, server: WebServer) -> None:
+        before = board.status()
+        reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+        try:
+            writer.write(post_bytes(b'{"act', "Content-Length: 100\r\n"))
+            await writer.drain()
+            answer = await asyncio.wait_for(reader.read(), 60)  # the server answers and closes
+        finally:
+            writer.close()
+        head, _, text = answer.partition(b"\r\n\r\n")
+        assert head.startswith(b"HTTP/1.1 408 "), answer
+        assert json.loads(text) == {"error": "the body did not arrive within 0.5 s"}
+        assert board.status() == before
+
+    run(body)
