@@ -23,6 +23,7 @@ from typing import Any, Final
 import aiomqtt
 from aiohttp import web
 
+from controller.closing import cancel_and_wait
 from controller.config import MqttConfig
 from controller.hub.state import Archive, HubState
 from controller.mqtt.codec import subscriptions
@@ -123,9 +124,7 @@ class Hub:
             try:
                 await self._follow()
             finally:
-                pusher.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await pusher
+                await cancel_and_wait(pusher)
 
     def take(self, topic: str, payload: bytes, *, retained: bool = False) -> None:
         """Fold one message, write what it finished, and mark its board for the page."""

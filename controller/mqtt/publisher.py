@@ -25,6 +25,7 @@ from typing import Any
 
 import aiomqtt
 
+from controller.closing import cancel_and_wait
 from controller.config import MqttConfig
 from controller.mqtt.codec import (
     OFFLINE,
@@ -173,9 +174,7 @@ class MqttPublisher:
         try:
             await self._connect_loop()
         finally:
-            collector.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await collector
+            await cancel_and_wait(collector)
 
     async def _collect(self, updates: AsyncIterator[BoardStatus | BoardEvent]) -> None:
         async for update in updates:

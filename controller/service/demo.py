@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from controller.closing import cancel_and_wait
 from controller.config import parse_config
 from controller.record.journal import Journal
 from controller.referee import Mode
@@ -222,11 +223,11 @@ class SimulatedBoard:
     async def __aexit__(self, *exc: object) -> None:
         task, self._task = self._task, None
         self.camera.close()
-        if task is not None:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
-        await self._stack.aclose()
+        try:
+            if task is not None:
+                await cancel_and_wait(task)
+        finally:  # a Ctrl-C meanwhile still closes the board, its link and its journal
+            await self._stack.aclose()
 
 
 async def run_simulated(
@@ -286,9 +287,7 @@ async def run_simulated(
         try:
             await driver.play(games)
         finally:
-            watcher.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await watcher
+            await cancel_and_wait(watcher)
         return DemoResult(
             journal,
             driver.expected,
@@ -317,9 +316,7 @@ async def _publishing(service: Service, journal: Any, broker: str) -> AsyncItera
         yield
         await publisher.drain(30.0)
     finally:
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await task
+        await cancel_and_wait(task)
 
 
 async def _watch(

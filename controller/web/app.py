@@ -29,7 +29,6 @@ section 4 lists the limits).
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import hmac
 import json
 import logging
@@ -41,6 +40,7 @@ from typing import Any, Final
 from aiohttp import web
 from aiohttp.typedefs import Handler
 
+from controller.closing import cancel_and_wait
 from controller.errors import clipped_repr
 from controller.status import (
     EXPORT_FORMATS,
@@ -169,9 +169,7 @@ async def _follow_service(app: web.Application) -> AsyncIterator[None]:
     task = asyncio.create_task(pump())
     yield
     fanout.close()
-    task.cancel()
-    with contextlib.suppress(asyncio.CancelledError):
-        await task
+    await cancel_and_wait(task)
 
 
 async def _on_shutdown(app: web.Application) -> None:
