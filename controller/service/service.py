@@ -439,10 +439,9 @@ class Service:
                 self._links["board"] = "live"
                 self._queue.put_nowait(_Queued(_Physical(tuple(update.cells))))
             else:
-                self._links["board"] = str(update)
-                problem = getattr(link, "problem", None)
-                if problem != self._board_problem:
-                    self._board_problem = problem
+                self._links["board"] = str(update)  # only a BoardLink sends states
+                if link.problem != self._board_problem:
+                    self._board_problem = link.problem
                     self._queue.put_nowait(_Queued(_REFRESH))
 
     async def _camera(self, watcher: RollSource) -> None:

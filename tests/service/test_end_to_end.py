@@ -22,7 +22,8 @@ from controller.service.demo import run_simulated
 GAMES = 4
 
 
-def _recorded(path: Path) -> tuple[list[record.Event], list[record.Flagged]]:
+def journalled_play(path: Path) -> tuple[list[record.Event], list[record.Flagged]]:
+    """What a journal holds of the play (no start, no board sightings), and its flags."""
     with Journal(path, readonly=True) as journal:
         events = journal.events()
     kept = [e for e in events[1:] if not isinstance(e, record.Observed | record.Flagged)]
@@ -44,7 +45,7 @@ def test_the_journal_is_what_the_simulated_players_did(tmp_path: Path, seed: int
     )
     counts = result.counts
     assert result.problems() == []
-    recorded, flagged = _recorded(path)
+    recorded, flagged = journalled_play(path)
     assert recorded == result.expected
     assert counts.games == GAMES // 2
     # Every illegal play flagged once, no legal play flagged.
@@ -78,6 +79,6 @@ def test_a_flipped_board_records_the_same_game(tmp_path: Path) -> None:
             return driver.expected, table.service.counters.led_updates
 
     expected, leds = asyncio.run(play())
-    recorded, _ = _recorded(tmp_path / "flipped.sqlite3")
+    recorded, _ = journalled_play(tmp_path / "flipped.sqlite3")
     assert recorded == expected
     assert leds > 0

@@ -164,10 +164,9 @@ async def replug_link(cycles: int, folder: Path, *, seed: int = 1) -> ReplugRepo
 
 async def replug_service(games: int, folder: Path, *, seed: int = 5) -> ReplugReport:
     """Play ``games`` games on the simulated table while its board is replugged at random."""
-    from controller.record.journal import Journal
     from controller.rules import Rules
     from controller.service.demo import SimulatedBoard
-    from tests.service.test_end_to_end import _recorded
+    from tests.service.test_end_to_end import journalled_play
 
     rng = random.Random(seed)
     report = ReplugReport()
@@ -204,9 +203,7 @@ async def replug_service(games: int, folder: Path, *, seed: int = 5) -> ReplugRe
         counters = table.link.counters
         report.reconnects = counters.reconnects
         report.events_replayed = counters.events_replayed
-        with Journal(path, readonly=True) as journal:
-            journal.events()
-        recorded, _ = _recorded(path)
+        recorded, _ = journalled_play(path)
         if recorded != driver.expected:
             report.lost = len([e for e in driver.expected if e not in recorded])
             report.read_twice = max(0, len(recorded) - len(driver.expected) + report.lost)
