@@ -31,7 +31,7 @@ from firmware_bridge import (
     unpack,
 )
 from hardware.simulator import BoardSimulator
-from tests.firmware_bridge.conftest import FAST, fast_link
+from tests.firmware_bridge.conftest import FAST, PATIENCE_S, fast_link
 
 SCENE = Scene.of(
     {
@@ -105,10 +105,10 @@ def test_closing_the_leds_then_the_link_darkens_the_board(tmp_path: Path) -> Non
 
     async def main(sim: BoardSimulator) -> None:
         async with fast_link(sim.path) as link:
-            await link.wait_for(LinkState.LIVE, timeout=3.0)
+            await link.wait_for(LinkState.LIVE, timeout=PATIENCE_S)
             leds = BoardLeds(link.send_leds)
             await leds.show(SCENE)
-            async with asyncio.timeout(3.0):
+            async with asyncio.timeout(PATIENCE_S):
                 while all(pixel == (0, 0, 0) for pixel in sim.leds.pixels):
                     await asyncio.sleep(0.01)
             lit.extend(sim.leds.pixels)
@@ -120,7 +120,7 @@ def test_closing_the_leds_then_the_link_darkens_the_board(tmp_path: Path) -> Non
     with BoardSimulator(link=tmp_path / "board", settings=FAST, seed=3) as sim:
         asyncio.run(main(sim))
         # Written before the link closed; the firmware reads it at its next step.
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + PATIENCE_S
         while any(pixel != (0, 0, 0) for pixel in sim.leds.pixels):
             assert time.monotonic() < deadline, "the dark frame never reached the board"
             time.sleep(0.01)
@@ -157,10 +157,10 @@ def test_the_simulated_board_shows_the_scene(tmp_path: Path) -> None:
 
     async def main(sim: BoardSimulator) -> list[tuple[int, int, int]]:
         async with fast_link(sim.path) as link:
-            await link.wait_for(LinkState.LIVE, timeout=3.0)
+            await link.wait_for(LinkState.LIVE, timeout=PATIENCE_S)
             leds = BoardLeds(link.send_leds)
             await leds.show(scene)
-            async with asyncio.timeout(3.0):
+            async with asyncio.timeout(PATIENCE_S):
                 while sim.leds.pixels[2] == (0, 0, 0):
                     await asyncio.sleep(0.01)
             return list(sim.leds.pixels)
