@@ -9,15 +9,15 @@ real photos: see :mod:`vision.train`.
 
 The referee service uses a small API::
 
-    from vision import DiceReader, RollWatcher, SettleDetector, open_source, load_calibration
+    from vision import DiceReader, RollWatcher, Thrower, open_source, load_calibration
 
     reader = DiceReader(load_calibration("tabula.toml"), expected_dice=2)
-    reading = reader.read(frame)          # RollReading(dice, verdict, reason, cube)
+    reading = reader.read(frame, Thrower.FAR)  # RollReading(dice, verdict, reason, cube)
     reading.verdict                       # Verdict.OK / REROLL / UNREADABLE
     reading.values                        # (6, 3)
 
     watcher = RollWatcher(lambda: open_source("0"), reader)
-    event = watcher.step()                # RollEvent("roll", reading) / ("lifted") / None
+    event = watcher.step(Thrower.NEAR)    # RollEvent("roll", reading) / ("lifted") / None
     watcher.state                         # searching / moving / settled / empty
 
 - :class:`FrameSource` is the protocol of the frame sources (``read()`` -> frame or None,
@@ -44,7 +44,7 @@ from vision._calibration import (
     load_calibration,
     save_calibration,
 )
-from vision._model import CUBE_VALUES, CubeReading, Die, RollReading, Verdict
+from vision._model import CUBE_VALUES, CubeReading, Die, RollReading, Thrower, Verdict
 from vision._reader import DiceReader
 from vision._settle import RollEvent, RollWatcher, SettleDetector, WatchState, frame_change
 from vision._sources import (
@@ -86,6 +86,7 @@ __all__ = [
     "SyntheticDie",
     "SyntheticRoll",
     "SyntheticSource",
+    "Thrower",
     "Verdict",
     "VideoFileSource",
     "VisionError",

@@ -24,6 +24,20 @@ def _check_box(box: Box, what: str) -> None:
         raise ValueError(f"invalid {what} box {box!r}: expected (x1, y1, x2, y2), x1<=x2, y1<=y2")
 
 
+class Thrower(enum.StrEnum):
+    """Who throws the dice, by where he sits in the board view.
+
+    Each player throws into the right-hand half of the board *as he sees it*: the near
+    player (at the bottom edge of the board view) into the view's right half, the far
+    player (at the top edge) into the view's left half.
+    """
+
+    NEAR = "near"
+    FAR = "far"
+    #: The opening roll (or Jacquet's primauté): one die each, each in his own half.
+    BOTH = "both"
+
+
 @dataclass(frozen=True, slots=True)
 class Die:
     """One die seen on the board: its top-face value, where it is and how sure the reader is.

@@ -1,9 +1,9 @@
 """The dice reader: one frame in, the dice, the cube and a verdict out.
 
 The verdict implements the seed's rule that dice must land flat on the right-hand half of
-the board: a cocked die, a die off that half or on a checker, or a missing die is a
-``reroll``; a die the reader is not sure of is ``unreadable`` (ask for manual entry),
-never a guess.
+the board, as the thrower sees it (:class:`~vision._model.Thrower`): a cocked die, a die
+off that half or on a checker, or a missing die is a ``reroll``; a die the reader is not
+sure of is ``unreadable`` (ask for manual entry), never a guess.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import numpy.typing as npt
 
 from vision._calibration import Calibration
 from vision._detect import Candidate, find_dice, foreground
-from vision._model import CUBE_VALUES, CubeReading, Die, RollReading, Verdict
+from vision._model import CUBE_VALUES, CubeReading, Die, RollReading, Thrower, Verdict
 from vision._net import Nets, load_nets
 from vision.errors import ImageError
 
@@ -114,12 +114,15 @@ class DiceReader:
         frame = check_frame(frame)
         return self.calibration.warp(frame) if self.calibration is not None else frame
 
-    def read(self, frame: Image) -> RollReading:
-        """Read one frame.
+    def read(self, frame: Image, thrower: Thrower | str = Thrower.NEAR) -> RollReading:
+        """Read one frame of a throw by ``thrower`` (whose right-hand half the dice must
+        land in; it matters only with a calibration).
 
         Raises:
             ImageError: the frame is not an image.
+            ValueError: ``thrower`` is not one of :class:`Thrower`'s.
         """
+        thrower = Thrower(thrower)
         view = self.view(frame)
         background = self._background
         if background is not None and background.shape != view.shape:
@@ -142,15 +145,16 @@ class DiceReader:
             cube = self._read_cube(view, mask, candidates)
         if cube is not None:
             candidates = [c for c in candidates if not _inside(c.center, cube.box)]
-        dice = tuple(self._die(c, view.shape[1]) for c in candidates)
+        halves = _own_halves(candidates, view.shape[1], thrower)
+        dice = tuple(self._die(c, own) for c, own in zip(candidates, halves, strict=True))
         verdict, reason = self._verdict(dice)
         return RollReading(dice, verdict, reason, cube)
 
-    def _die(self, c: Candidate, width: int) -> Die:
+    def _die(self, c: Candidate, in_own_half: bool) -> Die:
         flags = []
         if self.max_aspect is not None and c.aspect > self.max_aspect:
             flags.append("cocked")
-        if self.calibration is not None and c.box[0] < width / 2:
+        if self.calibration is not None and not in_own_half:
             flags.append("off-half")
         if any(math.hypot(c.center[0] - x, c.center[1] - y) < r for x, y, r in self._checkers):
             flags.append("on-checker")
@@ -197,6 +201,23 @@ class DiceReader:
         if abs(cx - w / 2) < 0.06 * w and abs(cy - h / 2) < 0.15 * h:
             return "centre"
         return "player1" if cy > h / 2 else "player2"
+
+
+def _own_halves(candidates: list[Candidate], width: int, thrower: Thrower) -> list[bool]:
+    """Whether each die lies wholly in its thrower's right-hand half of the board view.
+
+    In the opening roll (``BOTH``) each player throws one die into his own half: a die
+    wholly in either half is in its place as long as the other die is in the other half;
+    two dice in one half are both off (which player erred the picture cannot tell).
+    """
+    right = [c.box[0] >= width / 2 for c in candidates]
+    left = [c.box[2] <= width / 2 for c in candidates]
+    if thrower is Thrower.NEAR:
+        return right
+    if thrower is Thrower.FAR:
+        return left
+    crowded = sum(right) > 1 or sum(left) > 1
+    return [(r or lt) and not crowded for r, lt in zip(right, left, strict=True)]
 
 
 def _no_die(p: npt.NDArray[np.float32]) -> bool:

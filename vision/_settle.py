@@ -18,7 +18,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision._model import RollReading
+from vision._model import RollReading, Thrower
 from vision._reader import DiceReader, check_frame
 from vision._sources import FrameSource
 from vision.errors import CameraError, ImageError
@@ -153,8 +153,9 @@ class RollWatcher:
         self._has_roll = False
         self._closed = False
 
-    def step(self) -> RollEvent | None:
-        """Take one frame and return the event it completes, if any.
+    def step(self, thrower: Thrower | str = Thrower.NEAR) -> RollEvent | None:
+        """Take one frame of a throw by ``thrower`` and return the event it completes, if
+        any (the caller, who knows whose turn it is, says who throws).
 
         Never raises for a missing or failing camera: the state becomes ``searching``
         with :attr:`error` saying why, and the next step tries to open it again.
@@ -181,7 +182,7 @@ class RollWatcher:
             return None
         if len(self._readings) >= self.votes:
             return None
-        reading = self.reader.read(frame)
+        reading = self.reader.read(frame, thrower)
         if not reading.dice:
             self.reader.set_background(frame)
             self.state = WatchState.EMPTY

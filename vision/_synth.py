@@ -349,6 +349,7 @@ def render_roll(
     markers: bool = False,
     board_seed: int | None = None,
     varied: bool = False,
+    thrower: str = "near",
 ) -> SyntheticRoll:
     """Render one roll of ``dice`` dice on a board view of :data:`BOARD_SIZE`.
 
@@ -356,7 +357,8 @@ def render_roll(
         rng: all the chance of the picture (pose, colours, light, blur, noise).
         dice: how many dice the roll has.
         cocked: how many of them lean on something (a side face is seen).
-        off_half: how many landed on the left-hand half of the board.
+        off_half: how many landed on the wrong half of the board (the other half than
+            their thrower's right-hand one).
         on_checker: how many lie on a checker.
         missing: how many fell off the board (are not drawn).
         cube: ``(value, side)`` to draw the doubling cube (side ``player1``, ``player2``
@@ -367,6 +369,10 @@ def render_roll(
         varied: each die of a look of its own (:func:`varied_look`: any colours, marbled,
             translucent, glossy), as in a box of odd dice; else one set of plain dice
             that stands out from the playing field, as a referee's set is.
+        thrower: who throws (``vision.Thrower``'s values): the near player's dice land in
+            the view's right half, the far player's in its left half, and in the opening
+            roll (``both``) one die each in its thrower's half. Checkers stand in the
+            view's right half only.
     """
     board_rng = random.Random(board_seed) if board_seed is not None else rng
     board, felt = _board(board_rng, markers)
@@ -378,9 +384,12 @@ def render_roll(
     side = rng.uniform(26, 34)
     shadow = (rng.uniform(-4, 4), rng.uniform(1, 5))
     kinds = ["cocked"] * cocked + ["flat"] * (dice - cocked)
-    places = ["left"] * off_half + ["checker"] * on_checker
-    places += ["right"] * (dice - len(places))
+    own = _own_halves(thrower, dice)
+    other = {"left": "right", "right": "left"}
+    places = [other[half] for half in own[:off_half]] + ["checker"] * on_checker
+    places += own[len(places):]
     rng.shuffle(places)
+    wrong = _wrong_halves(thrower, places)
     placed: list[tuple[float, float]] = []
     truth = []
     # Dice are chosen to stand out from the playing field, as a referee's set is: a
@@ -395,7 +404,7 @@ def render_roll(
         cx, cy = _free_spot(rng, places[i], spots, placed, side)
         placed.append((cx, cy))
         box = _paste(img, patch, alpha, (cx, cy), shadow)
-        truth.append(SyntheticDie(value, box, kinds[i], off_half=places[i] == "left",
+        truth.append(SyntheticDie(value, box, kinds[i], off_half=wrong[i],
                                   on_checker=places[i] == "checker"))
     if cube is not None:
         patch, alpha = _cube_patch(cube[0], side * 1.3, rng.uniform(-0.4, 0.4))
@@ -409,6 +418,26 @@ def render_roll(
     image = _camera(img, light, rng)
     background = _camera(board.astype(np.float32), light, rng)
     return SyntheticRoll(image, background, tuple(truth), dice, cube)
+
+
+def _own_halves(thrower: str, dice: int) -> list[str]:
+    """The half of the board view each die of a throw belongs in (see :func:`render_roll`)."""
+    if thrower == "near":
+        return ["right"] * dice
+    if thrower == "far":
+        return ["left"] * dice
+    if thrower == "both":
+        return [("right", "left")[i % 2] for i in range(dice)]
+    raise ValueError(f"invalid thrower {thrower!r}: expected near, far or both")
+
+
+def _wrong_halves(thrower: str, places: list[str]) -> list[bool]:
+    """Whether each die's place breaks the right-hand-half rule for ``thrower``."""
+    if thrower == "both":
+        crowded = places.count("right") > 1 or places.count("left") > 1
+        return [crowded and place != "checker" for place in places]
+    own = _own_halves(thrower, 1)[0]
+    return [place not in (own, "checker") for place in places]
 
 
 def _free_spot(rng: random.Random, place: str, spots: list[tuple[float, float, float]],

@@ -18,6 +18,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="TOML config whose [camera.calibration] gives the board view")
     parser.add_argument("--dice", type=int, default=None, metavar="N",
                         help="how many dice a roll has (fewer is a reroll); default: any")
+    parser.add_argument("--thrower", choices=("near", "far", "both"), default="near",
+                        help="who threw, by where he sits (with --config: the dice must lie "
+                        "in his right-hand half; both: the opening roll, one die each); "
+                        "default: near")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -29,7 +33,7 @@ def run(args: argparse.Namespace) -> int:
     status = 0
     for path in args.images:
         try:
-            reading = reader.read(read_image(path))
+            reading = reader.read(read_image(path), args.thrower)
         except ImageError as error:
             print(f"tabula dice: {error}", file=sys.stderr)
             status = 1

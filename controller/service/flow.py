@@ -133,6 +133,12 @@ Input = (
 )
 
 
+def turn_thrower(turn: TurnState) -> Player:
+    """Who threw the dice the camera reads: the mover before playing, else the opponent
+    (a throw while the mover is still playing accepts the play as made)."""
+    return turn.player if turn.phase in (Phase.ROLL, Phase.MANUAL_DICE) else 1 - turn.player
+
+
 def canonical_notation(before: Board, player: Player, dice: tuple[int, int], after: Board) -> str:
     """The canonical notation of the legal play from ``before`` to ``after`` (as the record's)."""
     for play in legal_plays(before, player, dice):
@@ -268,6 +274,19 @@ class Flow:
         text = self.notice if self.turn.phase is Phase.ROLL else shown.text
         return Display(shown.scene, text)
 
+    @property
+    def thrower(self) -> Player | None:
+        """Who throws the next dice the camera sees; None when each player throws one die
+        (the opening roll, Jacquet's primauté). The camera needs it: each player throws
+        into the right-hand half of the board as he sees it."""
+        if self.is_jacquet:
+            from controller.service.jacquet_flow import jacquet_thrower
+
+            return jacquet_thrower(self)
+        if self.cube is None or self.turn is None:
+            return None
+        return turn_thrower(self.turn)
+
     # Transitions.
 
     def on(self, event: Input) -> tuple[Flow, list[record.Event]]:
@@ -313,8 +332,7 @@ class Flow:
             return self._turn(turn.on(ManualDice(event.dice)))
         if isinstance(event, CameraLifted):
             return self._turn(turn.on(DiceLifted(turn.player)))
-        # A roll: the mover's, or the opponent's while the mover is still playing.
-        roller = turn.player if turn.phase in (Phase.ROLL, Phase.MANUAL_DICE) else 1 - turn.player
+        roller = turn_thrower(turn)
         if isinstance(event, CameraRoll):
             return self._turn(turn.on(Rolled(roller, _high_first(event.dice))))
         if isinstance(event, CameraRollFault):

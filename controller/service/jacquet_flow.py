@@ -49,9 +49,10 @@ from controller.service.flow import (
     PositionSet,
     _high_first,
     _seen_events,
+    turn_thrower,
 )
 
-__all__ = ["jacquet_on", "jacquet_result_of", "jacquet_resume"]
+__all__ = ["jacquet_on", "jacquet_result_of", "jacquet_resume", "jacquet_thrower"]
 
 _CUBE_KEYS = (Button.DOUBLE, Button.TAKE, Button.DROP)
 
@@ -136,15 +137,22 @@ def _new_game(flow: Flow) -> TurnState:
     return state.on(Seen(flow.cells)) if flow.cells is not None else state
 
 
+def jacquet_thrower(flow: Flow) -> int | None:
+    """Who throws the next dice of a Jacquet match (:attr:`Flow.thrower`); None in the
+    primauté, one die each."""
+    turn = flow.turn
+    if turn is None or turn.phase is Phase.PRIMAUTE:
+        return None
+    return _roller(turn)
+
+
 def _roller(turn: TurnState) -> int:
     """Who threw the dice the camera read: the mover before playing, or while playing
     numbers handed over (their own throw follows at once); else the opponent."""
-    if turn.phase in (Phase.ROLL, Phase.MANUAL_DICE):
-        return turn.player
     jacquet = turn.jacquet
     if jacquet is not None and jacquet.numbers and jacquet.is_handed_over:
         return turn.player
-    return 1 - turn.player
+    return turn_thrower(turn)
 
 
 def _correct(

@@ -48,13 +48,13 @@ class JacquetTableDriver(TableDriver):
                 raise RuntimeError(f"the simulated players cannot go on from {status!r}")
 
     async def _primaute(self) -> None:
-        entry = self.pool.pick(self.rng)
+        entry = self.pool.pick(self.rng, "both")
         seq = self.service.status().seq
         status = await self._throw(entry.image)
         if status.seq == seq:  # the camera called a flat roll irregular: throw again
-            self.counts.misread += 1
-            await self.show(self.camera.empty)
+            await self._misread(status)
             return
+        self._misreads_in_a_row = 0
         near, far = entry.dice
         dice = (far, near) if self.flipped else (near, far)
         self.expected.append(record.OpeningRolled(dice))
@@ -63,7 +63,7 @@ class JacquetTableDriver(TableDriver):
     async def _roll(self, player: Player) -> None:
         while True:
             cocked = self.rng.random() < self.cocked_rate
-            entry = self.pool.pick(self.rng, cocked=cocked)
+            entry = self.pool.pick(self.rng, self.thrower(player), cocked=cocked)
             status = await self._throw(entry.image)
             if not cocked:
                 break
@@ -71,9 +71,9 @@ class JacquetTableDriver(TableDriver):
             assert status.text.startswith("roll again"), status.text
             await self.show(self.camera.empty)
         if status.phase != "moving":  # the camera called a flat roll irregular: again
-            self.counts.misread += 1
-            await self.show(self.camera.empty)
+            await self._misread(status)
             return
+        self._misreads_in_a_row = 0
         dice = (max(entry.dice), min(entry.dice))
         assert status.dice == dice, (status.dice, dice)
         self.expected.append(record.Rolled(player, dice))

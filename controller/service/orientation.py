@@ -79,6 +79,11 @@ class Orientation:
         """The physical LEDs of the referee's ``scene`` (LEDs have no colour of checker)."""
         return physical_scene(scene, self.far)
 
+    def side_of(self, player: int) -> str:
+        """Where ``player`` sits: ``near`` (the bottom edge of the camera's board view) or
+        ``far``."""
+        return "far" if (player == 0) == self.far else "near"
+
     def near_die_first(self, near: int, far: int) -> tuple[int, int]:
         """(player 0's die, player 1's die) of an opening roll read by side."""
         return (far, near) if self.far else (near, far)

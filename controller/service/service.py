@@ -124,9 +124,10 @@ def open_journal(path: Path, *, first_seq: int = 1) -> Journal:
 
 
 class RollSource(Protocol):
-    """What the service needs of the camera: one step of ``vision.RollWatcher`` (blocking)."""
+    """What the service needs of the camera: one step of ``vision.RollWatcher`` (blocking),
+    told who throws (``vision.Thrower``'s values: ``near``, ``far`` or ``both``)."""
 
-    def step(self) -> Any: ...
+    def step(self, thrower: str) -> Any: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -447,12 +448,17 @@ class Service:
     async def _camera(self, watcher: RollSource) -> None:
         self._links["camera"] = "live"
         while True:
-            event = await asyncio.to_thread(watcher.step)
+            event = await asyncio.to_thread(watcher.step, self._thrower())
             if event is None:
                 continue
-            item = _camera_input(event, self.orientation.far)
+            item = _camera_input(event, self.orientation)
             if item is not None:
                 self.feed(item)
+
+    def _thrower(self) -> str:
+        """Who throws the dice the camera is about to see, by where he sits."""
+        player = self.flow.thrower
+        return "both" if player is None else self.orientation.side_of(player)
 
     async def _referee(self) -> None:
         while True:
@@ -991,7 +997,7 @@ def _with_notice(flow: Flow, notice: str) -> Flow:
     return replace(flow, notice=notice)
 
 
-def _camera_input(event: Any, flipped: bool) -> Input | None:
+def _camera_input(event: Any, orientation: Orientation) -> Input | None:
     """The flow's input for a ``vision.RollEvent`` (None for nothing to say)."""
     if event.kind == "lifted":
         return CameraLifted()
@@ -1003,11 +1009,11 @@ def _camera_input(event: Any, flipped: bool) -> Input | None:
         return CameraRollFault(reading.reason or "irregular roll")
     if verdict == "unreadable" or len(reading.dice) != 2:
         return CameraUnreadable()
-    # Whose die is whose (the opening roll): the die nearer the bottom edge is the near
-    # player's, player 0 unless the board is flipped.
-    near, far = sorted(reading.dice, key=lambda die: -die.center[1])
-    dice = (near.value, far.value) if not flipped else (far.value, near.value)
-    return CameraRoll(dice)
+    # Whose die is whose (the opening roll): each player throws into the right-hand half
+    # as he sees it, so the die on the view's right is the near player's (player 0 unless
+    # the board is flipped); the reader called a roll with both dice in one half a reroll.
+    near, far = sorted(reading.dice, key=lambda die: -die.center[0])
+    return CameraRoll(orientation.near_die_first(near.value, far.value))
 
 
 def scene_text(scene: Scene) -> str:

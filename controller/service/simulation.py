@@ -49,6 +49,10 @@ __all__ = [
     "until_progress",
 ]
 
+#: Flat rolls in a row the camera may call irregular before the simulated players give up:
+#: a camera that disagrees with them on every roll would never let the game go on.
+MISREADS_IN_A_ROW = 10
+
 #: How long a wait goes on while nothing it watches advances: the only bound on the
 #: simulated players' waits. Generous on purpose: the slowest step (a journal commit or a
 #: dice read on a throttled Pi Zero 2 W) takes well under a second, so 60 s of no progress
@@ -171,11 +175,27 @@ class TableCamera:
 
 @dataclass(frozen=True, slots=True)
 class PoolRoll:
-    """A rendered roll whose reading is known: dice (near player's, far player's), cocked."""
+    """A rendered roll whose reading is known.
+
+    ``thrower`` is who threw it (``vision.Thrower``'s values: the dice lie in his
+    right-hand half); ``dice`` is (the near player's die, the far player's) for an opening
+    throw (``both``), else the two values.
+    """
 
     image: Any
     dice: tuple[int, int]
     cocked: bool
+    thrower: str = "near"
+
+
+#: How many rolls the pool keeps of each (thrower, cocked).
+POOL_SIZES: dict[tuple[str, bool], int] = {
+    ("near", False): 12,
+    ("far", False): 12,
+    ("both", False): 8,
+    ("near", True): 3,
+    ("far", True): 3,
+}
 
 
 class RollPool:
@@ -183,11 +203,11 @@ class RollPool:
 
     Args:
         seed: the rendering's seed.
-        flat: how many readable rolls to keep.
-        cocked: how many cocked rolls to keep.
+        sizes: how many rolls to keep of each (thrower, cocked).
     """
 
-    def __init__(self, seed: int = 0, *, flat: int = 24, cocked: int = 6) -> None:
+    def __init__(self, seed: int = 0, *, sizes: Mapping[tuple[str, bool], int] = POOL_SIZES
+                 ) -> None:  # fmt: skip
         import cv2
         import numpy as np
 
@@ -196,32 +216,36 @@ class RollPool:
         self.empty = render_roll(random.Random(seed), board_seed=seed, dice=0).background
         reader = DiceReader(Calibration.identity(), expected_dice=2)
         reader.set_background(self.empty)
-        self.flat: list[PoolRoll] = []
-        self.cocked: list[PoolRoll] = []
+        self.rolls: list[PoolRoll] = []
         attempt = 0
-        while len(self.flat) < flat or len(self.cocked) < cocked:
-            attempt += 1
-            want_cocked = len(self.cocked) < cocked and (attempt % 3 == 0 or len(self.flat) >= flat)
-            roll = render_roll(
-                random.Random(seed * 7919 + attempt),
-                board_seed=seed,
-                cocked=1 if want_cocked else 0,
-            )
-            mask = (cv2.absdiff(roll.image, roll.background).max(axis=2) > 12).astype(np.uint8)
-            mask = cv2.dilate(mask, np.ones((5, 5), np.uint8))
-            image = np.where(mask[..., None] > 0, roll.image, self.empty)
-            reading = reader.read(image)
-            if want_cocked:
-                if reading.verdict is Verdict.REROLL:
-                    self.cocked.append(PoolRoll(image, (1, 1), True))
-                continue
-            truth = sorted(roll.dice, key=lambda die: -(die.box[1] + die.box[3]))
-            if reading.verdict is not Verdict.OK or len(reading.dice) != 2:
-                continue
-            seen = sorted(reading.dice, key=lambda die: -die.center[1])
-            dice = (truth[0].value, truth[1].value)
-            if (seen[0].value, seen[1].value) == dice:
-                self.flat.append(PoolRoll(image, dice, False))
+        for (thrower, cocked), wanted in sizes.items():
+            kept = 0
+            while kept < wanted:
+                attempt += 1
+                roll = render_roll(
+                    random.Random(seed * 7919 + attempt),
+                    board_seed=seed,
+                    cocked=1 if cocked else 0,
+                    thrower=thrower,
+                )
+                mask = (cv2.absdiff(roll.image, roll.background).max(axis=2) > 12).astype(np.uint8)
+                mask = cv2.dilate(mask, np.ones((5, 5), np.uint8))
+                image = np.where(mask[..., None] > 0, roll.image, self.empty)
+                reading = reader.read(image, thrower)
+                if cocked:
+                    if reading.verdict is Verdict.REROLL:
+                        self.rolls.append(PoolRoll(image, (1, 1), True, thrower))
+                        kept += 1
+                    continue
+                if reading.verdict is not Verdict.OK or len(reading.dice) != 2:
+                    continue
+                # The die further right is the near player's (the opening throw's order).
+                truth = sorted(roll.dice, key=lambda die: -(die.box[0] + die.box[2]))
+                seen = sorted(reading.dice, key=lambda die: -die.center[0])
+                dice = (truth[0].value, truth[1].value)
+                if (seen[0].value, seen[1].value) == dice:
+                    self.rolls.append(PoolRoll(image, dice, False, thrower))
+                    kept += 1
 
     def save(self, path: Path) -> None:
         """Keep the pool in a ``.npz`` file (rendering it takes seconds, loading it not).
@@ -233,7 +257,7 @@ class RollPool:
 
         import numpy as np
 
-        rolls = self.flat + self.cocked
+        rolls = self.rolls
         path.parent.mkdir(parents=True, exist_ok=True)
         handle, name = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".part.npz")
         os.close(handle)
@@ -244,6 +268,7 @@ class RollPool:
             images=np.stack([roll.image for roll in rolls]),
             dice=np.array([roll.dice for roll in rolls]),
             cocked=np.array([roll.cocked for roll in rolls]),
+            thrower=np.array([roll.thrower for roll in rolls]),
         )
         partial.replace(path)
 
@@ -257,21 +282,22 @@ class RollPool:
             with np.load(path) as data:
                 pool = cls.__new__(cls)
                 pool.empty = data["empty"]
-                rolls = [
-                    PoolRoll(image, (int(dice[0]), int(dice[1])), bool(cocked))
-                    for image, dice, cocked in zip(
-                        data["images"], data["dice"], data["cocked"], strict=True
+                pool.rolls = [
+                    PoolRoll(image, (int(dice[0]), int(dice[1])), bool(cocked), str(thrower))
+                    for image, dice, cocked, thrower in zip(
+                        data["images"], data["dice"], data["cocked"], data["thrower"], strict=True
                     )
                 ]
-                pool.flat = [roll for roll in rolls if not roll.cocked]
-                pool.cocked = [roll for roll in rolls if roll.cocked]
                 return pool
         pool = cls(seed)
         pool.save(path)
         return pool
 
-    def pick(self, rng: random.Random, *, cocked: bool = False) -> PoolRoll:
-        return rng.choice(self.cocked if cocked else self.flat)
+    def pick(self, rng: random.Random, thrower: str, *, cocked: bool = False) -> PoolRoll:
+        """A roll thrown by ``thrower`` (``near``, ``far`` or ``both``), cocked or flat."""
+        return rng.choice(
+            [roll for roll in self.rolls if roll.thrower == thrower and roll.cocked == cocked]
+        )
 
 
 def _reader_version() -> str:
@@ -297,7 +323,8 @@ class DriverCounts:
     demanded: int = 0
     cocked: int = 0
     misread: int = 0
-    """Flat rolls the camera called irregular (rolled again, as the referee asks)."""
+    """Flat rolls the camera called irregular (rolled again, as the referee asks). The
+    pool's rolls were read right by the same reader: none is expected."""
     doubles: int = 0
     drops: int = 0
     hits: int = 0
@@ -356,6 +383,7 @@ class TableDriver:
         self.stall_s = stall_s
         self.expected: list[record.Event] = []
         self.counts = DriverCounts()
+        self._misreads_in_a_row = 0
         flow = service.flow
         self.rules = flow.rules
         self.match: MatchState = flow.match
@@ -451,20 +479,40 @@ class TableDriver:
             else:
                 raise RuntimeError(f"the simulated players cannot go on from {status!r}")
 
+    def thrower(self, player: Player) -> str:
+        """Where ``player`` sits (``near`` or ``far``): he throws into his right-hand half."""
+        return "far" if (player == 0) == self.flipped else "near"
+
     async def _opening(self) -> None:
-        entry = self.pool.pick(self.rng)
+        entry = self.pool.pick(self.rng, "both")
         seq = self.service.status().seq
         status = await self._throw(entry.image)
         if status.seq == seq:  # the camera called a flat roll irregular: roll again
-            self.counts.misread += 1
-            await self.show(self.camera.empty)
+            await self._misread(status)
             return
-        near, far = entry.dice  # the near die is the near player's
+        self._misreads_in_a_row = 0
+        near, far = entry.dice
         self.expected.append(record.OpeningRolled((far, near) if self.flipped else (near, far)))
         if status.phase == "opening":
             await self.show(self.camera.empty)  # a tie: pick the dice up, roll again
             return
         self._say(f"opening roll {entry.dice[0]}-{entry.dice[1]}: player {status.turn} starts")
+
+    async def _misread(self, status: Any) -> None:
+        """The camera called a flat roll irregular: pick the dice up to roll again.
+
+        Raises:
+            RuntimeError: it did so :data:`MISREADS_IN_A_ROW` times in a row: the camera
+                and the players disagree on every roll (the game would never go on).
+        """
+        self.counts.misread += 1
+        self._misreads_in_a_row += 1
+        if self._misreads_in_a_row >= MISREADS_IN_A_ROW:
+            raise RuntimeError(
+                f"the camera called {self._misreads_in_a_row} flat rolls in a row "
+                f"irregular, the last: {status.text!r}"
+            )
+        await self.show(self.camera.empty)
 
     async def _throw(self, image: Any) -> Any:
         """Roll the dice of ``image`` and return the status once the service has read them."""
@@ -505,7 +553,7 @@ class TableDriver:
             return
         while True:
             cocked = self.rng.random() < self.cocked_rate
-            entry = self.pool.pick(self.rng, cocked=cocked)
+            entry = self.pool.pick(self.rng, self.thrower(player), cocked=cocked)
             status = await self._throw(entry.image)
             if cocked:
                 self.counts.cocked += 1
@@ -515,9 +563,9 @@ class TableDriver:
             break
         dice = (max(entry.dice), min(entry.dice))
         if status.phase != "moving":  # the camera called a flat roll irregular: roll again
-            self.counts.misread += 1
-            await self.show(self.camera.empty)
+            await self._misread(status)
             return
+        self._misreads_in_a_row = 0
         assert status.dice == dice, (status.dice, dice)
         self.expected.append(record.Rolled(player, dice))
 

@@ -48,6 +48,9 @@ def test_the_journal_is_what_the_simulated_players_did(tmp_path: Path, seed: int
     recorded, flagged = journalled_play(path)
     assert recorded == result.expected
     assert counts.games == GAMES // 2
+    # Each roll of the pool was read right by the same reader for its thrower (the far
+    # player's dice in the view's left half, the opening's one in each): none misread.
+    assert counts.misread == 0
     # Every illegal play flagged once, no legal play flagged.
     assert len(flagged) == counts.illegal > 0
     assert counts.accepted + counts.demanded == counts.illegal

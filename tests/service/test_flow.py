@@ -127,3 +127,15 @@ def test_resumes_mid_turn_from_the_journal_snapshot() -> None:
     assert owed == [] and flow.phase == "moving" and flow.mode is Mode.LEARNER
     assert flow.turn is not None and flow.turn.dice == (3, 1)
     assert flow.notice.startswith("resumed: Ann - Bob, 5-point match")
+
+
+def test_the_thrower_is_both_at_the_opening_the_mover_then_the_opponent() -> None:
+    # The camera needs it: each player throws into his own right-hand half.
+    flow = Flow.new(("Ann", "Bob"), Rules(match_length=5))
+    assert flow.thrower is None  # one die each
+    flow = started((3, 1))
+    assert flow.phase == "moving" and flow.thrower == 1  # a throw now is Bob's (accepts)
+    flow, _ = play(flow, "8/5 6/5").on(CameraLifted())
+    assert flow.phase == "roll" and flow.thrower == 1
+    flow, _ = flow.on(CameraRoll((6, 2)))
+    assert flow.phase == "moving" and flow.thrower == 0

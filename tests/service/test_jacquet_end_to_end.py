@@ -36,6 +36,7 @@ def test_jacquet_games_through_the_service_are_journalled_as_played(tmp_path: Pa
     counts = result.counts
     assert counts.games == 1 and counts.turns > 20
     assert counts.illegal > 0 and counts.cocked > 0
+    assert counts.misread == 0  # each player's throws read in his own right-hand half
     with Journal(path, readonly=True) as journal:
         replayed = journal.record()
     assert replayed.variant is JACQUET

@@ -132,12 +132,15 @@ def test_numbers_handed_over_are_played_at_once_by_the_opponent() -> None:
                 assert flow.turn is not None and flow.turn.player == after.player
                 assert flow.turn.dice == event.dice and flow.phase == "moving"
                 assert "handed over by player" in flow.turn.behalf
+                # The camera's next throw is the mover's own (the numbers came by hand).
+                assert flow.thrower == after.player
                 return
     pytest.fail("no number handed over in 40 games")
 
 
 def test_an_illegal_play_is_flagged_then_accepted_and_recorded() -> None:
     flow = new_flow().on(Observed(cells_from_board(JACQUET.start)))[0]
+    assert flow.thrower is None  # the primauté: one die each
     flow, _ = flow.on(CameraRoll((6, 1)))  # player 0 won the primauté: plays 6-1
     board = list(JACQUET.start)
     board[24] -= 2

@@ -13,8 +13,10 @@ from controller.service.simulation import PoolRoll, RollPool
 def small_pool(shade: int) -> RollPool:
     pool = RollPool.__new__(RollPool)
     pool.empty = np.full((8, 8, 3), shade, np.uint8)
-    pool.flat = [PoolRoll(np.full((8, 8, 3), shade, np.uint8), (6, 5), False)]
-    pool.cocked = [PoolRoll(np.zeros((8, 8, 3), np.uint8), (1, 1), True)]
+    pool.rolls = [
+        PoolRoll(np.full((8, 8, 3), shade, np.uint8), (6, 5), False, "far"),
+        PoolRoll(np.zeros((8, 8, 3), np.uint8), (1, 1), True, "near"),
+    ]
     return pool
 
 
@@ -40,3 +42,4 @@ def test_boards_saving_the_same_pool_at_once_leave_one_whole_file(tmp_path: Path
         assert int(data["empty"][0, 0, 0]) in (10, 20)
         assert data["dice"].tolist() == [[6, 5], [1, 1]]
         assert data["cocked"].tolist() == [False, True]
+        assert data["thrower"].tolist() == ["far", "near"]

@@ -83,3 +83,33 @@ def test_bad_frames_are_clear_errors() -> None:
         reader.read(np.zeros((40, 40, 3), np.float32))
     grey = np.full((60, 60), 128, np.uint8)
     assert reader.read(grey).dice == ()
+
+
+@pytest.mark.parametrize("thrower", ["near", "far", "both"])
+def test_each_player_throws_into_his_own_right_hand_half(thrower: str) -> None:
+    # The far player's right-hand half is the view's left; in the opening roll each
+    # player throws one die into his own half.
+    for seed in range(3):
+        roll = render_roll(random.Random(seed), thrower=thrower)
+        reading = _reader(roll.background).read(roll.image, thrower)
+        assert reading.verdict is Verdict.OK, (seed, reading.reason)
+        assert reading.values == tuple(sorted((d.value for d in roll.dice), reverse=True))
+        wrong = render_roll(random.Random(seed), thrower=thrower, off_half=1)
+        reading = _reader(wrong.background).read(wrong.image, thrower)
+        assert reading.verdict is Verdict.REROLL, (seed, reading)
+        assert "off-half" in reading.reason
+
+
+@pytest.mark.parametrize(("thrown", "read_as"), [("near", "far"), ("far", "near"),
+                                                 ("near", "both"), ("far", "both")])
+def test_dice_in_the_other_players_half_are_a_reroll(thrown: str, read_as: str) -> None:
+    roll = render_roll(random.Random(4), thrower=thrown)
+    reading = _reader(roll.background).read(roll.image, read_as)
+    assert reading.verdict is Verdict.REROLL
+    assert reading.reason.count("off-half") == 2
+
+
+def test_an_unknown_thrower_is_a_clear_error() -> None:
+    roll = render_roll(random.Random(1))
+    with pytest.raises(ValueError, match="'left' is not a valid Thrower"):
+        _reader(roll.background).read(roll.image, "left")
