@@ -82,8 +82,8 @@ CUBE_VALUES = (2, 4, 8, 16, 32, 64)
 class CubeReading:
     """The doubling cube: the face it shows and on whose side of the board it lies.
 
-    ``side`` is ``"player1"`` (bottom half of the board view), ``"player2"`` (top half)
-    or ``"centre"`` (on the bar, not yet turned).
+    ``side`` is ``"near"`` (the bottom half of the board view, the near player's side),
+    ``"far"`` (the top half) or ``"centre"`` (on the bar, not yet turned).
     """
 
     value: int
@@ -94,7 +94,7 @@ class CubeReading:
     def __post_init__(self) -> None:
         if self.value not in CUBE_VALUES:
             raise ValueError(f"invalid cube value {self.value!r}: expected one of {CUBE_VALUES}")
-        if self.side not in ("player1", "player2", "centre"):
+        if self.side not in ("near", "far", "centre"):
             raise ValueError(f"invalid cube side {self.side!r}")
         _check_box(self.box, "cube")
 

@@ -15,13 +15,18 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision._calibration import Calibration
+from vision._calibration import MARKER_CENTRES, Calibration
+from vision._cube import find_cube
 from vision._detect import Candidate, find_dice, foreground
-from vision._model import CUBE_VALUES, CubeReading, Die, RollReading, Thrower, Verdict
+from vision._model import Die, RollReading, Thrower, Verdict
 from vision._net import Nets, load_nets
 from vision.errors import ImageError
 
 Image = npt.NDArray[np.uint8]
+
+#: The calibration markers' squares in the board view (with their quiet zone): no cube.
+_MARKER_BOXES = tuple((round(x) - 20, round(y) - 20, round(x) + 20, round(y) + 20)
+                      for x, y in MARKER_CENTRES.values())
 
 #: A die the detector found is read mirrored as well when its four turns agree on a class
 #: with less than this probability (fixed before measuring; see vision/models/README.md).
@@ -141,8 +146,9 @@ class DiceReader:
             candidates = _detect(self._nets, view, mask)
         # The cube's side only means something on the board view: read it when calibrated.
         cube = None
-        if self.calibration is not None and mask is not None:
-            cube = self._read_cube(view, mask, candidates)
+        if self.calibration is not None:
+            die_side = float(np.median([c.side for c in candidates])) if candidates else 30.0
+            cube = find_cube(view, die_side, mask=mask, keep_out=_MARKER_BOXES)
         if cube is not None:
             candidates = [c for c in candidates if not _inside(c.center, cube.box)]
         halves = _own_halves(candidates, view.shape[1], thrower)
@@ -173,34 +179,6 @@ class DiceReader:
             where = "; ".join(f"die at {list(d.box)} ({d.confidence:.2f})" for d in unsure)
             return Verdict.UNREADABLE, f"not sure of {where}"
         return Verdict.OK, ""
-
-    def _read_cube(self, view: Image, mask: Image,
-                   candidates: list[Candidate]) -> CubeReading | None:
-        contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-        die_side = float(np.median([c.side for c in candidates])) if candidates else 30.0
-        best: CubeReading | None = None
-        for contour in contours:
-            (cx, cy), (rw, rh), angle = cv2.minAreaRect(contour)
-            side = math.sqrt(rw * rh)
-            if not 1.1 * die_side < side < 2.2 * die_side:
-                continue
-            if max(rw, rh) > 1.25 * min(rw, rh):
-                continue
-            found = _read_cube_face(view, (cx, cy), side, angle)
-            if found is None:
-                continue
-            value, score = found
-            x, y, w, h = cv2.boundingRect(contour)
-            cube = CubeReading(value, (x, y, x + w, y + h), self._side(cx, cy, view), score)
-            if best is None or cube.confidence > best.confidence:
-                best = cube
-        return best
-
-    def _side(self, cx: float, cy: float, view: Image) -> str:
-        h, w = view.shape[:2]
-        if abs(cx - w / 2) < 0.06 * w and abs(cy - h / 2) < 0.15 * h:
-            return "centre"
-        return "player1" if cy > h / 2 else "player2"
 
 
 def _own_halves(candidates: list[Candidate], width: int, thrower: Thrower) -> list[bool]:
@@ -314,44 +292,3 @@ def _find_checkers(board: Image) -> list[tuple[float, float, float]]:
     if circles is None:
         return []
     return [(float(x), float(y), float(rad)) for x, y, rad in circles[0]]
-
-
-_TEMPLATE_SIZE = 48
-_templates: dict[int, Image] = {}
-
-
-def _cube_template(value: int) -> Image:
-    if value not in _templates:
-        s = _TEMPLATE_SIZE
-        face = np.full((s, s), 255, np.uint8)
-        text = str(value)
-        scale = s / 28 if len(text) == 1 else s / 40
-        (tw, th), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, scale, 2)
-        cv2.putText(face, text, ((s - tw) // 2, (s + th) // 2), cv2.FONT_HERSHEY_SIMPLEX,
-                    scale, 0, 2, cv2.LINE_AA)
-        _templates[value] = face
-    return _templates[value]
-
-
-def _read_cube_face(view: Image, centre: tuple[float, float], side: float,
-                    angle: float) -> tuple[int, float] | None:
-    """The cube's face by template matching of its digits, at the four right angles."""
-    s = _TEMPLATE_SIZE
-    scale = s / side
-    m = cv2.getRotationMatrix2D(centre, angle, scale)
-    m[0, 2] += s / 2 - centre[0]
-    m[1, 2] += s / 2 - centre[1]
-    grey = cv2.cvtColor(view, cv2.COLOR_BGR2GRAY)
-    face = cv2.warpAffine(grey, m, (s, s), flags=cv2.INTER_AREA, borderValue=255)
-    face = cv2.normalize(face, None, 0, 255, cv2.NORM_MINMAX)
-    best = (0, -1.0)
-    for k in range(4):
-        rotated = np.rot90(face, k).copy()
-        for value in CUBE_VALUES:
-            score = float(cv2.matchTemplate(rotated, _cube_template(value),
-                                            cv2.TM_CCOEFF_NORMED)[0, 0])
-            if score > best[1]:
-                best = (value, score)
-    if best[1] < 0.5:
-        return None
-    return best[0], min(1.0, best[1])

@@ -16,6 +16,7 @@ import numpy as np
 import numpy.typing as npt
 
 from vision._calibration import BOARD_SIZE, MARKER_CENTRES
+from vision._cube import FONTS, CubeLook, draw_face
 from vision._layout import LAYOUTS
 from vision._model import Box
 
@@ -274,14 +275,14 @@ def _die_patch(value: int, side: float, angle: float, tilt: float, *, rng: rando
     return patch, a
 
 
-def _cube_patch(value: int, side: float, angle: float) -> tuple[Image, npt.NDArray[np.float32]]:
+def _cube_patch(value: int, side: float, angle: float, look: CubeLook
+                ) -> tuple[Image, npt.NDArray[np.float32]]:  # fmt: skip
     s = round(side * _SS)
-    face = np.full((s, s, 3), 240, np.uint8)
-    text = str(value)
-    scale = s / 28 if len(text) == 1 else s / 40
-    (tw, th), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, scale / _SS * _SS, _SS * 2)
-    cv2.putText(face, text, ((s - tw) // 2, (s + th) // 2), cv2.FONT_HERSHEY_SIMPLEX,
-                scale, (20, 20, 20), _SS * 2, cv2.LINE_AA)
+    face = draw_face(value, s, look)
+    # The rounded edges of the cube catch less light.
+    rim = max(2, s // 14)
+    face[:rim], face[-rim:] = face[:rim] * 0.75, face[-rim:] * 0.75
+    face[:, :rim], face[:, -rim:] = face[:, :rim] * 0.75, face[:, -rim:] * 0.75
     size = round(s * 1.5)
     canvas = np.zeros((size, size, 3), np.uint8)
     acanvas = np.zeros((size, size), np.uint8)
@@ -295,6 +296,19 @@ def _cube_patch(value: int, side: float, angle: float) -> tuple[Image, npt.NDArr
     patch = cv2.resize(canvas, (out, out), interpolation=cv2.INTER_AREA)
     a = cv2.resize(acanvas, (out, out), interpolation=cv2.INTER_AREA).astype(np.float32) / 255
     return patch, a
+
+
+def cube_look(rng: random.Random) -> CubeLook:
+    """A random cube: any of :data:`~vision._cube.FONTS`, stroke and italics, light digits
+    on a dark face or dark on light, in colours."""
+    font = rng.choice(FONTS)
+    dark, light = rng.randint(10, 70), rng.randint(190, 250)
+    tint = [rng.randint(-40, 40) for _ in range(3)]
+    def shade(level: int) -> tuple[int, int, int]:
+        b, g, r = (max(0, min(255, level + t)) for t in tint)
+        return b, g, r
+    face, ink = (shade(light), shade(dark)) if rng.random() < 0.7 else (shade(dark), shade(light))
+    return CubeLook(font, rng.uniform(0.6, 1.6), rng.random() < 0.3, face, ink)
 
 
 def _paste(img: npt.NDArray[np.float32], patch: Image, alpha: npt.NDArray[np.float32],
@@ -350,6 +364,8 @@ def render_roll(
     board_seed: int | None = None,
     varied: bool = False,
     thrower: str = "near",
+    cube_look: CubeLook | None = None,
+    cube_still: bool = False,
 ) -> SyntheticRoll:
     """Render one roll of ``dice`` dice on a board view of :data:`BOARD_SIZE`.
 
@@ -361,8 +377,8 @@ def render_roll(
             their thrower's right-hand one).
         on_checker: how many lie on a checker.
         missing: how many fell off the board (are not drawn).
-        cube: ``(value, side)`` to draw the doubling cube (side ``player1``, ``player2``
-            or ``centre``), or None.
+        cube: ``(value, side)`` to draw the doubling cube (side ``near``, ``far`` or
+            ``centre``), or None.
         markers: print the four ArUco calibration markers in the board's corners.
         board_seed: draw the board and its checkers from this seed (the same board for
             a series of rolls), else from ``rng``.
@@ -373,6 +389,10 @@ def render_roll(
             the view's right half, the far player's in its left half, and in the opening
             roll (``both``) one die each in its thrower's half. Checkers stand in the
             view's right half only.
+        cube_look: the cube's font and colours (:func:`cube_look` draws one at random);
+            by default black digits on a white face.
+        cube_still: the cube stands where it stood on the empty board too (it has not
+            moved since the board was learnt).
     """
     board_rng = random.Random(board_seed) if board_seed is not None else rng
     board, felt = _board(board_rng, markers)
@@ -406,17 +426,21 @@ def render_roll(
         box = _paste(img, patch, alpha, (cx, cy), shadow)
         truth.append(SyntheticDie(value, box, kinds[i], off_half=wrong[i],
                                   on_checker=places[i] == "checker"))
+    under = board.astype(np.float32)
     if cube is not None:
-        patch, alpha = _cube_patch(cube[0], side * 1.3, rng.uniform(-0.4, 0.4))
+        patch, alpha = _cube_patch(cube[0], side * 1.3, rng.uniform(-0.4, 0.4),
+                                   cube_look or CubeLook())
         w, h = BOARD_SIZE
-        cy = {"player2": h * 0.3, "player1": h * 0.7, "centre": h / 2}[cube[1]]
-        # In the middle of the bar, or by the owner's side of the left-hand half, clear of
+        cy = {"far": h * 0.3, "near": h * 0.7, "centre": h / 2}[cube[1]]
+        # In the middle of the bar, or on the board's frame by the owner's side, clear of
         # the dice.
-        cx = w / 2 if cube[1] == "centre" else _MARGIN + side
+        cx = w / 2 if cube[1] == "centre" else _MARGIN / 2
         _paste(img, patch, alpha, (cx, cy), shadow)
+        if cube_still:
+            _paste(under, patch, alpha, (cx, cy), shadow)
     light = _random_light(rng)
     image = _camera(img, light, rng)
-    background = _camera(board.astype(np.float32), light, rng)
+    background = _camera(under, light, rng)
     return SyntheticRoll(image, background, tuple(truth), dice, cube)
 
 

@@ -16,7 +16,7 @@ def test_die_validates_value_confidence_and_box() -> None:
 
 def test_cube_validates_value_and_side() -> None:
     with pytest.raises(ValueError, match="invalid cube value 3"):
-        CubeReading(3, (0, 0, 1, 1), "player1", 1.0)
+        CubeReading(3, (0, 0, 1, 1), "near", 1.0)
     with pytest.raises(ValueError, match="invalid cube side 'left'"):
         CubeReading(2, (0, 0, 1, 1), "left", 1.0)
 
