@@ -430,18 +430,31 @@ def render_roll(
     if cube is not None:
         patch, alpha = _cube_patch(cube[0], side * 1.3, rng.uniform(-0.4, 0.4),
                                    cube_look or CubeLook())
-        w, h = BOARD_SIZE
-        cy = {"far": h * 0.3, "near": h * 0.7, "centre": h / 2}[cube[1]]
-        # In the middle of the bar, or on the board's frame by the owner's side, clear of
-        # the dice.
-        cx = w / 2 if cube[1] == "centre" else _MARGIN / 2
-        _paste(img, patch, alpha, (cx, cy), shadow)
+        _paste(img, patch, alpha, _cube_spot(cube[1]), shadow)
         if cube_still:
-            _paste(under, patch, alpha, (cx, cy), shadow)
+            _paste(under, patch, alpha, _cube_spot(cube[1]), shadow)
     light = _random_light(rng)
     image = _camera(img, light, rng)
     background = _camera(under, light, rng)
     return SyntheticRoll(image, background, tuple(truth), dice, cube)
+
+
+def _cube_spot(side: str) -> tuple[float, float]:
+    """Where the cube stands: in the middle of the bar, or on the board's frame by its
+    owner's side (``near`` or ``far``), clear of the dice."""
+    w, h = BOARD_SIZE
+    cy = {"far": h * 0.3, "near": h * 0.7, "centre": h / 2}[side]
+    return (w / 2 if side == "centre" else _MARGIN / 2), cy
+
+
+def place_cube(image: Image, value: int, side: str, rng: random.Random, *,
+               look: CubeLook | None = None, size: float = 39.0) -> Image:
+    """``image`` (a board view) with the cube showing ``value`` put at ``side`` (``near``,
+    ``far`` or ``centre``): the simulated players turning and moving the cube."""
+    img = image.astype(np.float32)
+    patch, alpha = _cube_patch(value, size, rng.uniform(-0.4, 0.4), look or CubeLook())
+    _paste(img, patch, alpha, _cube_spot(side), (rng.uniform(-4, 4), rng.uniform(1, 5)))
+    return cv2.convertScaleAbs(img)
 
 
 def _own_halves(thrower: str, dice: int) -> list[str]:

@@ -84,6 +84,10 @@ class Orientation:
         ``far``."""
         return "far" if (player == 0) == self.far else "near"
 
+    def player_at(self, side: str) -> int:
+        """Who sits at ``side`` (``near`` or ``far``)."""
+        return 0 if (side == "far") == self.far else 1
+
     def near_die_first(self, near: int, far: int) -> tuple[int, int]:
         """(player 0's die, player 1's die) of an opening roll read by side."""
         return (far, near) if self.far else (near, far)

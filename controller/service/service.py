@@ -54,6 +54,7 @@ from controller.rules import (
 )
 from controller.rules.cube import CubePhase
 from controller.scene import Scene
+from controller.service.cube_seen import CubeSeen, cube_disagreement
 from controller.service.errors import RefusedError
 from controller.service.flow import (
     CameraLifted,
@@ -286,6 +287,8 @@ class Service:
         self.counters = _Counters()
         self._links = {"board": "off", "camera": "off"}
         self._board_problem: str | None = None
+        self._cube_seen: CubeSeen | None = None
+        """The cube in the last roll's picture (checked against the referee's, never adopted)."""
         self._cells: Cells | None = None
         snapshot = journal.state
         owed: list[record.Event] = []
@@ -451,6 +454,8 @@ class Service:
             event = await asyncio.to_thread(watcher.step, self._thrower())
             if event is None:
                 continue
+            if event.reading is not None:
+                self._cube_seen = CubeSeen.of(event.reading.cube, self.flow.cube)
             item = _camera_input(event, self.orientation)
             if item is not None:
                 self.feed(item)
@@ -870,6 +875,8 @@ class Service:
         position = turn.before if turn is not None else ()
         lights = tuple(_light(lamp) for lamp in (*display.scene.lamps, display.scene.status))
         verdict = turn.verdict.kind.value if turn is not None and turn.verdict else "waiting"
+        cube_problem = cube_disagreement(self._cube_seen, flow.cube, self.orientation,
+                                         flow.names)
         alerts = tuple(
             text
             for text, on in (
@@ -878,6 +885,7 @@ class Service:
                 ("confirm the dice", flow.phase == "confirm-dice"),
                 ("confirm the board's orientation", self.orienting),
                 (f"sensor board: {self._board_problem}", self._board_problem is not None),
+                (f"check the cube: {cube_problem}", cube_problem is not None),
             )
             if on
         )

@@ -327,6 +327,8 @@ class DriverCounts:
     pool's rolls were read right by the same reader: none is expected."""
     doubles: int = 0
     drops: int = 0
+    cube_missets: int = 0
+    """Takes after which the taker left the cube where it was (the camera must say so)."""
     hits: int = 0
     bar_entries: int = 0
     bear_offs: int = 0
@@ -349,6 +351,8 @@ class TableDriver:
         echo: prints a line about each turn (the demo), or None.
         stall_s: how long a wait for the service goes on while the service handles
             nothing (see :data:`STALL_S`); a slow service is waited for.
+        misset_rate: the share of takes after which the taker forgets to move the cube
+            (the camera shows it where it was; the service must point it out).
     """
 
     def __init__(
@@ -365,6 +369,7 @@ class TableDriver:
         flipped: bool = False,
         echo: Callable[[str], None] | None = None,
         stall_s: float = STALL_S,
+        misset_rate: float = 0.2,
     ) -> None:
         self.service = service
         self.board = board
@@ -378,6 +383,15 @@ class TableDriver:
         )
         self.illegal_rate = illegal_rate
         self.cocked_rate = cocked_rate
+        self.misset_rate = misset_rate
+        # The cube's own chance, drawn from the state without consuming it: the games
+        # of a seed stay the games they were.
+        self._cube_rng = random.Random(rng.getstate()[1][0])
+        #: The cube on the table (its face and side) as the camera sees it, or None.
+        self.cube_at: tuple[int, str] | None = None
+        self._misset = False  # the cube was left where it was after a take
+        self._to_set_right = False  # the service pointed it out: set it right next turn
+        self._with_cube: dict[int, Any] = {}
         self.flipped = flipped
         self.echo = echo
         self.stall_s = stall_s
@@ -412,9 +426,31 @@ class TableDriver:
         await asyncio.to_thread(self._press, name)
 
     async def show(self, image: Any, frames: int = 4) -> None:
-        """Show ``image`` to the camera and wait until the watcher has taken it in."""
-        self.camera.show(image)
+        """Show ``image`` (and the cube where it stands) to the camera and wait until the
+        watcher has taken it in."""
+        self.camera.show(self._cube_on(image))
         await self.camera.taken_in(frames, stall_s=self.stall_s)
+
+    def _cube_on(self, image: Any) -> Any:
+        """``image`` with the cube where the players put it (kept per image: the cube
+        lies the same way until it is moved)."""
+        if self.cube_at is None:
+            return image
+        if id(image) not in self._with_cube:
+            from vision._synth import place_cube
+
+            value, side = self.cube_at
+            self._with_cube[id(image)] = place_cube(image, value, side,
+                                                    random.Random(value * 7 + len(side)))
+        return self._with_cube[id(image)]
+
+    async def _move_cube(self, cube: tuple[int, str] | None) -> None:
+        """Put the cube at ``cube`` (its face and side); the camera sees it moved before
+        anything else changes, as at a real table."""
+        if cube != self.cube_at:
+            self.cube_at = cube
+            self._with_cube.clear()
+            await self.show(self.camera.empty)
 
     def _physical(self, location: int) -> int:
         return mirror(location) if self.flipped else location
@@ -468,6 +504,8 @@ class TableDriver:
             if status.phase == "opening":
                 if self.service.status().cells != cells_from_board(start):
                     await self._set_board(start)
+                self._misset = self._to_set_right = False
+                await self._move_cube((64, "centre"))
                 await self._opening()
             elif status.phase == "cube-offered":
                 await self._answer(status)
@@ -507,6 +545,7 @@ class TableDriver:
         """
         self.counts.misread += 1
         self._misreads_in_a_row += 1
+        self._say(f"the camera called a flat roll irregular: {status.text}")
         if self._misreads_in_a_row >= MISREADS_IN_A_ROW:
             raise RuntimeError(
                 f"the camera called {self._misreads_in_a_row} flat rolls in a row "
@@ -530,6 +569,10 @@ class TableDriver:
             await self.press("take")
             await self.until("the take", lambda s: s.phase == "roll")
             self._say(f"player {taker} takes")
+            if self._cube_rng.random() < self.misset_rate:
+                self._misset = True  # the cube stays where it was: the next roll shows it
+            else:
+                await self._set_cube_right()
             return
         result = cube.drop(taker)
         self.expected += [record.Dropped(taker), _ended(result)]
@@ -542,6 +585,9 @@ class TableDriver:
     async def _cube_and_roll(self, player: Player) -> None:
         cube = self.cube
         assert cube is not None
+        if self._to_set_right:
+            self._to_set_right = False
+            await self._set_cube_right()
         board = tuple(self.service.status().position)
         if cube.can_double(player) and self.players[player].wants_to_double(board, player):
             value = cube.value * 2
@@ -568,6 +614,25 @@ class TableDriver:
         self._misreads_in_a_row = 0
         assert status.dice == dice, (status.dice, dice)
         self.expected.append(record.Rolled(player, dice))
+        self._check_cube(status)
+
+    async def _set_cube_right(self) -> None:
+        """Put the cube where the referee has it: its value on its owner's side."""
+        cube = self.service.flow.cube
+        assert cube is not None and cube.owner is not None
+        await self._move_cube((cube.value, self.thrower(cube.owner)))
+
+    def _check_cube(self, status: Any) -> None:
+        """The service points out a cube left where it was, and only then; the players
+        set it right before the next roll."""
+        flagged = [alert for alert in status.alerts if alert.startswith("check the cube")]
+        if self._misset:
+            assert flagged, f"a cube left at {self.cube_at} was not pointed out: {status!r}"
+            self.counts.cube_missets += 1
+            self._misset, self._to_set_right = False, True
+            self._say(flagged[0])
+        else:
+            assert not flagged, f"the cube at {self.cube_at} was flagged: {flagged}"
 
     async def _play(self, player: Player, dice: tuple[int, int], before: Board) -> None:
         """One turn's checkers, from the position before the turn."""

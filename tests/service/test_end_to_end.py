@@ -41,6 +41,7 @@ def test_the_journal_is_what_the_simulated_players_did(tmp_path: Path, seed: int
             rules=Rules(match_length=7),
             illegal_rate=0.15,
             cocked_rate=0.15,
+            misset_rate=1.0,
         )
     )
     counts = result.counts
@@ -51,6 +52,9 @@ def test_the_journal_is_what_the_simulated_players_did(tmp_path: Path, seed: int
     # Each roll of the pool was read right by the same reader for its thrower (the far
     # player's dice in the view's left half, the opening's one in each): none misread.
     assert counts.misread == 0
+    # The cube shown at every roll: 64 in the centre, then left where it was after each
+    # take, which the service pointed out at the next roll (the players check it).
+    assert counts.cube_missets == sum(isinstance(e, record.Taken) for e in recorded)
     # Every illegal play flagged once, no legal play flagged.
     assert len(flagged) == counts.illegal > 0
     assert counts.accepted + counts.demanded == counts.illegal
