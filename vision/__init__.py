@@ -28,7 +28,8 @@ The referee service uses a small API::
   :func:`save_calibration` / :func:`load_calibration` keep it in ``[camera.calibration]``.
 - :class:`SettleDetector` takes an injectable clock; its threshold derives from the camera
   noise (measured with :meth:`SettleDetector.measure_noise`, else estimated).
-- :func:`render_roll` draws labelled synthetic rolls (tests, demo, training).
+- :func:`render_roll` draws labelled synthetic rolls (tests, demo, training);
+  :func:`hand_crossing`, :func:`leaning_over` and :func:`nudged` put hands over them.
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ from vision._calibration import (
     load_calibration,
     save_calibration,
 )
+from vision._hands import Arm, draw_arm, hand_crossing, leaning_over, nudged, random_arm, with_noise
 from vision._model import CUBE_VALUES, CubeReading, Die, RollReading, Verdict
 from vision._reader import DiceReader
 from vision._settle import RollEvent, RollWatcher, SettleDetector, WatchState, frame_change
@@ -66,6 +68,7 @@ __all__ = [
     "CUBE_VALUES",
     "IMAGE_SUFFIXES",
     "MARKER_CENTRES",
+    "Arm",
     "Calibration",
     "CalibrationError",
     "CameraError",
@@ -92,11 +95,17 @@ __all__ = [
     "WatchState",
     "annotate",
     "calibrate",
+    "draw_arm",
     "find_markers",
     "frame_change",
+    "hand_crossing",
+    "leaning_over",
     "load_calibration",
+    "nudged",
     "open_source",
+    "random_arm",
     "read_image",
     "render_roll",
     "save_calibration",
+    "with_noise",
 ]
