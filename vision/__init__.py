@@ -29,7 +29,8 @@ The referee service uses a small API::
 - :class:`SettleDetector` takes an injectable clock; its threshold derives from the camera
   noise (measured with :meth:`SettleDetector.measure_noise`, else estimated).
 - :func:`render_roll` draws labelled synthetic rolls (tests, demo, training);
-  :func:`hand_crossing`, :func:`leaning_over` and :func:`nudged` put hands over them.
+  :func:`hand_crossing`, :func:`leaning_over`, :func:`nudged` and :func:`without_die` put
+  hands over them.
 """
 
 from __future__ import annotations
@@ -45,7 +46,16 @@ from vision._calibration import (
     load_calibration,
     save_calibration,
 )
-from vision._hands import Arm, draw_arm, hand_crossing, leaning_over, nudged, random_arm, with_noise
+from vision._hands import (
+    Arm,
+    draw_arm,
+    hand_crossing,
+    leaning_over,
+    nudged,
+    random_arm,
+    with_noise,
+    without_die,
+)
 from vision._model import CUBE_VALUES, CubeReading, Die, RollReading, Verdict
 from vision._reader import DiceReader
 from vision._settle import RollEvent, RollWatcher, SettleDetector, WatchState, frame_change
@@ -108,4 +118,5 @@ __all__ = [
     "render_roll",
     "save_calibration",
     "with_noise",
+    "without_die",
 ]

@@ -160,10 +160,11 @@ def _centre(boxes: list[Box]) -> tuple[float, float]:
 
 
 def hand_crossing(image: Image, dice: list[Box], rng: random.Random, *,
-                  frames: int = 8) -> list[Image]:
-    """Frames of a hand passing over the dice (boxes ``dice``) of ``image``, the roll left
-    as it was: the arm comes in on one side of the dice, sweeps across them and goes out
-    on the other side. The last frame is the roll alone again (fresh noise)."""
+                  frames: int = 8, sigma: float = 2.0) -> list[Image]:
+    """Frames of a hand passing over the dice (boxes ``dice``; none: the middle of the
+    right-hand half, where dice land) of ``image``, the roll left as it was: the arm comes
+    in on one side of the dice, sweeps across them and goes out on the other side. The last
+    frame is the roll alone again. Each frame has fresh sensor noise of ``sigma``."""
     h, w = image.shape[:2]
     cx, cy = _centre(dice) if dice else (w * 0.75, h / 2)
     arm = random_arm(rng, (w, h), (cx, cy))
@@ -176,17 +177,18 @@ def hand_crossing(image: Image, dice: list[Box], rng: random.Random, *,
     for k in range(frames - 1):
         t = -1 + 2 * k / max(1, frames - 2)
         moved = arm.moved(across[0] * reach * t, across[1] * reach * t)
-        out.append(with_noise(draw_arm(image, moved), rng))
-    out.append(with_noise(image, rng))
+        out.append(with_noise(draw_arm(image, moved), rng, sigma))
+    out.append(with_noise(image, rng, sigma))
     return out
 
 
 def leaning_over(image: Image, dice: list[Box], rng: random.Random, *, cover: str = "both",
-                 frames: int = 12) -> list[Image]:
+                 frames: int = 12, sigma: float = 2.0) -> list[Image]:
     """Frames of a player leaning over the board and staying there: the arm comes in,
     then rests still for the remaining frames (only sensor noise changes) over both dice
     (``cover="both"``), over one of them (``"one"``) or over the board beside them
-    (``"board"``), with a large soft shadow of the player's body."""
+    (``"board"``), with a large soft shadow of the player's body. Each frame has fresh
+    sensor noise of ``sigma``."""
     if cover not in ("both", "one", "board"):
         raise ValueError(f"invalid cover {cover!r}: expected 'both', 'one' or 'board'")
     h, w = image.shape[:2]
@@ -202,8 +204,8 @@ def leaning_over(image: Image, dice: list[Box], rng: random.Random, *, cover: st
     lit = (image.astype(np.float32) * body[:, :, None]).astype(np.uint8)
     coming = arm.moved(0.5 * (arm.shoulder[0] - arm.hand[0]), 0.5 * (arm.shoulder[1] - arm.hand[1]))
     leaning = draw_arm(lit, arm)
-    return [with_noise(draw_arm(image, coming), rng)] + [
-        with_noise(leaning, rng) for _ in range(frames - 1)]
+    return [with_noise(draw_arm(image, coming), rng, sigma)] + [
+        with_noise(leaning, rng, sigma) for _ in range(frames - 1)]
 
 
 def _body_shadow(arm: Arm, size: tuple[int, int], rng: random.Random
@@ -224,24 +226,43 @@ def _body_shadow(arm: Arm, size: tuple[int, int], rng: random.Random
 
 def with_noise(image: Image | npt.NDArray[np.float32], rng: random.Random,
                sigma: float = 2.0) -> Image:
-    """``image`` with fresh sensor noise: one more frame of a still scene."""
+    """``image`` with fresh sensor noise: one more frame of a still scene (none for a
+    ``sigma`` of 0: a simulated camera's frames are exact)."""
+    if sigma <= 0:
+        return np.clip(image, 0, 255).astype(np.uint8)
     noise = np.empty(image.shape, np.float32)
     cv2.setRNGSeed(rng.getrandbits(31))
     cv2.randn(noise, (0.0,) * 3, (sigma,) * 3)  # a scalar would draw the first channel only
     return np.clip(image.astype(np.float32) + noise, 0, 255).astype(np.uint8)
 
 
+def _die_area(image: Image, box: Box) -> tuple[int, int, int, int]:
+    """The part of the view a die at ``box`` takes, with its shadow (a few pixels aside)."""
+    h, w = image.shape[:2]
+    pad = 6
+    return max(0, box[0] - pad), max(0, box[1] - pad), min(w, box[2] + pad), min(h, box[3] + pad)
+
+
+def without_die(image: Image, background: Image, box: Box) -> Image:
+    """``image`` with the die at ``box`` picked up: the board of ``background`` seen there."""
+    x0, y0, x1, y1 = _die_area(image, box)
+    out = image.copy()
+    out[y0:y1, x0:x1] = background[y0:y1, x0:x1]
+    return out
+
+
 def nudged(image: Image, background: Image, box: Box, offset: tuple[int, int]) -> Image:
     """``image`` with the die at ``box`` slid by ``offset`` pixels (its picture and shadow
-    carried along, the board of ``background`` seen where it lay): a die pushed by a hand."""
+    carried along, the board of ``background`` seen where it lay): a die pushed by a hand.
+
+    Raises:
+        ValueError: the die would leave the view.
+    """
     h, w = image.shape[:2]
-    pad = 6  # the die's shadow falls a few pixels beside it
-    x0, y0 = max(0, box[0] - pad), max(0, box[1] - pad)
-    x1, y1 = min(w, box[2] + pad), min(h, box[3] + pad)
+    x0, y0, x1, y1 = _die_area(image, box)
     dx, dy = offset
     if min(x0 + dx, y0 + dy) < 0 or x1 + dx > w or y1 + dy > h:
         raise ValueError(f"invalid offset {offset!r}: the die at {box!r} would leave the view")
-    out = image.copy()
-    out[y0:y1, x0:x1] = background[y0:y1, x0:x1]
+    out = without_die(image, background, box)
     out[y0 + dy : y1 + dy, x0 + dx : x1 + dx] = image[y0:y1, x0:x1]
     return out

@@ -9,6 +9,7 @@ never a guess.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import replace
 
 import cv2
@@ -16,8 +17,9 @@ import numpy as np
 import numpy.typing as npt
 
 from vision._calibration import Calibration
+from vision._cover import board_seen_at, hides_board
 from vision._detect import Candidate, find_dice, foreground
-from vision._model import CUBE_VALUES, CubeReading, Die, RollReading, Verdict
+from vision._model import CUBE_VALUES, Box, CubeReading, Die, RollReading, Verdict
 from vision._net import Nets, load_nets
 from vision.errors import ImageError
 
@@ -197,6 +199,29 @@ class DiceReader:
         if abs(cx - w / 2) < 0.06 * w and abs(cy - h / 2) < 0.15 * h:
             return "centre"
         return "player1" if cy > h / 2 else "player2"
+
+    def is_covered(self, frame: Image) -> bool:
+        """Whether something far larger than a die hides the learnt board: a hand, a
+        sleeve, a player leaning over it (False while no board is learnt).
+
+        Why: then no roll can be read, nor the board learnt (see :mod:`vision._cover`).
+        """
+        seen = self._against_board(frame)
+        return seen is not None and hides_board(*seen)
+
+    def shows_board(self, frame: Image, boxes: Sequence[Box]) -> bool:
+        """Whether the learnt board is seen at every box of the view: the dice that lay
+        there are gone and nothing hides their places (True while no board is learnt)."""
+        seen = self._against_board(frame)
+        return seen is None or all(board_seen_at(*seen, box) for box in boxes)
+
+    def _against_board(self, frame: Image) -> tuple[Image, Image, Image] | None:
+        """The view, the learnt board and what differs between them (None: none learnt)."""
+        view = self.view(frame)
+        board = self._background
+        if board is None or board.shape != view.shape:
+            return None
+        return view, board, foreground(view, board)
 
 
 def _no_die(p: npt.NDArray[np.float32]) -> bool:
