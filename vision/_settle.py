@@ -188,8 +188,10 @@ class RollWatcher:
             self.state = WatchState.MOVING
             self._readings.clear()
             return None
-        if len(self._readings) >= self.votes or self.state is WatchState.COVERED:
+        if len(self._readings) >= self.votes:
             return None
+        # Checked on every settled frame: a hand drawn back too slowly to be seen moving
+        # (or a camera whose noise is not known yet) must not leave the board covered.
         if self.reader.is_covered(frame):
             self.state = WatchState.COVERED
             self._readings.clear()

@@ -146,6 +146,27 @@ def test_a_player_leaning_over_the_dice_is_covered_and_never_learnt_as_the_board
     assert len(reader.read(roll.image).dice) == 2
 
 
+def test_the_board_is_seen_uncovered_again_without_movement(reader: DiceReader) -> None:
+    # A watcher that never sees movement (the arm drawn back too slowly, or a settle
+    # threshold not yet fitted to the camera) must still read the roll once the arm is gone.
+    rng = random.Random(10)
+    roll = render_roll(random.Random(10), board_seed=10)
+    boxes = [die.box for die in roll.dice]
+    empty = [with_noise(roll.background, rng) for _ in range(3)]
+    leaning = leaning_over(roll.image, boxes, rng, cover="both", frames=4)
+    frames = empty + leaning + [with_noise(roll.image, rng) for _ in range(3)]
+    reader.set_background(roll.background)
+    source = VideoSource(frames)
+    watcher = RollWatcher(lambda: source, reader, settle=SettleDetector(frames=1, floor=1e9))
+    states, kinds = [], []
+    for _ in frames:
+        event = watcher.step()
+        states.append(watcher.state)
+        kinds += [event.kind] if event is not None else []
+    assert WatchState.COVERED in states
+    assert kinds == ["roll"]
+
+
 def _die(value: int, x: int, confidence: float = 0.95) -> Die:
     return Die(value, (x, 100, x + 30, 130), confidence)
 
