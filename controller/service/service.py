@@ -124,7 +124,10 @@ def open_journal(path: Path, *, first_seq: int = 1) -> Journal:
 
 
 class RollSource(Protocol):
-    """What the service needs of the camera: one step of ``vision.RollWatcher`` (blocking)."""
+    """What the service needs of the camera: one step of ``vision.RollWatcher`` (blocking),
+    and what it sees (its ``state``: ``covered`` is shown as the camera's link)."""
+
+    state: Any
 
     def step(self) -> Any: ...
 
@@ -448,6 +451,11 @@ class Service:
         self._links["camera"] = "live"
         while True:
             event = await asyncio.to_thread(watcher.step)
+            # A hand, a sleeve or a player over the board: the status says why no roll is read.
+            link = "covered" if str(watcher.state) == "covered" else "live"
+            if link != self._links["camera"]:
+                self._links["camera"] = link
+                self._queue.put_nowait(_Queued(_REFRESH))
             if event is None:
                 continue
             item = _camera_input(event, self.orientation.far)

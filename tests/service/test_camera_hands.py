@@ -94,6 +94,11 @@ def play_with_a_hand(path: Path, *, mid_play: bool) -> list[str]:
             board.show(moved(cells_from_board(START), mover, *play.moves[0]))
             await until(service, lambda: service.status().verdict == "partial", "the first move")
             await pass_over(leaning_over(image, [], rng, cover="both", frames=6, sigma=0))
+            # Leaning there until the status says so: the camera is covered, not lost.
+            camera.show(leaning_over(image, [], rng, cover="one", frames=2, sigma=0)[-1])
+            await until(service, lambda: service.status().links["camera"] == "covered", "covered")
+            camera.show(image)
+            await until(service, lambda: service.status().links["camera"] == "live", "uncovered")
         board.show(cells_from_board(play.result))
         await until(
             service,
