@@ -18,7 +18,9 @@ The referee service uses a small API::
 
     watcher = RollWatcher(lambda: open_source("0"), reader)
     event = watcher.step()                # RollEvent("roll", reading) / ("lifted") / None
-    watcher.state                         # searching / moving / settled / empty
+    # A roll is new only when the dice were lifted (the board seen where they lay) or moved:
+    # a hand, a sleeve or a player leaning over dice that stayed put is no roll.
+    watcher.state                         # searching / moving / settled / empty / covered
 
 - :class:`FrameSource` is the protocol of the frame sources (``read()`` -> frame or None,
   ``close()``): :class:`CameraSource` (USB, ``cv2.VideoCapture``), :class:`PiCameraSource`
