@@ -193,7 +193,7 @@ def main(argv: list[str]) -> int:
         failed = sum(f.startswith(f"{scene} ") for f in report.failures)
         skipped = report.skipped.get(scene, 0)
         print(
-            f"  {scene:14} {cases - failed}/{cases} as expected {EXPECTED[scene]}"
+            f"  {scene:16} {cases - failed}/{cases} as expected {EXPECTED[scene]}"
             + (f" ({skipped} seeds without a video)" if skipped else "")
         )
     for failure in report.failures:
