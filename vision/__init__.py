@@ -18,7 +18,9 @@ The referee service uses a small API::
 
     watcher = RollWatcher(lambda: open_source("0"), reader)
     event = watcher.step(Thrower.NEAR)    # RollEvent("roll", reading) / ("lifted") / None
-    watcher.state                         # searching / moving / settled / empty
+    # A roll is new only when the dice were lifted (the board seen where they lay) or moved:
+    # a hand, a sleeve or a player leaning over dice that stayed put is no roll.
+    watcher.state                         # searching / moving / settled / empty / covered
 
 - :class:`FrameSource` is the protocol of the frame sources (``read()`` -> frame or None,
   ``close()``): :class:`CameraSource` (USB, ``cv2.VideoCapture``), :class:`PiCameraSource`
@@ -28,7 +30,9 @@ The referee service uses a small API::
   :func:`save_calibration` / :func:`load_calibration` keep it in ``[camera.calibration]``.
 - :class:`SettleDetector` takes an injectable clock; its threshold derives from the camera
   noise (measured with :meth:`SettleDetector.measure_noise`, else estimated).
-- :func:`render_roll` draws labelled synthetic rolls (tests, demo, training).
+- :func:`render_roll` draws labelled synthetic rolls (tests, demo, training);
+  :func:`hand_crossing`, :func:`leaning_over`, :func:`nudged` and :func:`without_die` put
+  hands over them.
 """
 
 from __future__ import annotations
@@ -43,6 +47,16 @@ from vision._calibration import (
     find_markers,
     load_calibration,
     save_calibration,
+)
+from vision._hands import (
+    Arm,
+    draw_arm,
+    hand_crossing,
+    leaning_over,
+    nudged,
+    random_arm,
+    with_noise,
+    without_die,
 )
 from vision._model import CUBE_VALUES, CubeReading, Die, RollReading, Thrower, Verdict
 from vision._reader import DiceReader
@@ -66,6 +80,7 @@ __all__ = [
     "CUBE_VALUES",
     "IMAGE_SUFFIXES",
     "MARKER_CENTRES",
+    "Arm",
     "Calibration",
     "CalibrationError",
     "CameraError",
@@ -93,11 +108,18 @@ __all__ = [
     "WatchState",
     "annotate",
     "calibrate",
+    "draw_arm",
     "find_markers",
     "frame_change",
+    "hand_crossing",
+    "leaning_over",
     "load_calibration",
+    "nudged",
     "open_source",
+    "random_arm",
     "read_image",
     "render_roll",
     "save_calibration",
+    "with_noise",
+    "without_die",
 ]

@@ -9,6 +9,7 @@ sure of is ``unreadable`` (ask for manual entry), never a guess.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import replace
 
 import cv2
@@ -16,9 +17,10 @@ import numpy as np
 import numpy.typing as npt
 
 from vision._calibration import MARKER_CENTRES, Calibration
+from vision._cover import board_seen_at, hides_board
 from vision._cube import find_cube
 from vision._detect import Candidate, find_dice, foreground
-from vision._model import Die, RollReading, Thrower, Verdict
+from vision._model import Box, Die, RollReading, Thrower, Verdict
 from vision._net import Nets, load_nets
 from vision.errors import ImageError
 
@@ -179,6 +181,30 @@ class DiceReader:
             where = "; ".join(f"die at {list(d.box)} ({d.confidence:.2f})" for d in unsure)
             return Verdict.UNREADABLE, f"not sure of {where}"
         return Verdict.OK, ""
+
+
+    def is_covered(self, frame: Image) -> bool:
+        """Whether something far larger than a die hides the learnt board: a hand, a
+        sleeve, a player leaning over it (False while no board is learnt).
+
+        Why: then no roll can be read, nor the board learnt (see :mod:`vision._cover`).
+        """
+        seen = self._against_board(frame)
+        return seen is not None and hides_board(*seen)
+
+    def shows_board(self, frame: Image, boxes: Sequence[Box]) -> bool:
+        """Whether the learnt board is seen at every box of the view: the dice that lay
+        there are gone and nothing hides their places (True while no board is learnt)."""
+        seen = self._against_board(frame)
+        return seen is None or all(board_seen_at(*seen, box) for box in boxes)
+
+    def _against_board(self, frame: Image) -> tuple[Image, Image, Image] | None:
+        """The view, the learnt board and what differs between them (None: none learnt)."""
+        view = self.view(frame)
+        board = self._background
+        if board is None or board.shape != view.shape:
+            return None
+        return view, board, foreground(view, board)
 
 
 def _own_halves(candidates: list[Candidate], width: int, thrower: Thrower) -> list[bool]:

@@ -3,6 +3,8 @@
 The threshold of "nothing moves" comes from the camera's own noise (the frame-to-frame
 change of a still scene), so one setting works for a noisy webcam and a clean Pi camera.
 The reading is voted over the settled frames; the dice vanishing ends the turn (lifted).
+A roll is new only when the dice were lifted in between or moved: a hand passing over dice
+that stayed put, or a player leaning over them, is neither a roll nor the dice lifted.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 import collections
 import enum
 import itertools
+import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -18,13 +21,15 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision._model import RollReading, Thrower
+from vision._model import Die, RollReading, Thrower
 from vision._reader import DiceReader, check_frame
 from vision._sources import FrameSource
 from vision.errors import CameraError, ImageError
 
 Image = npt.NDArray[np.uint8]
 _SMALL = (160, 120)
+#: A die found again this share of its side or more from where it lay was moved: a roll.
+MOVED_FROM = 0.5
 
 
 def frame_change(previous: Image, current: Image) -> float:
@@ -119,6 +124,9 @@ class WatchState(enum.StrEnum):
     MOVING = "moving"
     SETTLED = "settled"  # dice at rest, read
     EMPTY = "empty"  # settled with no dice on the board
+    #: Settled with something far larger than a die over the board (a hand, a sleeve, a
+    #: player leaning over it), or over where the dice lay: nothing is read or learnt.
+    COVERED = "covered"
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,7 +158,8 @@ class RollWatcher:
         self.error: str = ""
         self._source: FrameSource | None = None
         self._readings: list[RollReading] = []
-        self._has_roll = False
+        #: The dice of the last roll sent, until they are seen lifted.
+        self._last: RollReading | None = None
         self._closed = False
 
     def step(self, thrower: Thrower | str = Thrower.NEAR) -> RollEvent | None:
@@ -182,20 +191,38 @@ class RollWatcher:
             return None
         if len(self._readings) >= self.votes:
             return None
+        # Checked on every settled frame: a hand drawn back too slowly to be seen moving
+        # (or a camera whose noise is not known yet) must not leave the board covered.
+        if self.reader.is_covered(frame):
+            self.state = WatchState.COVERED
+            self._readings.clear()
+            return None
         reading = self.reader.read(frame, thrower)
         if not reading.dice:
-            self.reader.set_background(frame)
-            self.state = WatchState.EMPTY
-            if self._has_roll:
-                self._has_roll = False
-                return RollEvent("lifted")
-            return None
+            return self._no_dice(frame)
         self.state = WatchState.SETTLED
         self._readings.append(reading)
         if len(self._readings) < self.votes:
             return None
-        self._has_roll = True
-        return RollEvent("roll", _vote(self._readings), len(self._readings))
+        voted = _vote(self._readings)
+        if self._last is not None and _same_dice(voted, self._last, self.reader.min_confidence):
+            return None  # the dice that stayed put: a hand passed, a player leant over them
+        self._last = voted
+        return RollEvent("roll", voted, len(self._readings))
+
+    def _no_dice(self, frame: Image) -> RollEvent | None:
+        """A settled frame without dice: the board is learnt, and the dice of the last roll
+        are lifted, only if the board is seen where they lay (else something hides it)."""
+        last = self._last
+        if last is not None and not self.reader.shows_board(frame, [d.box for d in last.dice]):
+            self.state = WatchState.COVERED
+            return None
+        self.reader.set_background(frame)
+        self.state = WatchState.EMPTY
+        if last is None:
+            return None
+        self._last = None
+        return RollEvent("lifted")
 
     def _lose_source(self, why: str) -> None:
         self.state = WatchState.SEARCHING
@@ -213,6 +240,27 @@ class RollWatcher:
             if self._source is not None:
                 self._source.close()
                 self._source = None
+
+
+def _same_dice(seen: RollReading, last: RollReading, sure: float) -> bool:
+    """Whether every die seen is a die of ``last`` that stayed put: found within
+    :data:`MOVED_FROM` of its side from where it lay, showing the same face (or a face the
+    reader is not ``sure`` of on either reading). Some of them (one die picked up) are no
+    roll either."""
+    left = list(last.dice)
+    for die in seen.dice:
+        stayed = next((old for old in left if _stayed(die, old, sure)), None)
+        if stayed is None:
+            return False
+        left.remove(stayed)
+    return True
+
+
+def _stayed(die: Die, old: Die, sure: float) -> bool:
+    side = math.sqrt(max(1, old.box[2] - old.box[0]) * max(1, old.box[3] - old.box[1]))
+    if math.dist(die.center, old.center) >= MOVED_FROM * side:
+        return False
+    return die.value == old.value or min(die.confidence, old.confidence) < sure
 
 
 def _vote(readings: list[RollReading]) -> RollReading:

@@ -18,6 +18,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from vision._hands import with_noise
 from vision._synth import render_roll
 from vision.errors import CameraError, ImageError
 
@@ -229,10 +230,7 @@ class SyntheticSource(_Closing):
         return render_roll(random.Random(0), board_seed=self._board_seed, dice=0).image
 
     def _noisy(self, image: Image) -> Image:
-        noise = np.empty(image.shape, np.int16)
-        cv2.setRNGSeed(self._rng.getrandbits(31))
-        cv2.randn(noise, 0, 2)
-        return np.clip(image.astype(np.int16) + noise, 0, 255).astype(np.uint8)
+        return with_noise(image, self._rng)
 
     def _generate(self) -> Iterator[Image]:
         n = 0

@@ -240,7 +240,8 @@ def _play_matches(
             f"match {number}: {counts.games} game(s), score {score[0]}-{score[1]}, "
             f"{counts.turns} turns, {counts.illegal} illegal plays ({counts.accepted} "
             f"accepted, {counts.demanded} demanded), {counts.cocked} cocked rolls, "
-            f"{counts.doubles} doubles, {counts.hits} hits; wrote {files}",
+            f"{counts.doubles} doubles, {counts.hits} hits, {counts.hands} hands over the dice, "
+            f"{counts.leans} players leaning over the board; wrote {files}",
             flush=True,
         )
         number += 1

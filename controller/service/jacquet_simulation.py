@@ -77,6 +77,7 @@ class JacquetTableDriver(TableDriver):
         dice = (max(entry.dice), min(entry.dice))
         assert status.dice == dice, (status.dice, dice)
         self.expected.append(record.Rolled(player, dice))
+        await self._now_and_then_a_hand()
 
     async def _play_numbers(self, player: Player, dice: tuple[int, int]) -> None:
         """One set of numbers: the mover's own throw, a primauté's, or handed over."""

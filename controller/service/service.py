@@ -126,7 +126,10 @@ def open_journal(path: Path, *, first_seq: int = 1) -> Journal:
 
 class RollSource(Protocol):
     """What the service needs of the camera: one step of ``vision.RollWatcher`` (blocking),
-    told who throws (``vision.Thrower``'s values: ``near``, ``far`` or ``both``)."""
+    told who throws (``vision.Thrower``'s values: ``near``, ``far`` or ``both``), and what
+    it sees (its ``state``: ``covered`` is shown as the camera's link)."""
+
+    state: Any
 
     def step(self, thrower: str) -> Any: ...
 
@@ -452,6 +455,11 @@ class Service:
         self._links["camera"] = "live"
         while True:
             event = await asyncio.to_thread(watcher.step, self._thrower())
+            # A hand, a sleeve or a player over the board: the status says why no roll is read.
+            link = "covered" if str(watcher.state) == "covered" else "live"
+            if link != self._links["camera"]:
+                self._links["camera"] = link
+                self._queue.put_nowait(_Queued(_REFRESH))
             if event is None:
                 continue
             if event.reading is not None:

@@ -9,12 +9,15 @@ simulators, and compare the journal with the players' own log (:attr:`TableDrive
   one light, each checked once by the real reader: the camera then shows only rolls whose
   truth is known, flat ones read right and cocked ones read as rerolls.
 * :class:`TableDriver` — the two simulated players (``controller.selfplay``'s strength),
-  making a share of illegal plays and cocked rolls.
+  making a share of illegal plays and cocked rolls, and now and then passing a hand over
+  the dice or leaning over the board (``vision.hand_crossing``, ``vision.leaning_over``,
+  drawn over the camera's picture): neither is a roll.
 """
 
 from __future__ import annotations
 
 import asyncio
+import collections
 import os
 import random
 import threading
@@ -116,8 +119,14 @@ class TableCamera:
         self._seen = 0
         self._reads_since = 0
         self._closed = False
-        self._hand: Any = None
+        self._passing: collections.deque[Any] = collections.deque()
         self._condition = threading.Condition()
+
+    @property
+    def picture(self) -> Any:
+        """What stands in front of the camera (a hand passing aside)."""
+        with self._condition:
+            return self._frame
 
     def show(self, image: Any) -> None:
         """Put ``image`` in front of the camera (a roll, or the empty board).
@@ -127,9 +136,19 @@ class TableCamera:
         """
         hand = image.copy()
         hand[:, : hand.shape[1] // 8] //= 3
+        self._change([hand], image)
+
+    def pass_over(self, frames: Sequence[Any]) -> None:
+        """Show ``frames`` once each (a hand passing, a player leaning over the board: the
+        same frame several times is something held still), then the picture again."""
+        self._change(frames)
+
+    def _change(self, passing: Sequence[Any], picture: Any = None) -> None:
+        """Show the frames ``passing``, then ``picture`` (None: the picture as it is)."""
         with self._condition:
-            self._hand = hand
-            self._frame = image
+            if picture is not None:
+                self._frame = picture
+            self._passing = collections.deque(passing)
             self._version += 1
             self._reads_since = 0
             self._condition.notify_all()
@@ -144,11 +163,10 @@ class TableCamera:
             self._condition.notify_all()
             if self._closed:
                 return None
-            hand, self._hand = self._hand, None
-            return hand if hand is not None else self._frame
+            return self._passing.popleft() if self._passing else self._frame
 
     def reads_since_show(self) -> int:
-        """Frames read since the last :meth:`show`."""
+        """Frames read since the last :meth:`show` or :meth:`pass_over`."""
         with self._condition:
             return self._reads_since
 
@@ -332,6 +350,10 @@ class DriverCounts:
     hits: int = 0
     bar_entries: int = 0
     bear_offs: int = 0
+    hands: int = 0
+    """Hands passed over dice that stayed put."""
+    leans: int = 0
+    """Players leaning over the board mid-play, held still for a few frames."""
 
 
 class TableDriver:
@@ -347,6 +369,8 @@ class TableDriver:
         rng: every choice of the players.
         illegal_rate: the share of turns played illegally.
         cocked_rate: the share of rolls with a cocked die.
+        hand_rate: the share of rolls read after which a hand passes over the dice, and
+            of plays during which the player leans over the board.
         flipped: the board's orientation (player 0 at the far side with colour B).
         echo: prints a line about each turn (the demo), or None.
         stall_s: how long a wait for the service goes on while the service handles
@@ -366,6 +390,7 @@ class TableDriver:
         rng: random.Random,
         illegal_rate: float = 0.08,
         cocked_rate: float = 0.08,
+        hand_rate: float = 0.1,
         flipped: bool = False,
         echo: Callable[[str], None] | None = None,
         stall_s: float = STALL_S,
@@ -392,6 +417,9 @@ class TableDriver:
         self._misset = False  # the cube was left where it was after a take
         self._to_set_right = False  # the service pointed it out: set it right next turn
         self._with_cube: dict[int, Any] = {}
+        self.hand_rate = hand_rate
+        #: The hands' own chance: what the players do stays as their ``rng`` makes it.
+        self._hands = random.Random(rng.random())
         self.flipped = flipped
         self.echo = echo
         self.stall_s = stall_s
@@ -451,6 +479,36 @@ class TableDriver:
             self.cube_at = cube
             self._with_cube.clear()
             await self.show(self.camera.empty)
+
+    async def _pass_over(self, frames: Sequence[Any]) -> None:
+        """Pass ``frames`` before the camera, and wait until the watcher has seen the
+        picture settle again after them."""
+        self.camera.pass_over(frames)
+        await self.camera.taken_in(len(frames) + 3, stall_s=self.stall_s)
+
+    async def _now_and_then_a_hand(self) -> None:
+        """Now and then a hand passes over the dice, which stay put: no roll, no lift."""
+        if self._hands.random() >= self.hand_rate:
+            return
+        from vision import hand_crossing
+
+        # Exact frames, as the table's camera gives; drawn on the slow Pi too: few of them.
+        frames = hand_crossing(self.camera.picture, [], self._hands, frames=5, sigma=0)
+        await self._pass_over(frames)
+        self.counts.hands += 1
+        self._say("    a hand passes over the dice")
+
+    async def _now_and_then_leaning(self) -> None:
+        """Now and then the player leans over the board mid-play, still for a few frames."""
+        if self._hands.random() >= self.hand_rate:
+            return
+        from vision import leaning_over
+
+        cover = self._hands.choice(("both", "board"))
+        frames = leaning_over(self.camera.picture, [], self._hands, cover=cover, frames=4, sigma=0)
+        await self._pass_over(frames)
+        self.counts.leans += 1
+        self._say(f"    the player leans over the {'dice' if cover == 'both' else 'board'}")
 
     def _physical(self, location: int) -> int:
         return mirror(location) if self.flipped else location
@@ -535,6 +593,7 @@ class TableDriver:
             await self.show(self.camera.empty)  # a tie: pick the dice up, roll again
             return
         self._say(f"opening roll {entry.dice[0]}-{entry.dice[1]}: player {status.turn} starts")
+        await self._now_and_then_a_hand()
 
     async def _misread(self, status: Any) -> None:
         """The camera called a flat roll irregular: pick the dice up to roll again.
@@ -615,6 +674,7 @@ class TableDriver:
         assert status.dice == dice, (status.dice, dice)
         self.expected.append(record.Rolled(player, dice))
         self._check_cube(status)
+        await self._now_and_then_a_hand()
 
     async def _set_cube_right(self) -> None:
         """Put the cube where the referee has it: its value on its owner's side."""
@@ -644,7 +704,9 @@ class TableDriver:
             if self.rng.random() < (self.illegal_rate)
             else None
         )
-        for move in play.moves:
+        for index, move in enumerate(play.moves):
+            if index == 1:
+                await self._now_and_then_leaning()
             await self._move(player, move.source, move.destination)
         result = play.result
         if illegal is not None:

@@ -2,7 +2,8 @@
 
 The simulated players play whole games; the journal must hold exactly what they did (every
 roll, play, illegal play accepted, cube action and result), every illegal play flagged and
-no legal one, every cocked roll rolled again, and the LED pins must have shown it.
+no legal one, every cocked roll rolled again, no hand over dice that stayed put taken for a
+roll, and the LED pins must have shown it.
 ``python -m benchmarks games`` runs the issue's 200 games.
 """
 
@@ -62,6 +63,8 @@ def test_the_journal_is_what_the_simulated_players_did(tmp_path: Path, seed: int
     assert len(accepted) == counts.accepted
     # Every cocked roll rolled again: the players rolled once more than the record holds.
     assert counts.cocked > 0
+    # Hands passed over dice that stayed put, players leant over the board mid-play: no roll.
+    assert counts.hands > 0 and counts.leans > 0
     assert counts.hits > 0 and counts.bar_entries > 0
     # Every game ended on the board (bearing off) or by a dropped double.
     assert counts.bear_offs > 0 or counts.drops == counts.games

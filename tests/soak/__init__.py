@@ -16,4 +16,5 @@ SOAKS: dict[str, str] = {
     "replug-service": "tests.soak.replug:main_service",
     "slow": "tests.service.slow",
     "journal": "tests.soak.journal",
+    "hands": "tests.soak.hands",
 }
