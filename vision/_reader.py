@@ -19,6 +19,7 @@ from vision._calibration import Calibration
 from vision._detect import Candidate, find_dice, foreground
 from vision._model import CUBE_VALUES, CubeReading, Die, RollReading, Verdict
 from vision._net import Nets, load_nets
+from vision._oblique import CameraPose, camera_pose, footprint, top_faces
 from vision.errors import ImageError
 
 Image = npt.NDArray[np.uint8]
@@ -92,6 +93,7 @@ class DiceReader:
             1.17 if calibration is not None else None)
         self._background: Image | None = None
         self._checkers: list[tuple[float, float, float]] = []
+        self._pose = _pose(calibration)
 
     def set_background(self, board: Image | None) -> None:
         """Learn the empty board (a view without dice, same light) or forget it.
@@ -131,7 +133,8 @@ class DiceReader:
             mask = foreground(view, background)
         if self._nets is None or background is not None:
             assert mask is not None
-            candidates = find_dice(view, mask)
+            candidates = find_dice(view, mask if self._pose is None
+                                   else top_faces(mask, self._pose))
             if self._nets is not None:
                 candidates = _reread(self._nets, view, candidates)
         else:
@@ -142,6 +145,8 @@ class DiceReader:
             cube = self._read_cube(view, mask, candidates)
         if cube is not None:
             candidates = [c for c in candidates if not _inside(c.center, cube.box)]
+        if self._pose is not None:
+            candidates = [footprint(c, self._pose) for c in candidates]
         dice = tuple(self._die(c, view.shape[1]) for c in candidates)
         verdict, reason = self._verdict(dice)
         return RollReading(dice, verdict, reason, cube)
@@ -197,6 +202,13 @@ class DiceReader:
         if abs(cx - w / 2) < 0.06 * w and abs(cy - h / 2) < 0.15 * h:
             return "centre"
         return "player1" if cy > h / 2 else "player2"
+
+
+def _pose(calibration: Calibration | None) -> CameraPose | None:
+    """Where the camera is, when the calibration tells it (it keeps the frame's size)."""
+    if calibration is None or calibration.frame_size is None:
+        return None
+    return camera_pose(calibration.matrix, calibration.frame_size)
 
 
 def _no_die(p: npt.NDArray[np.float32]) -> bool:

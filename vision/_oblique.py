@@ -1,0 +1,157 @@
+"""A camera at an angle: where it stands over the board, and the top faces of the dice.
+
+The calibration warps the frame to the board's plane. A die is a cube: in that view its
+top face is still an exact square (a central projection maps the plane of the tops onto
+the board's plane by a homothety about the camera's foot), but it lies farther from the
+camera than the die does, and the side faces turned to the camera fill the space between.
+At 60 degrees from vertical they are wider than the top itself. So the reader needs the
+camera's place: :func:`camera_pose` recovers it from the board's homography alone
+(square pixels, principal point at the frame's centre), :func:`top_faces` keeps the
+top face of each blob, and :func:`footprint` says where the die stands.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from vision._detect import Candidate
+
+Image = npt.NDArray[np.uint8]
+Floats = npt.NDArray[np.float64]
+
+#: Below this, in units of the board view, the side faces' band is under a pixel: the
+#: camera is treated as looking straight down.
+_MIN_BAND = 1.0
+
+
+@dataclass(frozen=True, slots=True)
+class CameraPose:
+    """Where the camera is, in board-view units: the point of the board's plane under it
+    (``foot``, often outside the board) and its ``height`` above that plane."""
+
+    foot: tuple[float, float]
+    height: float
+    #: The focal length in frame pixels: measured, or assumed when the camera looks
+    #: straight down (then the homography does not tell it).
+    focal: float
+    focal_measured: bool
+
+
+def focal_length(board_to_frame: Floats, frame_size: tuple[int, int]) -> float | None:
+    """The focal length (pixels) a homography of a plane implies, or None when it does
+    not say (a camera looking straight down: no perspective to measure).
+
+    Square pixels and the principal point at the frame's centre are assumed; the two
+    constraints of a rotation's orthonormal columns then give it in least squares.
+    """
+    w, h = frame_size
+    centred = np.array([[1, 0, -w / 2], [0, 1, -h / 2], [0, 0, 1]]) @ board_to_frame
+    h1, h2 = centred[:, 0], centred[:, 1]
+    a = np.array([h1[0] * h2[0] + h1[1] * h2[1], h1[0] ** 2 + h1[1] ** 2 - h2[0] ** 2 - h2[1] ** 2])
+    b = np.array([h1[2] * h2[2], h1[2] ** 2 - h2[2] ** 2])
+    inverse_square = -float(a @ b) / float(a @ a)
+    if inverse_square <= 0:
+        return None
+    focal = 1 / math.sqrt(inverse_square)
+    # Far outside any webcam's lens: the perspective was too faint to measure.
+    return focal if 0.3 * w < focal < 5 * w else None
+
+
+def camera_pose(camera_to_board: Floats, frame_size: tuple[int, int]) -> CameraPose:
+    """The camera's place over the board from the calibration's homography.
+
+    When the focal length cannot be measured (a camera straight over the board), that of
+    a common webcam (a field of view of about 56 degrees across) is assumed: the side
+    faces are then narrow and an error in it matters little.
+    """
+    board_to_frame = np.linalg.inv(camera_to_board)
+    measured = focal_length(board_to_frame, frame_size)
+    w, h = frame_size
+    focal = measured if measured is not None else 0.95 * w
+    k_inv = np.array([[1 / focal, 0, -w / 2 / focal], [0, 1 / focal, -h / 2 / focal], [0, 0, 1]])
+    m = k_inv @ board_to_frame
+    scale = 2 / (np.linalg.norm(m[:, 0]) + np.linalg.norm(m[:, 1]))
+    if m[2, 2] * scale < 0:
+        scale = -scale  # the board is in front of the camera
+    r1, r2, t = m[:, 0] * scale, m[:, 1] * scale, m[:, 2] * scale
+    u, _s, vt = np.linalg.svd(np.column_stack([r1, r2, np.cross(r1, r2)]))
+    rotation = u @ vt
+    centre = -rotation.T @ t
+    return CameraPose((float(centre[0]), float(centre[1])), abs(float(centre[2])), focal,
+                      measured is not None)
+
+
+def _line_kernel(dx: float, dy: float) -> tuple[Image, tuple[int, int]]:
+    """A structuring element holding the segment from its anchor to (dx, dy)."""
+    x0, y0 = max(0, -round(dx)), max(0, -round(dy))
+    kernel = np.zeros((abs(round(dy)) + 1, abs(round(dx)) + 1), np.uint8)
+    cv2.line(kernel, (x0, y0), (x0 + round(dx), y0 + round(dy)), 1, 1)
+    return kernel, (x0, y0)
+
+
+def top_faces(mask: Image, pose: CameraPose, *, min_area: float = 80.0) -> Image:
+    """The foreground mask of the board view with each blob cut to the top face of a die.
+
+    Seen from the camera's foot, a die's blob is its top square swept toward the camera by
+    the side faces' band (:meth:`CameraPose.band`): the top is what stays when the blob is
+    eroded by that band toward the camera. Measured on the blob, the band is its length
+    toward the camera less its width across (a square's extents along any two
+    perpendicular directions are equal); it is kept within what an upright die of that
+    width can show, so that touching dice and leaning ones still give a top-sized piece.
+    """
+    out = np.zeros_like(mask)
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    for contour in contours:
+        if cv2.contourArea(contour) < min_area:
+            continue
+        pts = contour.reshape(-1, 2).astype(np.float64)
+        centre = pts.mean(axis=0)
+        toward = np.array(pose.foot) - centre
+        distance = float(np.linalg.norm(toward))
+        if distance == 0:
+            continue
+        toward /= distance
+        across = np.array([-toward[1], toward[0]])
+        length = float(np.ptp(pts @ toward))
+        width = float(np.ptp(pts @ across))
+        ratio = distance / pose.height
+        band = min(max(length - width, 0.9 * ratio * width / math.sqrt(2)), 1.1 * ratio * width)
+        x, y, w, h = cv2.boundingRect(contour)
+        pad = math.ceil(band) + 2
+        blob = np.zeros((h + 2 * pad, w + 2 * pad), np.uint8)
+        cv2.drawContours(blob, [contour - [x - pad, y - pad]], -1, 255, cv2.FILLED)
+        if band >= _MIN_BAND:
+            kernel, anchor = _line_kernel(*(toward * band))
+            blob = cv2.erode(blob, kernel, anchor=anchor)
+            blob = cv2.morphologyEx(blob, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        region = out[max(0, y - pad) : y + h + pad, max(0, x - pad) : x + w + pad]
+        piece = blob[max(0, pad - y) : max(0, pad - y) + region.shape[0],
+                     max(0, pad - x) : max(0, pad - x) + region.shape[1]]
+        np.maximum(region, piece, out=region)
+    return out
+
+
+def footprint(candidate: Candidate, pose: CameraPose) -> Candidate:
+    """A die read on its top face, moved to where it stands on the board.
+
+    The top's plane maps to the board's by a homothety about the camera's foot, of ratio
+    ``height / (height + side)`` for a top ``side`` wide in the board view.
+    """
+    ratio = pose.height / (pose.height + candidate.side)
+    fx, fy = pose.foot
+
+    def moved(x: float, y: float) -> tuple[float, float]:
+        return fx + (x - fx) * ratio, fy + (y - fy) * ratio
+
+    x0, y0 = moved(candidate.box[0], candidate.box[1])
+    x1, y1 = moved(candidate.box[2], candidate.box[3])
+    box = (math.floor(min(x0, x1)), math.floor(min(y0, y1)), math.ceil(max(x0, x1)),
+           math.ceil(max(y0, y1)))
+    return replace(candidate, center=moved(*candidate.center), box=box,
+                   side=candidate.side * ratio,
+                   pip_list=tuple(moved(*p) for p in candidate.pip_list))
