@@ -94,24 +94,40 @@ def _line_kernel(dx: float, dy: float) -> tuple[Image, tuple[int, int]]:
     return kernel, (x0, y0)
 
 
-def top_faces(mask: Image, pose: CameraPose, *, min_area: float = 80.0) -> Image:
-    """The foreground mask of the board view with each blob cut to the top face of a die.
+@dataclass(frozen=True, slots=True)
+class Outline:
+    """A blob of the board view and how far its shape is from an upright die's there."""
+
+    hull: npt.NDArray[np.int32]
+    #: Length over width as :attr:`Candidate.aspect` measures it, with the side faces'
+    #: expected band taken out: about 1 for an upright die, more for a leaning one.
+    elongation: float
+
+
+def top_faces(mask: Image, pose: CameraPose, *, min_area: float = 80.0
+              ) -> tuple[Image, list[Outline]]:
+    """The foreground mask of the board view with each blob cut to the top face of a die,
+    and each blob's outline.
 
     Seen from the camera's foot, a die's blob is its top square swept toward the camera by
-    the side faces' band (:meth:`CameraPose.band`): the top is what stays when the blob is
-    eroded by that band toward the camera. Measured on the blob, the band is its length
-    toward the camera less its width across (a square's extents along any two
-    perpendicular directions are equal); it is kept within what an upright die of that
-    width can show, so that touching dice and leaning ones still give a top-sized piece.
+    the side faces' band: the top is what stays when the blob is eroded by that band
+    toward the camera. Measured on the blob, the band is its length toward the camera
+    less its width across (a square's extents along any two perpendicular directions are
+    equal); it is kept within what an upright die of that width can show, so that
+    touching dice and leaning ones still give a top-sized piece. The band the top's size
+    predicts then tells an upright die from a leaning one.
     """
     out = np.zeros_like(mask)
+    outlines = []
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     for contour in contours:
         if cv2.contourArea(contour) < min_area:
             continue
-        pts = contour.reshape(-1, 2).astype(np.float64)
-        centre = pts.mean(axis=0)
-        toward = np.array(pose.foot) - centre
+        # A die is convex: its hull restores faces partly lost against a board of their
+        # colour (a white die on an ivory point), which would cut the erosion short.
+        hull = cv2.convexHull(contour)
+        pts = hull.reshape(-1, 2).astype(np.float64)
+        toward = np.array(pose.foot) - pts.mean(axis=0)
         distance = float(np.linalg.norm(toward))
         if distance == 0:
             continue
@@ -121,27 +137,54 @@ def top_faces(mask: Image, pose: CameraPose, *, min_area: float = 80.0) -> Image
         width = float(np.ptp(pts @ across))
         ratio = distance / pose.height
         band = min(max(length - width, 0.9 * ratio * width / math.sqrt(2)), 1.1 * ratio * width)
-        x, y, w, h = cv2.boundingRect(contour)
+        x, y, w, h = cv2.boundingRect(hull)
         pad = math.ceil(band) + 2
         blob = np.zeros((h + 2 * pad, w + 2 * pad), np.uint8)
-        cv2.drawContours(blob, [contour - [x - pad, y - pad]], -1, 255, cv2.FILLED)
+        cv2.drawContours(blob, [hull - [x - pad, y - pad]], -1, 255, cv2.FILLED)
         if band >= _MIN_BAND:
             kernel, anchor = _line_kernel(*(toward * band))
             blob = cv2.erode(blob, kernel, anchor=anchor)
             blob = cv2.morphologyEx(blob, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        outlines.append(Outline(hull, _elongation(blob, (x - pad, y - pad), pose, length,
+                                                  width)))
         region = out[max(0, y - pad) : y + h + pad, max(0, x - pad) : x + w + pad]
         piece = blob[max(0, pad - y) : max(0, pad - y) + region.shape[0],
                      max(0, pad - x) : max(0, pad - x) + region.shape[1]]
         np.maximum(region, piece, out=region)
-    return out
+    return out, outlines
 
 
-def footprint(candidate: Candidate, pose: CameraPose) -> Candidate:
-    """A die read on its top face, moved to where it stands on the board.
+def _elongation(tops: Image, origin: tuple[int, int], pose: CameraPose, length: float,
+                width: float) -> float:
+    """How much longer or wider a blob is than an upright die with its largest top piece
+    (measured on rendered dice: 1.1 at most upright, 30 to 60 degrees)."""
+    pieces, _ = cv2.findContours(tops, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if not pieces:
+        return 1.0
+    (cx, cy), (rw, rh), _angle = cv2.minAreaRect(max(pieces, key=cv2.contourArea))
+    side = math.sqrt(max(1.0, rw * rh))
+    at = math.hypot(cx + origin[0] - pose.foot[0], cy + origin[1] - pose.foot[1])
+    expected = width + at * side / (pose.height + side)
+    # A square seen from any side is at most sqrt(2) times its side across.
+    return max(length / expected, expected / length, width / (math.sqrt(2) * side))
+
+
+def _outline_at(point: tuple[float, float], outlines: list[Outline]) -> Outline | None:
+    for outline in outlines:
+        if cv2.pointPolygonTest(outline.hull, point, False) >= 0:
+            return outline
+    return None
+
+
+def footprint(candidate: Candidate, pose: CameraPose, outlines: list[Outline]) -> Candidate:
+    """A die read on its top face, moved to where it stands on the board, its aspect that
+    of its whole outline against an upright die's (:func:`top_faces`).
 
     The top's plane maps to the board's by a homothety about the camera's foot, of ratio
     ``height / (height + side)`` for a top ``side`` wide in the board view.
     """
+    outline = _outline_at(candidate.center, outlines)
+    aspect = max(candidate.aspect, outline.elongation if outline is not None else 1.0)
     ratio = pose.height / (pose.height + candidate.side)
     fx, fy = pose.foot
 
@@ -153,5 +196,5 @@ def footprint(candidate: Candidate, pose: CameraPose) -> Candidate:
     box = (math.floor(min(x0, x1)), math.floor(min(y0, y1)), math.ceil(max(x0, x1)),
            math.ceil(max(y0, y1)))
     return replace(candidate, center=moved(*candidate.center), box=box,
-                   side=candidate.side * ratio,
+                   side=candidate.side * ratio, aspect=aspect,
                    pip_list=tuple(moved(*p) for p in candidate.pip_list))

@@ -19,7 +19,7 @@ from vision._calibration import Calibration
 from vision._detect import Candidate, find_dice, foreground
 from vision._model import CUBE_VALUES, CubeReading, Die, RollReading, Verdict
 from vision._net import Nets, load_nets
-from vision._oblique import CameraPose, camera_pose, footprint, top_faces
+from vision._oblique import CameraPose, Outline, camera_pose, footprint, top_faces
 from vision.errors import ImageError
 
 Image = npt.NDArray[np.uint8]
@@ -131,10 +131,15 @@ class DiceReader:
         mask = None
         if self._nets is None or background is not None or self.calibration is not None:
             mask = foreground(view, background)
+        # Seen at an angle, the dice are read on their top faces (the learnt board's case).
+        outlines: list[Outline] | None = None
         if self._nets is None or background is not None:
             assert mask is not None
-            candidates = find_dice(view, mask if self._pose is None
-                                   else top_faces(mask, self._pose))
+            if self._pose is not None:
+                tops, outlines = top_faces(mask, self._pose)
+                candidates = find_dice(view, tops)
+            else:
+                candidates = find_dice(view, mask)
             if self._nets is not None:
                 candidates = _reread(self._nets, view, candidates)
         else:
@@ -145,8 +150,8 @@ class DiceReader:
             cube = self._read_cube(view, mask, candidates)
         if cube is not None:
             candidates = [c for c in candidates if not _inside(c.center, cube.box)]
-        if self._pose is not None:
-            candidates = [footprint(c, self._pose) for c in candidates]
+        if self._pose is not None and outlines is not None:
+            candidates = [footprint(c, self._pose, outlines) for c in candidates]
         dice = tuple(self._die(c, view.shape[1]) for c in candidates)
         verdict, reason = self._verdict(dice)
         return RollReading(dice, verdict, reason, cube)
