@@ -27,6 +27,12 @@ Floats = npt.NDArray[np.float64]
 #: Below this, in units of the board view, the side faces' band is under a pixel: the
 #: camera is treated as looking straight down.
 _MIN_BAND = 1.0
+#: A top piece this much longer toward the camera than wide holds two dice's tops.
+_ROW = 1.5
+#: A dent this deep, over the blob's width, is a waist between two dice.
+_NECK = 0.15
+#: The smaller piece of a cut holds at least this share of the blob: a die.
+_HALF = 0.3
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,6 +110,27 @@ class Outline:
     elongation: float
 
 
+@dataclass(frozen=True, slots=True)
+class _Extent:
+    """A blob's extents as the camera sees it."""
+
+    toward: Floats  # the unit vector from the blob to the camera's foot
+    length: float  # toward the camera
+    width: float  # across
+    ratio: float  # the side faces' band of a top 1 wide, there
+
+
+def _extent(points: Floats, pose: CameraPose) -> _Extent | None:
+    toward = np.array(pose.foot) - points.mean(axis=0)
+    distance = float(np.linalg.norm(toward))
+    if distance == 0:
+        return None
+    toward /= distance
+    across = np.array([-toward[1], toward[0]])
+    return _Extent(toward, float(np.ptp(points @ toward)), float(np.ptp(points @ across)),
+                   distance / pose.height)
+
+
 def top_faces(mask: Image, pose: CameraPose, *, min_area: float = 80.0
               ) -> tuple[Image, list[Outline]]:
     """The foreground mask of the board view with each blob cut to the top face of a die,
@@ -115,43 +142,107 @@ def top_faces(mask: Image, pose: CameraPose, *, min_area: float = 80.0
     less its width across (a square's extents along any two perpendicular directions are
     equal); it is kept within what an upright die of that width can show, so that
     touching dice and leaning ones still give a top-sized piece. The band the top's size
-    predicts then tells an upright die from a leaning one.
+    predicts then tells an upright die from a leaning one. A blob longer than one die can
+    be holds two, one behind the other: it is cut at its waist first.
     """
     out = np.zeros_like(mask)
-    outlines = []
+    outlines: list[Outline] = []
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    for contour in contours:
-        if cv2.contourArea(contour) < min_area:
+    for blob in contours:
+        if cv2.contourArea(blob) < min_area:
             continue
-        # A die is convex: its hull restores faces partly lost against a board of their
-        # colour (a white die on an ivory point), which would cut the erosion short.
-        hull = cv2.convexHull(contour)
-        pts = hull.reshape(-1, 2).astype(np.float64)
-        toward = np.array(pose.foot) - pts.mean(axis=0)
-        distance = float(np.linalg.norm(toward))
-        if distance == 0:
-            continue
-        toward /= distance
-        across = np.array([-toward[1], toward[0]])
-        length = float(np.ptp(pts @ toward))
-        width = float(np.ptp(pts @ across))
-        ratio = distance / pose.height
-        band = min(max(length - width, 0.9 * ratio * width / math.sqrt(2)), 1.1 * ratio * width)
-        x, y, w, h = cv2.boundingRect(hull)
-        pad = math.ceil(band) + 2
-        blob = np.zeros((h + 2 * pad, w + 2 * pad), np.uint8)
-        cv2.drawContours(blob, [hull - [x - pad, y - pad]], -1, 255, cv2.FILLED)
-        if band >= _MIN_BAND:
-            kernel, anchor = _line_kernel(*(toward * band))
-            blob = cv2.erode(blob, kernel, anchor=anchor)
-            blob = cv2.morphologyEx(blob, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        extent = _extent(blob.reshape(-1, 2).astype(np.float64), pose)
+        pieces = [blob]
+        if extent is not None and extent.length > extent.width * (1 + 1.1 * extent.ratio):
+            pieces = _cut_neck(blob, min_area)
+        for piece in pieces:
+            _top_face(out, outlines, piece, pose)
+    return out, outlines
+
+
+def _top_face(out: Image, outlines: list[Outline], contour: npt.NDArray[np.int32],
+              pose: CameraPose) -> None:
+    """Draw into ``out`` the top face of one blob (:func:`top_faces`), add its outline."""
+    # A die is convex: its hull restores faces partly lost against a board of their
+    # colour (a white die on an ivory point), which would cut the erosion short.
+    hull = cv2.convexHull(contour)
+    extent = _extent(hull.reshape(-1, 2).astype(np.float64), pose)
+    if extent is None:
+        return
+    length, width, ratio = extent.length, extent.width, extent.ratio
+    band = min(max(length - width, 0.9 * ratio * width / math.sqrt(2)), 1.1 * ratio * width)
+    x, y, w, h = cv2.boundingRect(hull)
+    pad = math.ceil(band) + 2
+    blob = np.zeros((h + 2 * pad, w + 2 * pad), np.uint8)
+    cv2.drawContours(blob, [hull - [x - pad, y - pad]], -1, 255, cv2.FILLED)
+    if band >= _MIN_BAND:
+        kernel, anchor = _line_kernel(*(extent.toward * band))
+        blob = cv2.erode(blob, kernel, anchor=anchor)
+        blob = cv2.morphologyEx(blob, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    if _split_row(blob, extent.toward):
+        # Dice in a row toward the camera: the outline is several dice's, no lean.
+        outlines.append(Outline(hull, 1.0))
+    else:
         outlines.append(Outline(hull, _elongation(blob, (x - pad, y - pad), pose, length,
                                                   width)))
-        region = out[max(0, y - pad) : y + h + pad, max(0, x - pad) : x + w + pad]
-        piece = blob[max(0, pad - y) : max(0, pad - y) + region.shape[0],
-                     max(0, pad - x) : max(0, pad - x) + region.shape[1]]
-        np.maximum(region, piece, out=region)
-    return out, outlines
+    region = out[max(0, y - pad) : y + h + pad, max(0, x - pad) : x + w + pad]
+    piece = blob[max(0, pad - y) : max(0, pad - y) + region.shape[0],
+                 max(0, pad - x) : max(0, pad - x) + region.shape[1]]
+    np.maximum(region, piece, out=region)
+
+
+def _cut_neck(contour: npt.NDArray[np.int32], min_area: float
+              ) -> list[npt.NDArray[np.int32]]:
+    """A blob cut in two across its narrowest waist, when it has one: two dice touching
+    in the view (a die's own outline is convex, or has one bite where its face matched
+    the board). The pieces smaller than ``min_area`` are dropped."""
+    defects = cv2.convexityDefects(contour, cv2.convexHull(contour, returnPoints=False))
+    (_c, (rw, rh), _a) = cv2.minAreaRect(contour)
+    deep = [] if defects is None else sorted(
+        (int(d[3]) / 256, int(d[2])) for d in defects.reshape(-1, 4)
+        if int(d[3]) / 256 > _NECK * min(rw, rh))
+    if len(deep) < 2:
+        return [contour]
+    (_d1, i), (_d2, j) = deep[-1], deep[-2]
+    x, y, w, h = cv2.boundingRect(contour)
+    blob = np.zeros((h + 2, w + 2), np.uint8)
+    cv2.drawContours(blob, [contour - [x - 1, y - 1]], -1, 255, cv2.FILLED)
+    a, b = contour[i, 0] - [x - 1, y - 1], contour[j, 0] - [x - 1, y - 1]
+    cv2.line(blob, (int(a[0]), int(a[1])), (int(b[0]), int(b[1])), 0, 2)
+    pieces, _ = cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    areas = sorted((cv2.contourArea(p) for p in pieces), reverse=True)
+    # Two dice make two halves; a bite in one die's outline makes a sliver.
+    if len(areas) < 2 or areas[1] < _HALF * cv2.contourArea(contour):
+        return [contour]
+    return [p + np.array([x - 1, y - 1], np.int32) for p in pieces
+            if cv2.contourArea(p) >= min_area]
+
+
+def _split_row(tops: Image, toward: Floats) -> bool:
+    """Cut apart, in place, the top faces of dice lying in a row toward the camera, and
+    say whether there were any.
+
+    The farther die's side faces reach the nearer die's top, so the erosion leaves one
+    piece from the far top to the near top. Each top is as long toward the camera as it
+    is wide (a square), so the piece keeps its far and its near end, a width each.
+    """
+    count, labels = cv2.connectedComponents(tops)
+    split = False
+    for label in range(1, count):
+        ys, xs = np.nonzero(labels == label)
+        along = xs * toward[0] + ys * toward[1]
+        width = float(np.ptp(xs * -toward[1] + ys * toward[0])) + 1
+        near, far = float(along.max()), float(along.min())  # "toward" points to the camera
+        if near - far < _ROW * width:
+            continue
+        # Between the two tops, or (tops touching) a cut at the middle.
+        low, high = far + width, near - width
+        if high - low < 2:
+            low, high = (far + near) / 2 - 1, (far + near) / 2 + 1
+        middle = (along > low) & (along < high)
+        tops[ys[middle], xs[middle]] = 0
+        split = True
+    return split
 
 
 def _elongation(tops: Image, origin: tuple[int, int], pose: CameraPose, length: float,
