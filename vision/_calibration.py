@@ -120,15 +120,26 @@ class MarkerDetection:
 
 
 def find_markers(frame: Image) -> MarkerDetection:
-    """Every ArUco marker (DICT_4X4_50) visible in a frame."""
+    """Every ArUco marker (DICT_4X4_50) visible in a frame.
+
+    A camera at an angle sees the far markers foreshortened to a few pixels a cell: when
+    some of the four are missing, the frame is searched again enlarged twice.
+    """
     dictionary = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
     detector = cv2.aruco.ArucoDetector(dictionary, cv2.aruco.DetectorParameters())
     grey = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
-    corners, ids, _rejected = detector.detectMarkers(grey)
     found: dict[int, tuple[tuple[float, float], ...]] = {}
-    if ids is not None:
-        for marker_id, quad in zip(ids.ravel().tolist(), corners, strict=True):
-            found[int(marker_id)] = tuple((float(x), float(y)) for x, y in quad.reshape(4, 2))
+    for zoom in (1, 2):
+        if zoom > 1:
+            grey = cv2.resize(grey, None, fx=zoom, fy=zoom, interpolation=cv2.INTER_CUBIC)
+        corners, ids, _rejected = detector.detectMarkers(grey)
+        if ids is not None:
+            for marker_id, quad in zip(ids.ravel().tolist(), corners, strict=True):
+                found.setdefault(int(marker_id), tuple(
+                    ((x + 0.5) / zoom - 0.5, (y + 0.5) / zoom - 0.5) for x, y in
+                    quad.reshape(4, 2).tolist()))
+        if len(found) >= len(MARKER_CENTRES):
+            break
     return MarkerDetection(found)
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
+import cv2
 import numpy as np
 import pytest
 
@@ -48,13 +49,12 @@ def test_the_camera_is_found_where_it_stands(tilt: float) -> None:
     assert np.hypot(*(np.array(pose.foot) - centre[:2])) < 0.03 * pose.height
 
 
-@pytest.mark.parametrize(("tilt", "seed"), [(30, 21), (45, 22), (60, 24)])
+@pytest.mark.parametrize(("tilt", "seed"), [(30, 21), (45, 22), (60, 23)])
 def test_oblique_rolls_are_read_on_their_top_faces(tilt: float, seed: int) -> None:
     roll, reading = _read(seed, tilt)
     truth = tuple(sorted((d.value for d in roll.dice), reverse=True))
     assert reading.verdict is Verdict.OK, reading
     assert reading.values == truth, reading
-    # (Seed 23 at 60 degrees hides a marker: the seeds are those whose four markers show.)
     # Each die is placed where it stands, not where its top face is seen.
     for die in reading.dice:
         assert any(t.box[0] <= die.center[0] <= t.box[2] and t.box[1] <= die.center[1] <= t.box[3]
@@ -80,6 +80,18 @@ def test_clutter_off_the_board_is_not_a_die() -> None:
 def test_a_leaning_die_seen_at_an_angle_is_a_reroll() -> None:
     score = evaluate_oblique(2, 60, seed=51, cocked=1)
     assert score.reroll == 2, score.summary()
+
+
+def test_markers_foreshortened_at_an_angle_are_found() -> None:
+    # At 60 degrees the far markers have a pixel or two a cell; found in the frame
+    # enlarged (before, this frame gave markers [0, 1, 2] and no calibration).
+    roll = render_oblique(random.Random(23), tilt=60)
+    calibration, found = calibrate(roll.background)
+    assert sorted(found.corners) == [0, 1, 2, 3]
+    to_frame = roll.camera.board_to_frame()
+    corner = np.array([[[600.0, 440.0]]])
+    seen = cv2.perspectiveTransform(corner, to_frame)
+    assert np.allclose(cv2.perspectiveTransform(seen, calibration.matrix), corner, atol=2.0)
 
 
 def test_old_calibrations_load_and_new_ones_keep_the_frame_size() -> None:
