@@ -109,8 +109,8 @@ class Outline:
     """A blob of the board view and how far its shape is from an upright die's there."""
 
     hull: npt.NDArray[np.int32]
-    #: Length over width as :attr:`Candidate.aspect` measures it, with the side faces'
-    #: expected band taken out: about 1 for an upright die, more for a leaning one.
+    #: An aspect compared as :attr:`Candidate.aspect` is: about 1 for an upright die (its
+    #: side faces' band as its top predicts), more for a leaning one.
     elongation: float
 
 
@@ -125,6 +125,7 @@ class _Extent:
 
 
 def _extent(points: Floats, pose: CameraPose) -> _Extent | None:
+    """The extents of a blob's outline points (None right under the camera)."""
     toward = np.array(pose.foot) - points.mean(axis=0)
     distance = float(np.linalg.norm(toward))
     if distance == 0:
