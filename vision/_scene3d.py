@@ -109,7 +109,8 @@ def look_at_board(tilt: float, azimuth: float, distance: float, *,
     spread = np.abs(cam[:, :2] / cam[:, 2:3])  # at a focal length of 1
     fw, fh = frame_size
     focal = fill * min(fw / 2 / spread[:, 0].max(), fh / 2 / spread[:, 1].max())
-    return PinholeCamera(tuple(tuple(float(v) for v in row) for row in rotation),
+    rows = tuple((float(r[0]), float(r[1]), float(r[2])) for r in rotation)
+    return PinholeCamera(rows,
                          (float(translation[0]), float(translation[1]), float(translation[2])),
                          float(focal), frame_size, tilt)
 
@@ -256,14 +257,15 @@ def _warp_into(img: npt.NDArray[np.float32], texture: Image, quad: Floats,
     if x0 >= x1 or y0 >= y1:
         return
     th, tw = texture.shape[:2]
-    src = np.float32([[0, 0], [tw, 0], [tw, th], [0, th]])
-    m = cv2.getPerspectiveTransform(src, np.float32(quad - [x0, y0]))
+    src = np.array([[0, 0], [tw, 0], [tw, th], [0, th]], np.float32)
+    dst = (quad - [x0, y0]).astype(np.float32)
+    m = cv2.getPerspectiveTransform(src, dst)
     size = (x1 - x0, y1 - y0)
     colour = cv2.warpPerspective(texture.astype(np.float32) * shade, m, size,
                                  flags=cv2.INTER_LINEAR)
     # The coverage is warped at four times the resolution: anti-aliased edges.
     ones = np.ones((th * 4, tw * 4), np.float32)
-    m4 = cv2.getPerspectiveTransform(src * 4, np.float32(quad - [x0, y0]))
+    m4 = cv2.getPerspectiveTransform(src * 4, dst)
     alpha = cv2.warpPerspective(ones, m4, size, flags=cv2.INTER_AREA)[:, :, None]
     region = img[y0:y1, x0:x1]
     region[:] = region * (1 - alpha) + colour * alpha
@@ -275,7 +277,7 @@ def _fill(img: npt.NDArray[np.float32], polygon: Floats, colour: tuple[int, int,
     mask = np.zeros(img.shape[:2], np.uint8)
     cv2.fillConvexPoly(mask, np.round(polygon * 16).astype(np.int32), 255, cv2.LINE_AA, 4)
     alpha = (mask.astype(np.float32) / 255)[:, :, None]
-    img[:] = img * (1 - alpha) + np.float32(colour) * shade * alpha
+    img[:] = img * (1 - alpha) + np.array(colour, np.float32) * shade * alpha
 
 
 def _draw(img: npt.NDArray[np.float32], solid: _Solid, camera: PinholeCamera,
@@ -292,7 +294,8 @@ def _draw(img: npt.NDArray[np.float32], solid: _Solid, camera: PinholeCamera,
         if len(face) == 4:
             _warp_into(img, texture, quad, shade)
         else:
-            _fill(img, quad, tuple(int(v) for v in texture[0, 0]), shade)
+            b, g, r = (int(v) for v in texture[0, 0])
+            _fill(img, quad, (b, g, r), shade)
 
 
 def _shadow(img: npt.NDArray[np.float32], solid: _Solid, camera: PinholeCamera,
@@ -300,7 +303,7 @@ def _shadow(img: npt.NDArray[np.float32], solid: _Solid, camera: PinholeCamera,
     """The solid's shadow on the board plane, softened (drawn before the solids)."""
     points = np.vstack(solid.faces)
     on_plane = points - (points[:, 2:3] / light[2]) * light
-    hull = cv2.convexHull(np.float32(camera.project(on_plane)))
+    hull = cv2.convexHull(camera.project(on_plane).astype(np.float32))
     mask = np.zeros(img.shape[:2], np.float32)
     cv2.fillConvexPoly(mask, np.round(hull * 16).astype(np.int32), 1.0, cv2.LINE_AA, 4)
     mask = cv2.GaussianBlur(mask, (0, 0), 2.0)
