@@ -64,6 +64,8 @@ def focal_length(board_to_frame: Floats, frame_size: tuple[int, int]) -> float |
     h1, h2 = centred[:, 0], centred[:, 1]
     a = np.array([h1[0] * h2[0] + h1[1] * h2[1], h1[0] ** 2 + h1[1] ** 2 - h2[0] ** 2 - h2[1] ** 2])
     b = np.array([h1[2] * h2[2], h1[2] ** 2 - h2[2] ** 2])
+    if not float(a @ a) > 0:
+        return None  # the board view itself (an identity): nothing to measure
     inverse_square = -float(a @ b) / float(a @ a)
     if inverse_square <= 0:
         return None

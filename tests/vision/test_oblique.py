@@ -94,6 +94,13 @@ def test_markers_foreshortened_at_an_angle_are_found() -> None:
     assert np.allclose(cv2.perspectiveTransform(seen, calibration.matrix), corner, atol=2.0)
 
 
+def test_a_frame_that_is_the_board_view_places_a_camera_straight_above() -> None:
+    pose = camera_pose(np.eye(3), (640, 480))
+    assert not pose.focal_measured
+    assert pose.foot == pytest.approx((320, 240))
+    assert pose.height == pytest.approx(pose.focal)
+
+
 def test_old_calibrations_load_and_new_ones_keep_the_frame_size() -> None:
     old = Calibration.from_mapping({"homography": [[1, 0, 0], [0, 1, 0], [0, 0, 1]]})
     assert old.frame_size is None
