@@ -9,12 +9,22 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
+from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
 
-from vision import Calibration, DiceReader, RollReading, Verdict, calibrate
+from vision import (
+    Calibration,
+    CalibrationError,
+    DiceReader,
+    RollReading,
+    Verdict,
+    calibrate,
+    load_calibration,
+    save_calibration,
+)
 from vision._evaluate import evaluate_oblique
 from vision._oblique import camera_pose
 from vision._scene3d import ObliqueRoll, look_at_board, render_oblique
@@ -101,8 +111,15 @@ def test_a_frame_that_is_the_board_view_places_a_camera_straight_above() -> None
     assert pose.height == pytest.approx(pose.focal)
 
 
-def test_old_calibrations_load_and_new_ones_keep_the_frame_size() -> None:
+def test_old_calibrations_load_and_new_ones_keep_the_frame_size(tmp_path: Path) -> None:
     old = Calibration.from_mapping({"homography": [[1, 0, 0], [0, 1, 0], [0, 0, 1]]})
     assert old.frame_size is None
     new = replace(old, frame_size=(1280, 720))
     assert Calibration.from_mapping(new.to_mapping()) == new
+    save_calibration(tmp_path / "tabula.toml", new)
+    assert load_calibration(tmp_path / "tabula.toml") == new
+    with pytest.raises(CalibrationError, match=r"invalid calibration in \[camera.calibration\]"):
+        Calibration.from_mapping({"homography": [[1, 0, 0], [0, 1, 0], [0, 0, 1]],
+                                  "frame_size": [1280]})
+    with pytest.raises(CalibrationError, match=r"invalid frame_size \(8, 8\)"):
+        replace(old, frame_size=(8, 8))
