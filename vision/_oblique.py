@@ -157,6 +157,9 @@ def top_faces(mask: Image, pose: CameraPose, *, min_area: float = 80.0
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     for blob in contours:
         if cv2.contourArea(blob) < min_area:
+            # A speck: maybe pips of a face lost against the board, which the dice finder
+            # joins to the die beside them.
+            cv2.drawContours(out, [blob], -1, 255, cv2.FILLED)
             continue
         extent = _extent(blob.reshape(-1, 2).astype(np.float64), pose)
         pieces = [blob]
