@@ -6,13 +6,19 @@ core of this machine (a Raspberry Pi 4 is 3-4 times slower); on the real photos 
 (``DiceReader(model=None)``), timed and scored in the same run on the same frames; the
 settle check's is the bare ``cv2.absdiff`` of two whole frames.
 
-``python -m benchmarks vision [--rolls N] [--photos DIR] [--photo-limit N]``. Timings are
+``python -m benchmarks vision [--rolls N] [--photos DIR] [--photo-limit N]
+[--oblique-rolls N]``. Timings are
 CPU time on one core (OpenCV's threads are limited to one), the best of ``--repeats``
 taken in turns with the reference. The accuracy part reads the real photos (the project
 copy, or ``../shared`` when given) each with the model of its own fold, which never saw it
 (held-out figures, see :mod:`vision.train`), a die not read right being a miss; and the
 deterministic synthetic set of two-dice rolls (2,000 by default) with the service's model,
-which the classical reader is not scored on.
+which the classical reader is not scored on. Cameras at an angle: ``--oblique-rolls``
+two-dice rolls per angle (0, 30, 45 and 60 degrees from vertical), rendered in 3-D
+(:func:`vision._scene3d.render_oblique`, seeds from ``OBLIQUE_SEEDS``, held out from all
+tuning) and calibrated on their empty board, then as many with one die leaning; the
+reference is the same reader with a calibration that does not place the camera (the
+board-plane view only, as before the camera's place was kept).
 """
 
 from __future__ import annotations
@@ -28,11 +34,18 @@ import numpy as np
 
 from benchmarks.measure import Row, best_of, count, timed_row
 from vision import Calibration, DiceReader, SettleDetector, read_image, render_roll
-from vision._evaluate import Score, evaluate_photos, evaluate_synthetic, evaluate_varied
+from vision._evaluate import (
+    ObliqueScore,
+    Score,
+    evaluate_oblique,
+    evaluate_photos,
+    evaluate_synthetic,
+    evaluate_varied,
+)
 
 PHOTOS = Path(__file__).resolve().parents[1] / "tests" / "data" / "dice-photos"
 
-SMALL = ("--repeats", "1", "--rolls", "8", "--photo-limit", "2")
+SMALL = ("--repeats", "1", "--rolls", "8", "--photo-limit", "2", "--oblique-rolls", "1")
 
 CLASSICAL = "the classical OpenCV reader, same frame"
 
@@ -45,6 +58,8 @@ def add_options(parser: argparse.ArgumentParser) -> None:
                         help="a folder of labelled real photos (its manifest.jsonl)")  # fmt: skip
     parser.add_argument("--photo-limit", type=count, default=None,
                         help="the first N photos only")  # fmt: skip
+    parser.add_argument("--oblique-rolls", type=count, default=100,
+                        help="rolls per camera angle (and as many with a leaning die)")
     parser.add_argument("--no-accuracy", action="store_true", help="the timings only")
     parser.add_argument("--failures", action="store_true", help="list the real-photo failures")
 
@@ -160,8 +175,56 @@ def _accuracy(options: argparse.Namespace) -> list[Row]:
     ]  # fmt: skip
 
 
+#: Camera angles from vertical, degrees.
+TILTS = (0, 30, 45, 60)
+_NO_POSE = "the same reader, calibration without the camera's place"
+
+
+def _share_row(name: str, figure: float, reference: float, misses: int) -> Row:
+    """A percentage beside the reference's; a reference of 0 has no ratio, said so."""
+    if reference > 0:
+        return Row(name, figure * 100, "%", reference * 100, _NO_POSE, misses=misses,
+                   clock=None)
+    return Row(name, figure * 100, "%", None, "", misses=misses, clock=None,
+               reason=f"{_NO_POSE} scores 0 here")
+
+
+def _oblique(rolls: int) -> list[Row]:
+    """Value accuracy, recall and precision per camera angle, and leaning dice caught."""
+    rows = []
+    for tilt in TILTS:
+        scores: dict[bool, ObliqueScore] = {}
+        leaning: dict[bool, ObliqueScore] = {}
+        for geometry in (True, False):
+            scores[geometry] = evaluate_oblique(rolls, tilt, geometry=geometry)
+            leaning[geometry] = evaluate_oblique(rolls, tilt, geometry=geometry, cocked=1)
+            print(f"  oblique{'' if geometry else ' (reference)'}: {scores[geometry].summary()}")
+            print(f"    one die leaning: {leaning[geometry].summary()}")
+        new, old = scores[True], scores[False]
+        dice = f"{new.dice.labels} dice at {tilt} degrees"
+        rows += [
+            _share_row(f"value accuracy, {dice}", new.dice.accuracy, old.dice.accuracy,
+                       new.dice.matched - new.dice.correct),
+            _share_row(f"recall, {dice}", new.dice.recall, old.dice.recall,
+                       new.dice.labels - new.dice.matched),
+            _share_row(f"precision, {dice}", new.dice.precision, old.dice.precision,
+                       new.dice.false_positives),
+            _share_row(f"rolls read ok and right, {dice}",
+                       new.ok_right / max(1, new.rolls - new.uncalibrated),
+                       old.ok_right / max(1, old.rolls - old.uncalibrated), new.ok_wrong),
+        ]
+        caught, before = leaning[True], leaning[False]
+        rows.append(_share_row(
+            f"leaning die a reroll, {caught.rolls - caught.uncalibrated} rolls at {tilt} "
+            "degrees", caught.reroll / max(1, caught.rolls - caught.uncalibrated),
+            before.reroll / max(1, before.rolls - before.uncalibrated), caught.ok_wrong))
+    return rows
+
+
 def run(options: argparse.Namespace) -> list[Row]:
     """Measure and return the rows."""
     cv2.setNumThreads(1)
     rows = _speed(options.repeats)
-    return rows if options.no_accuracy else rows + _accuracy(options)
+    if options.no_accuracy:
+        return rows
+    return rows + _accuracy(options) + _oblique(options.oblique_rolls)

@@ -28,6 +28,9 @@ The referee service uses a small API::
 - :func:`calibrate` finds the ArUco markers (DICT_4X4_50 ids 0..3 at
   :data:`MARKER_CENTRES` of the board view) and gives a :class:`Calibration`;
   :func:`save_calibration` / :func:`load_calibration` keep it in ``[camera.calibration]``.
+  It keeps the frame's size too, which places the camera: a camera at an angle (a
+  webcam on a stand at the table's edge) sees the dice's side faces, and the reader then
+  reads each die's top face and places the die where it stands (:mod:`vision._oblique`).
 - :class:`SettleDetector` takes an injectable clock; its threshold derives from the camera
   noise (measured with :meth:`SettleDetector.measure_noise`, else estimated).
 - :func:`render_roll` draws labelled synthetic rolls (tests, demo, training);

@@ -45,6 +45,9 @@ class Calibration:
 
     homography: tuple[tuple[float, float, float], ...]
     board_size: tuple[int, int] = BOARD_SIZE
+    #: The camera frame's size, which places the camera over the board (its principal
+    #: point is the frame's centre); None in calibrations made before it was kept.
+    frame_size: tuple[int, int] | None = None
 
     def __post_init__(self) -> None:
         h = self.homography
@@ -56,6 +59,9 @@ class Calibration:
             raise CalibrationError(f"invalid homography {h!r}: singular")
         if len(self.board_size) != 2 or min(self.board_size) < 16:
             raise CalibrationError(f"invalid board_size {self.board_size!r}")
+        if self.frame_size is not None and (len(self.frame_size) != 2
+                                            or min(self.frame_size) < 16):
+            raise CalibrationError(f"invalid frame_size {self.frame_size!r}")
 
     @property
     def matrix(self) -> npt.NDArray[np.float64]:
@@ -75,8 +81,11 @@ class Calibration:
 
     def to_mapping(self) -> dict[str, Any]:
         """The calibration as the ``[camera.calibration]`` table."""
-        return {"homography": [list(r) for r in self.homography],
-                "board_size": list(self.board_size)}
+        table: dict[str, Any] = {"homography": [list(r) for r in self.homography],
+                                 "board_size": list(self.board_size)}
+        if self.frame_size is not None:
+            table["frame_size"] = list(self.frame_size)
+        return table
 
     @classmethod
     def from_mapping(cls, table: Mapping[str, Any], where: str = "[camera.calibration]"
@@ -91,9 +100,11 @@ class Calibration:
             size = table.get("board_size", list(BOARD_SIZE))
             homography = tuple((float(r[0]), float(r[1]), float(r[2])) for r in rows)
             board = (int(size[0]), int(size[1]))
+            seen = table.get("frame_size")
+            frame = None if seen is None else (int(seen[0]), int(seen[1]))
         except (KeyError, TypeError, ValueError, IndexError) as error:
             raise CalibrationError(f"invalid calibration in {where}: {error!r}") from None
-        return cls(homography, board)
+        return cls(homography, board, frame)
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,15 +120,26 @@ class MarkerDetection:
 
 
 def find_markers(frame: Image) -> MarkerDetection:
-    """Every ArUco marker (DICT_4X4_50) visible in a frame."""
+    """Every ArUco marker (DICT_4X4_50) visible in a frame.
+
+    A camera at an angle sees the far markers foreshortened to a few pixels a cell: when
+    some of the four are missing, the frame is searched again enlarged twice.
+    """
     dictionary = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
     detector = cv2.aruco.ArucoDetector(dictionary, cv2.aruco.DetectorParameters())
     grey = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
-    corners, ids, _rejected = detector.detectMarkers(grey)
     found: dict[int, tuple[tuple[float, float], ...]] = {}
-    if ids is not None:
-        for marker_id, quad in zip(ids.ravel().tolist(), corners, strict=True):
-            found[int(marker_id)] = tuple((float(x), float(y)) for x, y in quad.reshape(4, 2))
+    for zoom in (1, 2):
+        if zoom > 1:
+            grey = cv2.resize(grey, None, fx=zoom, fy=zoom, interpolation=cv2.INTER_CUBIC)
+        corners, ids, _rejected = detector.detectMarkers(grey)
+        if ids is not None:
+            for marker_id, quad in zip(ids.ravel().tolist(), corners, strict=True):
+                found.setdefault(int(marker_id), tuple(
+                    ((x + 0.5) / zoom - 0.5, (y + 0.5) / zoom - 0.5) for x, y in
+                    quad.reshape(4, 2).tolist()))
+        if len(found) >= len(MARKER_CENTRES):
+            break
     return MarkerDetection(found)
 
 
@@ -145,7 +167,7 @@ def calibrate(
     if matrix is None:
         raise CalibrationError(f"markers {ids!r} are degenerate (in a line?)")
     homography = tuple((float(r[0]), float(r[1]), float(r[2])) for r in matrix)
-    return Calibration(homography, board_size), detection
+    return Calibration(homography, board_size, (frame.shape[1], frame.shape[0])), detection
 
 
 def annotate(frame: Image, detection: MarkerDetection, calibration: Calibration | None) -> Image:
@@ -175,7 +197,9 @@ _OWN_HEADER = re.compile(r"^\s*\[\s*camera\s*\.\s*calibration\s*\]\s*(#.*)?$")
 def _toml_table(calibration: Calibration) -> str:
     rows = ", ".join("[" + ", ".join(repr(v) for v in r) + "]" for r in calibration.homography)
     w, h = calibration.board_size
-    return f"[camera.calibration]\nboard_size = [{w}, {h}]\nhomography = [{rows}]\n"
+    frame = ("" if calibration.frame_size is None
+             else "frame_size = [{}, {}]\n".format(*calibration.frame_size))
+    return f"[camera.calibration]\nboard_size = [{w}, {h}]\n{frame}homography = [{rows}]\n"
 
 
 def save_calibration(path: str | os.PathLike[str], calibration: Calibration) -> None:

@@ -22,6 +22,7 @@ from vision._cube import find_cube
 from vision._detect import Candidate, find_dice, foreground
 from vision._model import Box, Die, RollReading, Thrower, Verdict
 from vision._net import Nets, load_nets
+from vision._oblique import CameraPose, Outline, camera_pose, footprint, top_faces
 from vision.errors import ImageError
 
 Image = npt.NDArray[np.uint8]
@@ -99,6 +100,7 @@ class DiceReader:
             1.17 if calibration is not None else None)
         self._background: Image | None = None
         self._checkers: list[tuple[float, float, float]] = []
+        self._pose = _pose(calibration)
 
     def set_background(self, board: Image | None) -> None:
         """Learn the empty board (a view without dice, same light) or forget it.
@@ -139,9 +141,15 @@ class DiceReader:
         mask = None
         if self._nets is None or background is not None or self.calibration is not None:
             mask = foreground(view, background)
+        # Seen at an angle, the dice are read on their top faces (the learnt board's case).
+        outlines: list[Outline] | None = None
         if self._nets is None or background is not None:
             assert mask is not None
-            candidates = find_dice(view, mask)
+            if self._pose is not None:
+                tops, outlines = top_faces(mask, self._pose)
+                candidates = find_dice(view, tops)
+            else:
+                candidates = find_dice(view, mask)
             if self._nets is not None:
                 candidates = _reread(self._nets, view, candidates)
         else:
@@ -150,9 +158,15 @@ class DiceReader:
         cube = None
         if self.calibration is not None:
             die_side = float(np.median([c.side for c in candidates])) if candidates else 30.0
-            cube = find_cube(view, die_side, mask=mask, keep_out=_MARKER_BOXES)
+            # Seen at an angle, a die's blob (its top and side faces) is cube-sized.
+            held = tuple(cv2.boundingRect(o.hull) for o in outlines or () if any(
+                cv2.pointPolygonTest(o.hull, c.center, False) >= 0 for c in candidates))
+            cube = find_cube(view, die_side, mask=mask, keep_out=_MARKER_BOXES + tuple(
+                (x, y, x + w, y + h) for x, y, w, h in held))
         if cube is not None:
             candidates = [c for c in candidates if not _inside(c.center, cube.box)]
+        if self._pose is not None and outlines is not None:
+            candidates = [footprint(c, self._pose, outlines) for c in candidates]
         halves = _own_halves(candidates, view.shape[1], thrower)
         dice = tuple(self._die(c, own) for c, own in zip(candidates, halves, strict=True))
         verdict, reason = self._verdict(dice)
@@ -222,6 +236,13 @@ def _own_halves(candidates: list[Candidate], width: int, thrower: Thrower) -> li
         return left
     crowded = sum(right) > 1 or sum(left) > 1
     return [(r or lt) and not crowded for r, lt in zip(right, left, strict=True)]
+
+
+def _pose(calibration: Calibration | None) -> CameraPose | None:
+    """Where the camera is, when the calibration tells it (it keeps the frame's size)."""
+    if calibration is None or calibration.frame_size is None:
+        return None
+    return camera_pose(calibration.matrix, calibration.frame_size)
 
 
 def _no_die(p: npt.NDArray[np.float32]) -> bool:
