@@ -28,7 +28,8 @@ The referee service uses a small API::
   :func:`save_calibration` / :func:`load_calibration` keep it in ``[camera.calibration]``.
 - :class:`SettleDetector` takes an injectable clock; its threshold derives from the camera
   noise (measured with :meth:`SettleDetector.measure_noise`, else estimated).
-- :func:`render_roll` draws labelled synthetic rolls (tests, demo, training).
+- :func:`render_roll` draws labelled synthetic rolls (tests, demo, training), under
+  the empty board's light or a changed one (:class:`LightChange`, :func:`shadow_video`).
 """
 
 from __future__ import annotations
@@ -58,7 +59,7 @@ from vision._sources import (
     open_source,
     read_image,
 )
-from vision._synth import SyntheticDie, SyntheticRoll, render_roll
+from vision._synth import LightChange, SyntheticDie, SyntheticRoll, render_roll, shadow_video
 from vision.errors import CalibrationError, CameraError, ImageError, ModelError, VisionError
 
 __all__ = [
@@ -76,6 +77,7 @@ __all__ = [
     "FolderSource",
     "FrameSource",
     "ImageError",
+    "LightChange",
     "MarkerDetection",
     "ModelError",
     "PiCameraSource",
@@ -99,4 +101,5 @@ __all__ = [
     "read_image",
     "render_roll",
     "save_calibration",
+    "shadow_video",
 ]
