@@ -57,11 +57,37 @@ def _max_channel(image: Image) -> Image:
     return cv2.max(cv2.max(b, g), r)
 
 
+#: A gain of 1 in the 8-bit gain maps of :func:`light_gain` (8 bits: OpenCV's median
+#: filter takes kernels over 5 on them only). Gains up to 4, in steps of 1/64.
+GAIN_ONE = 64
+
+
+def light_gain(image: Image, background: Image, *, scale: int = 4, kernel: int = 17) -> Image:
+    """How much more light each pixel and colour of ``image`` gets than the learnt empty
+    board did (``GAIN_ONE`` for the same light).
+
+    Lamps, daylight and a player's shadow change between the empty board and the roll:
+    the change is a gain that varies smoothly over the board, or steps at a shadow's soft
+    edge. It is the ratio of the two images at 1/``scale`` of their size, median-filtered
+    over ``kernel`` cells: a die, a few cells, is an outlier the median leaves out; a
+    shadow's straight edge is kept.
+    """
+    h, w = image.shape[:2]
+    size = (max(1, w // scale), max(1, h // scale))
+    small = cv2.resize(image, size, interpolation=cv2.INTER_AREA).astype(np.float32)
+    board = cv2.resize(background, size, interpolation=cv2.INTER_AREA).astype(np.float32)
+    # The offset keeps the ratio of dark pixels (sensor noise over little light) tame.
+    gain = cv2.convertScaleAbs((small + 8) / (board + 8), alpha=GAIN_ONE)
+    gain = cv2.medianBlur(gain, kernel)
+    return cv2.resize(gain, (w, h), interpolation=cv2.INTER_LINEAR)
+
+
 def foreground(image: Image, background: Image | None = None) -> Image:
     """Mask of what differs from the board: from an empty-board image, else estimated.
 
-    With ``background`` (the empty board under the same light, learnt between rolls),
-    shadows are left out: a shadow darkens every channel by about the same ratio.
+    With ``background`` (the empty board, learnt between rolls), the change of the room's
+    light since is modelled (:func:`light_gain`) and left out, and so are the dice's own
+    shadows: a shadow darkens every channel by about the same ratio.
     """
     if background is None:
         # The estimate is rough near every object: a higher threshold keeps touching
@@ -69,15 +95,23 @@ def foreground(image: Image, background: Image | None = None) -> Image:
         bg = _background(image)
         diff = _max_channel(cv2.absdiff(cv2.GaussianBlur(image, (3, 3), 0), bg))
         return _clean(cv2.threshold(diff, 40, 255, cv2.THRESH_BINARY)[1])
-    diff = _max_channel(cv2.absdiff(image, background))
+    gain = light_gain(image, background)
+    background = cv2.multiply(background, gain, scale=1 / GAIN_ONE)  # under today's light
+    # The difference as it would be under the learnt board's light: a die in a shadow
+    # stands out from the board as much as it did in the light.
+    diff = _max_channel(cv2.divide(cv2.absdiff(image, background), gain, scale=GAIN_ONE))
     mask = cv2.threshold(diff, 28, 255, cv2.THRESH_BINARY)[1]
     changed = cv2.findNonZero(mask)  # (x, y) rows, a fifth of np.nonzero's time
     if changed is not None:
-        # Only the changed pixels are tested for shadow (speed).
+        # Only the changed pixels are tested for shadow (speed). A shadow's fringe on a
+        # colour edge, or the light's model a little off, spreads the ratio of one pixel's
+        # channels: their neighbourhood's ratio is measured instead.
         xs, ys = changed.reshape(-1, 2).T
-        ratio = (image[ys, xs].astype(np.float32) + 4) / (background[ys, xs].astype(np.float32) + 4)
+        near = cv2.GaussianBlur(image, (3, 3), 0)[ys, xs].astype(np.float32)
+        board = cv2.GaussianBlur(background, (3, 3), 0)[ys, xs].astype(np.float32)
+        ratio = (near + 8) / (board + 8)
         rmax, rmin = ratio.max(axis=1), ratio.min(axis=1)
-        shadow = (rmax < 0.95) & (rmin > 0.4) & (rmax - rmin < 0.18)
+        shadow = (rmax < 1.0) & (rmin > 0.4) & (rmax - rmin < 0.22)
         mask[ys[shadow], xs[shadow]] = 0
     return _clean(mask)
 
