@@ -182,7 +182,7 @@ class RollWatcher:
         if len(self._readings) >= self.votes:
             return None
         reading = self.reader.read(frame)
-        if not reading.dice:
+        if reading.is_empty:
             self.reader.set_background(frame)
             self.state = WatchState.EMPTY
             if self._has_roll:

@@ -546,10 +546,11 @@ def _sigmoid(x: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
     return np.asarray(1 / (1 + np.exp(-np.clip(x, -30, 30))), np.float32)
 
 
-def shadow_video(roll: SyntheticRoll, frames: int, *,
+def shadow_video(roll: SyntheticRoll, frames: int, *, start: float = 0.0, end: float = 1.0,
                  empty: bool = False) -> list[Image]:
-    """The roll under its changed light with the shadow band crossing the board, one
-    step per frame (``empty``: the board after the dice were lifted, same light).
+    """The roll under its changed light with the shadow band moving from ``start`` to
+    ``end`` (as :attr:`LightChange.at`: 0 and 1 just off the board either side) in even
+    steps over ``frames`` frames; ``empty``: the board after the dice were lifted.
 
     Raises:
         ValueError: the roll was rendered without a light change, or ``frames`` < 1.
@@ -560,5 +561,41 @@ def shadow_video(roll: SyntheticRoll, frames: int, *,
     if frames < 1:
         raise ValueError(f"invalid frames {frames!r}: expected at least 1")
     scene = roll.background if empty else roll.unlit
-    steps = [k / max(1, frames - 1) for k in range(frames)]
+    steps = [start + (end - start) * k / max(1, frames - 1) for k in range(frames)]
     return [roll.light.moved(at).apply(scene) for at in steps]
+
+
+def with_clutter(roll: SyntheticRoll, rng: random.Random, count: int, *,
+                 on_frame: bool = False) -> SyntheticRoll:
+    """The roll with ``count`` things put down since the board was learnt, about a die's
+    size (coins, chips, scraps of paper, spare dice): on the playing field, or on the
+    board's frame around it (``on_frame``).
+    """
+    image = roll.image.astype(np.float32)
+    w, h = BOARD_SIZE
+    for _ in range(count):
+        side = rng.uniform(20, 34)
+        if on_frame:
+            edge = rng.choice(("top", "bottom", "left", "right"))
+            cx = rng.uniform(side, w - side) if edge in ("top", "bottom") else (
+                _MARGIN / 2 if edge == "left" else w - _MARGIN / 2)
+            cy = rng.uniform(side, h - side) if edge in ("left", "right") else (
+                _MARGIN / 2 if edge == "top" else h - _MARGIN / 2)
+        else:
+            cx = rng.uniform(_MARGIN + side, w - _MARGIN - side)
+            cy = rng.uniform(_MARGIN + side, h - _MARGIN - side)
+        kind = rng.random()
+        if kind < 0.4:  # a spare die
+            patch, alpha = _die_patch(rng.randint(1, 6), side, rng.uniform(0, 2 * math.pi),
+                                      0.0, rng=rng, look=varied_look(rng))
+            _paste(image, patch, alpha, (cx, cy), (2.0, 2.0))
+            continue
+        colour = (rng.randrange(256), rng.randrange(256), rng.randrange(256))
+        if kind < 0.7:
+            cv2.circle(image, (round(cx), round(cy)), round(side / 2), colour, cv2.FILLED,
+                       cv2.LINE_AA)
+        else:
+            corners = cv2.boxPoints(((cx, cy), (side, side * rng.uniform(0.6, 1.0)),
+                                     rng.uniform(0, 90)))
+            cv2.fillConvexPoly(image, np.round(corners).astype(np.int32), colour, cv2.LINE_AA)
+    return replace(roll, image=cv2.convertScaleAbs(image))

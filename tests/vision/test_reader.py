@@ -14,6 +14,7 @@ from vision import (
     render_roll,
     shadow_video,
 )
+from vision._synth import with_clutter
 
 
 def _reader(roll_background: np.ndarray) -> DiceReader:
@@ -84,6 +85,24 @@ def test_cocked_dice_are_still_flagged_under_a_changed_light_and_a_moving_shadow
             reading = reader.read(image)
             assert reading.verdict is Verdict.REROLL, (seed, frame, roll.light, reading)
             assert "cocked" in reading.reason, (seed, frame, roll.light, reading.reason)
+
+
+def test_things_on_the_frame_around_the_playing_field_are_not_dice() -> None:
+    for seed in range(3):
+        roll = with_clutter(render_roll(random.Random(seed)), random.Random(seed), 12,
+                            on_frame=True)
+        reading = _reader(roll.background).read(roll.image)
+        truth = tuple(sorted((d.value for d in roll.dice), reverse=True))
+        assert (reading.verdict, reading.values) == (Verdict.OK, truth), (seed, reading.reason)
+
+
+def test_a_cluttered_field_is_unreadable_and_said_so_without_reading_each_thing() -> None:
+    roll = with_clutter(render_roll(random.Random(4)), random.Random(4), 30)
+    reading = _reader(roll.background).read(roll.image)
+    assert (reading.verdict, reading.dice) == (Verdict.UNREADABLE, ())
+    assert reading.reason.startswith("cluttered: "), reading.reason
+    assert reading.reason.endswith(" die-like blobs, at most 6 are read"), reading.reason
+    assert not reading.is_empty
 
 
 @pytest.mark.parametrize(
