@@ -7,7 +7,8 @@ simulators, and compare the journal with the players' own log (:attr:`TableDrive
 * :class:`TableCamera` — a frame source over the table: the empty board, or a roll.
 * :class:`RollPool` — rendered rolls (``vision.render_roll``) composited on one board under
   one light, each checked once by the real reader: the camera then shows only rolls whose
-  truth is known, flat ones read right and cocked ones read as rerolls.
+  truth is known, flat ones read right and cocked ones read as rerolls. Now and then the
+  room's light has changed since the empty board (up to 30%, some with a shadow across).
 * :class:`TableDriver` — the two simulated players (``controller.selfplay``'s strength),
   making a share of illegal plays and cocked rolls.
 """
@@ -176,6 +177,8 @@ class PoolRoll:
     image: Any
     dice: tuple[int, int]
     cocked: bool
+    relit: bool = False
+    """Lit otherwise than the empty board (lamps, daylight, a player's shadow)."""
 
 
 class RollPool:
@@ -185,13 +188,15 @@ class RollPool:
         seed: the rendering's seed.
         flat: how many readable rolls to keep.
         cocked: how many cocked rolls to keep.
+        relit: the share of the rolls lit otherwise than the empty board.
     """
 
-    def __init__(self, seed: int = 0, *, flat: int = 24, cocked: int = 6) -> None:
+    def __init__(self, seed: int = 0, *, flat: int = 24, cocked: int = 6,
+                 relit: float = 0.3) -> None:
         import cv2
         import numpy as np
 
-        from vision import Calibration, DiceReader, Verdict, render_roll
+        from vision import Calibration, DiceReader, LightChange, Verdict, render_roll
 
         self.empty = render_roll(random.Random(seed), board_seed=seed, dice=0).background
         reader = DiceReader(Calibration.identity(), expected_dice=2)
@@ -202,18 +207,18 @@ class RollPool:
         while len(self.flat) < flat or len(self.cocked) < cocked:
             attempt += 1
             want_cocked = len(self.cocked) < cocked and (attempt % 3 == 0 or len(self.flat) >= flat)
-            roll = render_roll(
-                random.Random(seed * 7919 + attempt),
-                board_seed=seed,
-                cocked=1 if want_cocked else 0,
-            )
+            rng = random.Random(seed * 7919 + attempt)
+            roll = render_roll(rng, board_seed=seed, cocked=1 if want_cocked else 0)
             mask = (cv2.absdiff(roll.image, roll.background).max(axis=2) > 12).astype(np.uint8)
             mask = cv2.dilate(mask, np.ones((5, 5), np.uint8))
             image = np.where(mask[..., None] > 0, roll.image, self.empty)
+            lit = rng.random() < relit
+            if lit:
+                image = LightChange.random(rng, shadow=rng.random() < 0.5).apply(image)
             reading = reader.read(image)
             if want_cocked:
                 if reading.verdict is Verdict.REROLL:
-                    self.cocked.append(PoolRoll(image, (1, 1), True))
+                    self.cocked.append(PoolRoll(image, (1, 1), True, lit))
                 continue
             truth = sorted(roll.dice, key=lambda die: -(die.box[1] + die.box[3]))
             if reading.verdict is not Verdict.OK or len(reading.dice) != 2:
@@ -221,7 +226,7 @@ class RollPool:
             seen = sorted(reading.dice, key=lambda die: -die.center[1])
             dice = (truth[0].value, truth[1].value)
             if (seen[0].value, seen[1].value) == dice:
-                self.flat.append(PoolRoll(image, dice, False))
+                self.flat.append(PoolRoll(image, dice, False, lit))
 
     def save(self, path: Path) -> None:
         """Keep the pool in a ``.npz`` file (rendering it takes seconds, loading it not).
@@ -244,6 +249,7 @@ class RollPool:
             images=np.stack([roll.image for roll in rolls]),
             dice=np.array([roll.dice for roll in rolls]),
             cocked=np.array([roll.cocked for roll in rolls]),
+            relit=np.array([roll.relit for roll in rolls]),
         )
         partial.replace(path)
 
@@ -258,9 +264,10 @@ class RollPool:
                 pool = cls.__new__(cls)
                 pool.empty = data["empty"]
                 rolls = [
-                    PoolRoll(image, (int(dice[0]), int(dice[1])), bool(cocked))
-                    for image, dice, cocked in zip(
-                        data["images"], data["dice"], data["cocked"], strict=True
+                    PoolRoll(image, (int(dice[0]), int(dice[1])), bool(cocked), bool(relit))
+                    for image, dice, cocked, relit in zip(
+                        data["images"], data["dice"], data["cocked"], data["relit"],
+                        strict=True,
                     )
                 ]
                 pool.flat = [roll for roll in rolls if not roll.cocked]
