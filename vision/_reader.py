@@ -26,6 +26,9 @@ Image = npt.NDArray[np.uint8]
 #: A die the detector found is read mirrored as well when its four turns agree on a class
 #: with less than this probability (fixed before measuring; see vision/models/README.md).
 MIRROR_BELOW = 0.95
+#: A blob the pip layouts read as the classifier's one view does, with at least this
+#: probability, is read: the four turns (four times the time) are for the others.
+AGREED_AT_ONCE = 0.95
 
 
 def check_frame(frame: object, what: str = "frame") -> Image:
@@ -223,8 +226,14 @@ def _reread(nets: Nets, view: Image, candidates: list[Candidate]) -> list[Candid
     wins with the margin between them as its confidence, so that a disagreement between
     two sure readers is ``unreadable`` rather than a guess.
     """
-    probs = nets.classify(view, [c.center for c in candidates], [_box_side(c.box)
-                                                                 for c in candidates])
+    centres = [c.center for c in candidates]
+    sides = [_box_side(c.box) for c in candidates]
+    probs = nets.classify(view, centres, sides, turns=1)
+    doubt = [i for i, (c, p) in enumerate(zip(candidates, probs, strict=True))
+             if p[c.value] < AGREED_AT_ONCE]
+    if doubt:
+        probs[doubt] = nets.classify(view, [centres[i] for i in doubt],
+                                     [sides[i] for i in doubt])
     out = []
     for c, p in zip(candidates, probs, strict=True):
         if _no_die(p):
