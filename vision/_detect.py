@@ -315,7 +315,6 @@ class ClutteredError(VisionError):
 
     def __init__(self, blobs: int, limit: int) -> None:
         super().__init__(f"cluttered: {blobs} die-like blobs, at most {limit} are read")
-        self.blobs = blobs
 
 
 def find_dice(image: Image, mask: Image, *, limit: int | None = None) -> list[Candidate]:

@@ -527,7 +527,7 @@ class LightChange:
         if not self.shadow:
             return gain.astype(np.float32)
         # Signed distance of each pixel from the band's centre line.
-        reach = math.hypot(w, h) / 2 + self.width / 2 + 3 * self.softness
+        reach = math.hypot(w, h) / 2 + self.width / 2 + 6 * self.softness
         offset = (2 * self.at - 1) * reach
         xs = np.arange(w, dtype=np.float32)[None, :] - w / 2
         ys = np.arange(h, dtype=np.float32)[:, None] - h / 2
