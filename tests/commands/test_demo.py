@@ -42,8 +42,9 @@ def test_demo_without_games_plays_one_whole_match_and_stops(tmp_path: Path) -> N
 
 
 def test_a_jacquet_demo_of_one_game_ends_by_itself(tmp_path: Path) -> None:
-    # Seed 9: player 0 wins a double game (score 2-0), the end that was reported to hang.
-    run = tabula("demo", "--variant", "jacquet-versailles", "--games", "1", "--seed", "9",
+    # Seed 8: player 0 wins a double game (score 2-0), the end that was reported to hang
+    # (the seed's game follows the demo's pool of rolls, which the dice reader checks).
+    run = tabula("demo", "--variant", "jacquet-versailles", "--games", "1", "--seed", "8",
                  "--out", str(tmp_path), timeout=600)  # fmt: skip
     assert run.returncode == 0, run.stderr
     assert "player 0 wins 2: score 2-0" in run.stdout
