@@ -33,7 +33,8 @@ The referee service uses a small API::
   reads each die's top face and places the die where it stands (:mod:`vision._oblique`).
 - :class:`SettleDetector` takes an injectable clock; its threshold derives from the camera
   noise (measured with :meth:`SettleDetector.measure_noise`, else estimated).
-- :func:`render_roll` draws labelled synthetic rolls (tests, demo, training);
+- :func:`render_roll` draws labelled synthetic rolls (tests, demo, training), under
+  the empty board's light or a changed one (:class:`LightChange`, :func:`shadow_video`);
   :func:`hand_crossing`, :func:`leaning_over`, :func:`nudged` and :func:`without_die` put
   hands over them.
 """
@@ -75,7 +76,7 @@ from vision._sources import (
     open_source,
     read_image,
 )
-from vision._synth import SyntheticDie, SyntheticRoll, render_roll
+from vision._synth import LightChange, SyntheticDie, SyntheticRoll, render_roll, shadow_video
 from vision.errors import CalibrationError, CameraError, ImageError, ModelError, VisionError
 
 __all__ = [
@@ -94,6 +95,7 @@ __all__ = [
     "FolderSource",
     "FrameSource",
     "ImageError",
+    "LightChange",
     "MarkerDetection",
     "ModelError",
     "PiCameraSource",
@@ -123,6 +125,7 @@ __all__ = [
     "read_image",
     "render_roll",
     "save_calibration",
+    "shadow_video",
     "with_noise",
     "without_die",
 ]

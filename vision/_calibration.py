@@ -37,6 +37,9 @@ MARKER_CENTRES: dict[int, tuple[float, float]] = {
     3: (_MARKER_INSET, BOARD_SIZE[1] - _MARKER_INSET),
 }
 TABLE = ("camera", "calibration")
+#: How far the frame that carries the markers reaches into the board view (pixels): the
+#: markers, 24 pixels wide, and their quiet zone end 47 pixels in.
+FRAME_WIDTH = 48
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +75,13 @@ class Calibration:
     def identity(cls, board_size: tuple[int, int] = BOARD_SIZE) -> Calibration:
         """A calibration for frames that already are the board view (synthetic camera)."""
         return cls(((1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0)), board_size)
+
+    @property
+    def field(self) -> tuple[int, int, int, int]:
+        """The playing field in the board view (x1, y1, x2, y2): inside the frame, where
+        dice may land; the frame and what lies on it are not searched."""
+        w, h = self.board_size
+        return (FRAME_WIDTH, FRAME_WIDTH, w - FRAME_WIDTH, h - FRAME_WIDTH)
 
     def warp(self, frame: Image) -> Image:
         """The top-down board view of a camera frame."""

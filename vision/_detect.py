@@ -10,6 +10,7 @@ import numpy as np
 import numpy.typing as npt
 
 from vision._layout import classify
+from vision.errors import VisionError
 
 Image = npt.NDArray[np.uint8]
 
@@ -57,11 +58,42 @@ def _max_channel(image: Image) -> Image:
     return cv2.max(cv2.max(b, g), r)
 
 
+def _min_channel(image: Image) -> Image:
+    """Per-pixel minimum over the colour channels."""
+    b, g, r = cv2.split(image)
+    return cv2.min(cv2.min(b, g), r)
+
+
+#: A gain of 1 in the 8-bit gain maps of :func:`light_gain` (8 bits: OpenCV's median
+#: filter takes kernels over 5 on them only). Gains up to 4, in steps of 1/64.
+GAIN_ONE = 64
+
+
+def light_gain(image: Image, background: Image, *, scale: int = 8, kernel: int = 9) -> Image:
+    """How much more light each colour of ``image`` gets than the learnt empty board did
+    (``GAIN_ONE`` for the same light), at 1/``scale`` of its size.
+
+    Lamps, daylight and a player's shadow change between the empty board and the roll:
+    the change is a gain that varies smoothly over the board, or steps at a shadow's soft
+    edge. It is the ratio of the two images, median-filtered over ``kernel`` cells: a die,
+    a few cells, is an outlier the median leaves out; a shadow's straight edge is kept.
+    """
+    h, w = image.shape[:2]
+    size = (max(1, w // scale), max(1, h // scale))
+    # Sampled, not averaged (a tenth of the time): the median below does the averaging.
+    small = cv2.resize(image, size, interpolation=cv2.INTER_LINEAR).astype(np.float32)
+    board = cv2.resize(background, size, interpolation=cv2.INTER_LINEAR).astype(np.float32)
+    # The offset keeps the ratio of dark pixels (sensor noise over little light) tame.
+    gain = cv2.convertScaleAbs((small + 8) / (board + 8), alpha=GAIN_ONE)
+    return cv2.medianBlur(gain, kernel)
+
+
 def foreground(image: Image, background: Image | None = None) -> Image:
     """Mask of what differs from the board: from an empty-board image, else estimated.
 
-    With ``background`` (the empty board under the same light, learnt between rolls),
-    shadows are left out: a shadow darkens every channel by about the same ratio.
+    With ``background`` (the empty board, learnt between rolls), the change of the room's
+    light since is modelled (:func:`light_gain`) and left out, and so are the dice's own
+    shadows: a shadow darkens every channel by about the same ratio.
     """
     if background is None:
         # The estimate is rough near every object: a higher threshold keeps touching
@@ -69,15 +101,28 @@ def foreground(image: Image, background: Image | None = None) -> Image:
         bg = _background(image)
         diff = _max_channel(cv2.absdiff(cv2.GaussianBlur(image, (3, 3), 0), bg))
         return _clean(cv2.threshold(diff, 40, 255, cv2.THRESH_BINARY)[1])
-    diff = _max_channel(cv2.absdiff(image, background))
-    mask = cv2.threshold(diff, 28, 255, cv2.THRESH_BINARY)[1]
+    h, w = image.shape[:2]
+    gain = light_gain(image, background)
+    lit = cv2.multiply(background, cv2.resize(gain, (w, h), interpolation=cv2.INTER_LINEAR),
+                       scale=1 / GAIN_ONE)  # the board under today's light
+    # A difference of 28 under the learnt board's light: a die in a shadow stands out
+    # from the board as much as it did in the light.
+    limit = cv2.resize(cv2.convertScaleAbs(_min_channel(gain), alpha=28 / GAIN_ONE), (w, h),
+                       interpolation=cv2.INTER_LINEAR)
+    mask = cv2.compare(_max_channel(cv2.absdiff(image, lit)), limit, cv2.CMP_GT)
     changed = cv2.findNonZero(mask)  # (x, y) rows, a fifth of np.nonzero's time
     if changed is not None:
-        # Only the changed pixels are tested for shadow (speed).
+        # Only the changed pixels are tested for shadow (speed). A shadow's fringe on a
+        # colour edge, or the light's model a little off, spreads the ratio of one pixel's
+        # channels: their neighbourhood's ratio is measured instead.
+        x, y, rw, rh = cv2.boundingRect(changed)
+        x0, y0, x1, y1 = max(0, x - 1), max(0, y - 1), min(w, x + rw + 1), min(h, y + rh + 1)
         xs, ys = changed.reshape(-1, 2).T
-        ratio = (image[ys, xs].astype(np.float32) + 4) / (background[ys, xs].astype(np.float32) + 4)
+        near, board = (cv2.GaussianBlur(np.ascontiguousarray(im[y0:y1, x0:x1]), (3, 3), 0)
+                       [ys - y0, xs - x0].astype(np.float32) for im in (image, lit))
+        ratio = (near + 8) / (board + 8)
         rmax, rmin = ratio.max(axis=1), ratio.min(axis=1)
-        shadow = (rmax < 0.95) & (rmin > 0.4) & (rmax - rmin < 0.18)
+        shadow = (rmax < 1.0) & (rmin > 0.4) & (rmax - rmin < 0.22)
         mask[ys[shadow], xs[shadow]] = 0
     return _clean(mask)
 
@@ -265,11 +310,21 @@ def _elongation(contour: npt.NDArray[np.int32]) -> float:
     return max(rw, rh) / max(1.0, min(rw, rh))
 
 
-def find_dice(image: Image, mask: Image) -> list[Candidate]:
+class ClutteredError(VisionError):
+    """More die-like blobs than a roll makes: the frame is not read (time), but said so."""
+
+    def __init__(self, blobs: int, limit: int) -> None:
+        super().__init__(f"cluttered: {blobs} die-like blobs, at most {limit} are read")
+
+
+def find_dice(image: Image, mask: Image, *, limit: int | None = None) -> list[Candidate]:
     """Every die-like object of a foreground mask of a BGR image, with value and confidence.
 
     Touching dice make one blob; a blob much larger than the typical one is cut into as
     many dice as its area holds.
+
+    Raises:
+        ClutteredError: more than ``limit`` die-like blobs (each costs a read).
     """
     # Outer outlines, including those inside the hole of a larger ring (dice in a tray).
     found, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
@@ -283,7 +338,11 @@ def find_dice(image: Image, mask: Image) -> list[Candidate]:
     contours = _attach_specks(contours, [c for c in outer if 4 <= cv2.contourArea(c) < 80])
     areas = [cv2.contourArea(c) for c in contours]
     # A long sliver (the tip of a point, an edge of the board) is no die: not read.
-    first = [_read_component(image, c) if _elongation(c) < 2.5 else None for c in contours]
+    compact = [_elongation(c) < 2.5 for c in contours]
+    if limit is not None and sum(compact) > limit:
+        raise ClutteredError(sum(compact), limit)
+    first = [_read_component(image, c) if ok else None
+             for c, ok in zip(contours, compact, strict=True)]
     # The size of one die: from the blobs read confidently as single dice (specks and
     # clusters would bias a plain median).
     sure = [a for a, cand in zip(areas, first, strict=True)

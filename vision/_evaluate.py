@@ -129,6 +129,7 @@ class SyntheticScore:
     rolls: int = 0
     flat_rolls: int = 0
     abstained: int = 0  # flat regular rolls answered reroll or unreadable
+    flat_cocked: int = 0  # flat regular rolls with a die called cocked
     wrong_ok: int = 0  # flat regular rolls answered ok with wrong values
     irregular: int = 0
     irregular_caught: int = 0
@@ -138,7 +139,8 @@ class SyntheticScore:
         """One paragraph of figures."""
         return (f"{self.rolls} rolls; flat dice: {self.flat.summary()}; flat rolls "
                 f"{self.flat_rolls}, wrong ok {self.wrong_ok}, abstained {self.abstained} "
-                f"({self.abstained / max(1, self.flat_rolls):.2%}); irregular "
+                f"({self.abstained / max(1, self.flat_rolls):.2%}), called cocked "
+                f"{self.flat_cocked}; irregular "
                 f"{self.irregular_caught}/{self.irregular} read as reroll")
 
 
@@ -147,14 +149,19 @@ KINDS = ("flat", "flat", "flat", "flat", "flat", "flat", "cocked", "off_half", "
          "missing")
 
 
-def evaluate_synthetic(count: int, seed: int = 0) -> SyntheticScore:
-    """Render ``count`` two-dice rolls deterministically and score the reader on them."""
+def evaluate_synthetic(count: int, seed: int = 0, *, light_change: float = 0.0,
+                       cast_shadow: bool = False) -> SyntheticScore:
+    """Render ``count`` two-dice rolls deterministically and score the reader on them.
+
+    ``light_change`` and ``cast_shadow`` light each roll differently from the empty
+    board the reader learnt (:func:`vision._synth.render_roll`), as a room does.
+    """
     reader = DiceReader(Calibration.identity(), expected_dice=2)
     out = SyntheticScore()
     for i in range(count):
         kind = KINDS[i % len(KINDS)]
-        roll = render_roll(random.Random(seed * 1_000_003 + i),
-                           **({} if kind == "flat" else {kind: 1}))
+        roll = render_roll(random.Random(seed * 1_000_003 + i), light_change=light_change,
+                           cast_shadow=cast_shadow, **({} if kind == "flat" else {kind: 1}))
         reader.set_background(roll.background)
         reading = reader.read(roll.image)
         out.rolls += 1
@@ -170,6 +177,7 @@ def evaluate_synthetic(count: int, seed: int = 0) -> SyntheticScore:
         truth = tuple(sorted((d.value for d in roll.dice), reverse=True))
         if reading.verdict is not Verdict.OK:
             out.abstained += 1
+            out.flat_cocked += any("cocked" in d.flags for d in reading.dice)
         elif reading.values != truth:
             out.wrong_ok += 1
             out.misses.append(f"roll {i}: {truth} read as {reading.values}")

@@ -118,6 +118,12 @@ class RollReading:
     cube: CubeReading | None = field(default=None)
 
     @property
+    def is_empty(self) -> bool:
+        """Whether the board was seen without dice (a cluttered frame, ``unreadable``
+        with no die read, is not an empty board)."""
+        return not self.dice and self.verdict is not Verdict.UNREADABLE
+
+    @property
     def values(self) -> tuple[int, ...]:
         """The dice values, highest first (the order a roll is written in)."""
         return tuple(sorted((d.value for d in self.dice), reverse=True))

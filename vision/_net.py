@@ -144,30 +144,33 @@ class Nets:
         return decode(out[0], scale, threshold)
 
     def classify(self, image: Image, centres: list[tuple[float, float]],
-                 sides: list[float], *, unsure: float | None = None) -> Floats:
+                 sides: list[float], *, unsure: float | None = None,
+                 turns: int = 4) -> Floats:
         """N x 7 probabilities (not a die, values 1..6) of patches around the centres.
 
-        Each patch is read at its four right-angle turns and the probabilities averaged: a
-        face's value does not turn with it, and the average is steadier. With ``unsure``,
-        a patch whose likeliest class is below that probability is read again mirrored
-        (every face's pattern is symmetric) and the eight views averaged: the mirror lifts
-        the held-out value accuracy, and costs only the doubtful dice's time.
+        Each patch is read at its four right-angle turns (or the first ``turns``) and the
+        probabilities averaged: a face's value does not turn with it, and the average is
+        steadier. With ``unsure``, a patch whose likeliest class is below that probability
+        is read again mirrored (every face's pattern is symmetric) and the eight views
+        averaged: the mirror lifts the held-out value accuracy, and costs only the
+        doubtful dice's time.
         """
         if not centres:
             return np.zeros((0, 7), np.float32)
         patches = np.stack([crop(image, c, s) for c, s in zip(centres, sides, strict=True)])
-        probs = self._turned(patches)
+        probs = self._turned(patches, turns)
         if unsure is not None:
             doubt = probs.max(axis=1) < unsure
             if doubt.any():
                 probs[doubt] = (probs[doubt] + self._turned(patches[doubt][:, :, ::-1])) / 2
         return probs
 
-    def _turned(self, patches: Image) -> Floats:
-        """The probabilities of N patches averaged over their four right-angle turns."""
-        turned = np.concatenate([np.rot90(patches, k, axes=(1, 2)) for k in range(4)])
+    def _turned(self, patches: Image, turns: int = 4) -> Floats:
+        """The probabilities of N patches averaged over their first ``turns`` right-angle
+        turns."""
+        turned = np.concatenate([np.rot90(patches, k, axes=(1, 2)) for k in range(turns)])
         logits = self._run_classifier(normalise(np.ascontiguousarray(turned)))
-        logits = logits.reshape(4, len(patches), 7)
+        logits = logits.reshape(turns, len(patches), 7)
         e = np.exp(logits - logits.max(axis=2, keepdims=True))
         probs = e / e.sum(axis=2, keepdims=True)
         return probs.mean(axis=0).astype(np.float32)

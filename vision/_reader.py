@@ -19,7 +19,7 @@ import numpy.typing as npt
 from vision._calibration import MARKER_CENTRES, Calibration
 from vision._cover import board_seen_at, hides_board
 from vision._cube import find_cube
-from vision._detect import Candidate, find_dice, foreground
+from vision._detect import Candidate, ClutteredError, find_dice, foreground
 from vision._model import Box, Die, RollReading, Thrower, Verdict
 from vision._net import Nets, load_nets
 from vision._oblique import CameraPose, Outline, camera_pose, footprint, top_faces
@@ -34,6 +34,9 @@ _MARKER_BOXES = tuple((round(x) - 20, round(y) - 20, round(x) + 20, round(y) + 2
 #: A die the detector found is read mirrored as well when its four turns agree on a class
 #: with less than this probability (fixed before measuring; see vision/models/README.md).
 MIRROR_BELOW = 0.95
+#: A blob the pip layouts read as the classifier's one view does, with at least this
+#: probability, is read: the four turns (four times the time) are for the others.
+AGREED_AT_ONCE = 0.95
 
 
 def check_frame(frame: object, what: str = "frame") -> Image:
@@ -78,6 +81,9 @@ class DiceReader:
             without the real photos of fold K, for held-out evaluation), or None for the
             classical reader alone (pip blobs fitted to the six layouts; the reference
             of the benchmark).
+        max_blobs: more die-like blobs than this make a cluttered frame, ``unreadable``
+            without reading them (each costs a read: a hand, a sleeve, things on the
+            board); default three times ``expected_dice``, no bound without it.
     """
 
     def __init__(
@@ -88,11 +94,14 @@ class DiceReader:
         min_confidence: float = 0.8,
         max_aspect: float | None = None,
         model: str | None = "all",
+        max_blobs: int | None = None,
     ) -> None:
         self.calibration = calibration
         self.model = model
         self._nets: Nets | None = load_nets(model) if model is not None else None
         self.expected_dice = expected_dice
+        self.max_blobs = max_blobs if max_blobs is not None else (
+            3 * expected_dice if expected_dice is not None else None)
         self.min_confidence = min_confidence
         # Only the board view is seen square: in a raw frame, perspective and the side
         # faces stretch flat dice as much as leaning ones (measured on the real photos).
@@ -141,19 +150,25 @@ class DiceReader:
         mask = None
         if self._nets is None or background is not None or self.calibration is not None:
             mask = foreground(view, background)
+            if self.calibration is not None:
+                _keep_field(mask, self.calibration.field)
         # Seen at an angle, the dice are read on their top faces (the learnt board's case).
         outlines: list[Outline] | None = None
-        if self._nets is None or background is not None:
-            assert mask is not None
-            if self._pose is not None:
-                tops, outlines = top_faces(mask, self._pose)
-                candidates = find_dice(view, tops)
+        try:
+            if self._nets is None or background is not None:
+                assert mask is not None
+                if self._pose is not None:
+                    tops, outlines = top_faces(mask, self._pose)
+                    candidates = find_dice(view, tops, limit=self.max_blobs)
+                else:
+                    candidates = find_dice(view, mask, limit=self.max_blobs)
+                if self._nets is not None:
+                    candidates = _reread(self._nets, view, candidates)
             else:
-                candidates = find_dice(view, mask)
-            if self._nets is not None:
-                candidates = _reread(self._nets, view, candidates)
-        else:
-            candidates = _detect(self._nets, view, mask)
+                field = self.calibration.field if self.calibration is not None else None
+                candidates = _detect(self._nets, view, mask, field=field, limit=self.max_blobs)
+        except ClutteredError as error:
+            return RollReading((), Verdict.UNREADABLE, str(error))
         # The cube's side only means something on the board view: read it when calibrated.
         cube = None
         if self.calibration is not None:
@@ -257,8 +272,14 @@ def _reread(nets: Nets, view: Image, candidates: list[Candidate]) -> list[Candid
     wins with the margin between them as its confidence, so that a disagreement between
     two sure readers is ``unreadable`` rather than a guess.
     """
-    probs = nets.classify(view, [c.center for c in candidates], [_box_side(c.box)
-                                                                 for c in candidates])
+    centres = [c.center for c in candidates]
+    sides = [_box_side(c.box) for c in candidates]
+    probs = nets.classify(view, centres, sides, turns=1)
+    doubt = [i for i, (c, p) in enumerate(zip(candidates, probs, strict=True))
+             if p[c.value] < AGREED_AT_ONCE]
+    if doubt:
+        probs[doubt] = nets.classify(view, [centres[i] for i in doubt],
+                                     [sides[i] for i in doubt])
     out = []
     for c, p in zip(candidates, probs, strict=True):
         if _no_die(p):
@@ -278,10 +299,28 @@ def _box_side(box: tuple[int, int, int, int]) -> float:
     return math.sqrt(max(1, box[2] - box[0]) * max(1, box[3] - box[1]))
 
 
-def _detect(nets: Nets, view: Image, mask: Image | None) -> list[Candidate]:
-    """Dice found by the detector and read by the classifier."""
+def _keep_field(mask: Image, field: tuple[int, int, int, int]) -> None:
+    """Clear the mask outside the playing field (in place)."""
+    x1, y1, x2, y2 = field
+    mask[:y1] = 0
+    mask[y2:] = 0
+    mask[:, :x1] = 0
+    mask[:, x2:] = 0
+
+
+def _detect(nets: Nets, view: Image, mask: Image | None, *,
+            field: tuple[int, int, int, int] | None = None,
+            limit: int | None = None) -> list[Candidate]:
+    """Dice found by the detector (in ``field`` only, when given) and read by the
+    classifier.
+
+    Raises:
+        ClutteredError: more than ``limit`` dice found.
+    """
     h, w = view.shape[:2]
     found = sorted(nets.detect(view), key=lambda d: -d.score)
+    if field is not None:
+        found = [d for d in found if _inside(d.center, field)]
     kept: list[tuple[tuple[float, float], float]] = []
     for d in found:
         side = math.sqrt(d.size[0] * d.size[1])
@@ -289,6 +328,8 @@ def _detect(nets: Nets, view: Image, mask: Image | None) -> list[Candidate]:
         if all(math.hypot(d.center[0] - c[0], d.center[1] - c[1]) > 0.5 * min(side, s)
                for c, s in kept):
             kept.append((d.center, side))
+    if limit is not None and len(kept) > limit:
+        raise ClutteredError(len(kept), limit)
     # A single image (``tabula dice``) has no second reader: the doubtful dice are read
     # mirrored too. The service's frames (learnt board) have the pip layouts instead.
     probs = nets.classify(view, [c for c, _s in kept], [s for _c, s in kept],

@@ -198,7 +198,7 @@ class RollWatcher:
             self._readings.clear()
             return None
         reading = self.reader.read(frame, thrower)
-        if not reading.dice:
+        if reading.is_empty:  # not a cluttered frame (no dice read, unreadable)
             return self._no_dice(frame)
         self.state = WatchState.SETTLED
         self._readings.append(reading)

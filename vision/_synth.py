@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -65,6 +65,10 @@ class SyntheticRoll:
     dice: tuple[SyntheticDie, ...]
     expected_dice: int
     cube: tuple[int, str] | None = None
+    #: How the room's light over the roll differs from the empty board's (None: the same).
+    light: LightChange | None = None
+    #: The roll under the empty board's light, when ``light`` changed it.
+    unlit: Image | None = None
 
     @property
     def irregular(self) -> bool:
@@ -366,6 +370,8 @@ def render_roll(
     thrower: str = "near",
     cube_look: CubeLook | None = None,
     cube_still: bool = False,
+    light_change: float = 0.0,
+    cast_shadow: bool = False,
 ) -> SyntheticRoll:
     """Render one roll of ``dice`` dice on a board view of :data:`BOARD_SIZE`.
 
@@ -393,6 +399,11 @@ def render_roll(
             by default black digits on a white face.
         cube_still: the cube stands where it stood on the empty board too (it has not
             moved since the board was learnt).
+        light_change: light the roll differently from its empty board, by up to this
+            share (0.3: a gain of 0.7 to 1.3, smooth over the board): lamps and
+            daylight change between the empty board and the roll (:class:`LightChange`).
+        cast_shadow: a soft shadow band (a player's arm or body, a lamp's) lies across
+            the roll, somewhere over the board (:func:`shadow_video` moves it).
     """
     board_rng = random.Random(board_seed) if board_seed is not None else rng
     board, felt = _board(board_rng, markers)
@@ -436,7 +447,12 @@ def render_roll(
     light = _random_light(rng)
     image = _camera(img, light, rng)
     background = _camera(under, light, rng)
-    return SyntheticRoll(image, background, tuple(truth), dice, cube)
+    roll = SyntheticRoll(image, background, tuple(truth), dice, cube)
+    if not light_change and not cast_shadow:
+        return roll
+    # Drawn last: the same seed renders the same roll, relit or not.
+    change = LightChange.random(rng, amount=light_change, shadow=cast_shadow)
+    return replace(roll, image=change.apply(image), light=change, unlit=image)
 
 
 def _cube_spot(side: str) -> tuple[float, float]:
@@ -527,3 +543,125 @@ def _camera(img: npt.NDArray[np.float32], light: _Light, rng: random.Random) -> 
     cv2.setRNGSeed(rng.getrandbits(31))
     cv2.randn(noise, 0.0, 3.0)
     return cv2.convertScaleAbs(out + noise)
+
+
+@dataclass(frozen=True, slots=True)
+class LightChange:
+    """How the room's light over a roll differs from the empty board's the reader learnt.
+
+    Lamps, daylight and a player's shadow change between the empty board and every roll:
+    a gain smooth over the board (its factor at the four corners, bilinear in between)
+    and a soft shadow band (an arm, a body, a lamp's) that may lie across it.
+    """
+
+    corners: tuple[float, float, float, float]
+    """The gain at the top-left, top-right, bottom-right and bottom-left corners."""
+    shadow: float = 0.0
+    """The share of the light the shadow band takes (0: no band)."""
+    angle: float = 0.0
+    """The direction of the band across the board (radians, 0: vertical)."""
+    width: float = 120.0
+    """The band's width (pixels of the board view)."""
+    softness: float = 12.0
+    """The scale of its edges (pixels): a shadow cast from afar is soft."""
+    at: float = 0.5
+    """Where the band is: from 0 (just off the board on one side) to 1 (off the other)."""
+
+    @classmethod
+    def random(cls, rng: random.Random, *, amount: float = 0.3,
+               shadow: bool = True) -> LightChange:
+        """A change of up to ``amount`` (0.3: gains 0.7 to 1.3), with a shadow band or not."""
+        corners = (rng.uniform(1 - amount, 1 + amount), rng.uniform(1 - amount, 1 + amount),
+                   rng.uniform(1 - amount, 1 + amount), rng.uniform(1 - amount, 1 + amount))
+        if not shadow:
+            return cls(corners)
+        return cls(corners, shadow=rng.uniform(0.25, 0.5), angle=rng.uniform(-0.6, 0.6),
+                   width=rng.uniform(60, 200), softness=rng.uniform(6, 24),
+                   at=rng.uniform(0.3, 0.7))
+
+    def moved(self, at: float) -> LightChange:
+        """The same light with the shadow band elsewhere (``at`` as :attr:`at`)."""
+        return replace(self, at=at)
+
+    def field(self, size: tuple[int, int]) -> npt.NDArray[np.float32]:
+        """The factor on the light at each pixel of an image of ``size`` (width, height)."""
+        w, h = size
+        tl, tr, br, bl = self.corners
+        u = np.linspace(0, 1, w, dtype=np.float32)[None, :]
+        v = np.linspace(0, 1, h, dtype=np.float32)[:, None]
+        gain = (tl * (1 - u) + tr * u) * (1 - v) + (bl * (1 - u) + br * u) * v
+        if not self.shadow:
+            return gain.astype(np.float32)
+        # Signed distance of each pixel from the band's centre line.
+        reach = math.hypot(w, h) / 2 + self.width / 2 + 6 * self.softness
+        offset = (2 * self.at - 1) * reach
+        xs = np.arange(w, dtype=np.float32)[None, :] - w / 2
+        ys = np.arange(h, dtype=np.float32)[:, None] - h / 2
+        d = xs * math.cos(self.angle) + ys * math.sin(self.angle) - offset
+        half = self.width / 2
+        band = (_sigmoid((d + half) / self.softness) - _sigmoid((d - half) / self.softness))
+        return (gain * (1 - self.shadow * band)).astype(np.float32)
+
+    def apply(self, image: Image) -> Image:
+        """``image`` (taken under the empty board's light) under this light."""
+        h, w = image.shape[:2]
+        return cv2.convertScaleAbs(image.astype(np.float32) * self.field((w, h))[:, :, None])
+
+
+def _sigmoid(x: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+    return np.asarray(1 / (1 + np.exp(-np.clip(x, -30, 30))), np.float32)
+
+
+def shadow_video(roll: SyntheticRoll, frames: int, *, start: float = 0.0, end: float = 1.0,
+                 empty: bool = False) -> list[Image]:
+    """The roll under its changed light with the shadow band moving from ``start`` to
+    ``end`` (as :attr:`LightChange.at`: 0 and 1 just off the board either side) in even
+    steps over ``frames`` frames; ``empty``: the board after the dice were lifted.
+
+    Raises:
+        ValueError: the roll was rendered without a light change, or ``frames`` < 1.
+    """
+    if roll.light is None or roll.unlit is None:
+        raise ValueError("the roll has no light change: render it with light_change or "
+                         "cast_shadow")
+    if frames < 1:
+        raise ValueError(f"invalid frames {frames!r}: expected at least 1")
+    scene = roll.background if empty else roll.unlit
+    steps = [start + (end - start) * k / max(1, frames - 1) for k in range(frames)]
+    return [roll.light.moved(at).apply(scene) for at in steps]
+
+
+def with_clutter(roll: SyntheticRoll, rng: random.Random, count: int, *,
+                 on_frame: bool = False) -> SyntheticRoll:
+    """The roll with ``count`` things put down since the board was learnt, about a die's
+    size (coins, chips, scraps of paper, spare dice): on the playing field, or on the
+    board's frame around it (``on_frame``).
+    """
+    image = roll.image.astype(np.float32)
+    w, h = BOARD_SIZE
+    for _ in range(count):
+        side = rng.uniform(20, 34)
+        if on_frame:
+            edge = rng.choice(("top", "bottom", "left", "right"))
+            cx = rng.uniform(side, w - side) if edge in ("top", "bottom") else (
+                _MARGIN / 2 if edge == "left" else w - _MARGIN / 2)
+            cy = rng.uniform(side, h - side) if edge in ("left", "right") else (
+                _MARGIN / 2 if edge == "top" else h - _MARGIN / 2)
+        else:
+            cx = rng.uniform(_MARGIN + side, w - _MARGIN - side)
+            cy = rng.uniform(_MARGIN + side, h - _MARGIN - side)
+        kind = rng.random()
+        if kind < 0.4:  # a spare die
+            patch, alpha = _die_patch(rng.randint(1, 6), side, rng.uniform(0, 2 * math.pi),
+                                      0.0, rng=rng, look=varied_look(rng))
+            _paste(image, patch, alpha, (cx, cy), (2.0, 2.0))
+            continue
+        colour = (rng.randrange(256), rng.randrange(256), rng.randrange(256))
+        if kind < 0.7:
+            cv2.circle(image, (round(cx), round(cy)), round(side / 2), colour, cv2.FILLED,
+                       cv2.LINE_AA)
+        else:
+            corners = cv2.boxPoints(((cx, cy), (side, side * rng.uniform(0.6, 1.0)),
+                                     rng.uniform(0, 90)))
+            cv2.fillConvexPoly(image, np.round(corners).astype(np.int32), colour, cv2.LINE_AA)
+    return replace(roll, image=cv2.convertScaleAbs(image))

@@ -7,7 +7,8 @@ simulators, and compare the journal with the players' own log (:attr:`TableDrive
 * :class:`TableCamera` — a frame source over the table: the empty board, or a roll.
 * :class:`RollPool` — rendered rolls (``vision.render_roll``) composited on one board under
   one light, each checked once by the real reader: the camera then shows only rolls whose
-  truth is known, flat ones read right and cocked ones read as rerolls.
+  truth is known, flat ones read right and cocked ones read as rerolls. Now and then the
+  room's light has changed since the empty board (up to 30%, some with a shadow across).
 * :class:`TableDriver` — the two simulated players (``controller.selfplay``'s strength),
   making a share of illegal plays and cocked rolls, and now and then passing a hand over
   the dice or leaning over the board (``vision.hand_crossing``, ``vision.leaning_over``,
@@ -204,6 +205,8 @@ class PoolRoll:
     dice: tuple[int, int]
     cocked: bool
     thrower: str = "near"
+    relit: bool = False
+    """Lit otherwise than the empty board (lamps, daylight, a player's shadow)."""
 
 
 #: How many rolls the pool keeps of each (thrower, cocked).
@@ -222,14 +225,15 @@ class RollPool:
     Args:
         seed: the rendering's seed.
         sizes: how many rolls to keep of each (thrower, cocked).
+        relit: the share of the rolls lit otherwise than the empty board.
     """
 
-    def __init__(self, seed: int = 0, *, sizes: Mapping[tuple[str, bool], int] = POOL_SIZES
-                 ) -> None:  # fmt: skip
+    def __init__(self, seed: int = 0, *, sizes: Mapping[tuple[str, bool], int] = POOL_SIZES,
+                 relit: float = 0.3) -> None:  # fmt: skip
         import cv2
         import numpy as np
 
-        from vision import Calibration, DiceReader, Verdict, render_roll
+        from vision import Calibration, DiceReader, LightChange, Verdict, render_roll
 
         self.empty = render_roll(random.Random(seed), board_seed=seed, dice=0).background
         reader = DiceReader(Calibration.identity(), expected_dice=2)
@@ -240,19 +244,20 @@ class RollPool:
             kept = 0
             while kept < wanted:
                 attempt += 1
+                rng = random.Random(seed * 7919 + attempt)
                 roll = render_roll(
-                    random.Random(seed * 7919 + attempt),
-                    board_seed=seed,
-                    cocked=1 if cocked else 0,
-                    thrower=thrower,
+                    rng, board_seed=seed, cocked=1 if cocked else 0, thrower=thrower
                 )
                 mask = (cv2.absdiff(roll.image, roll.background).max(axis=2) > 12).astype(np.uint8)
                 mask = cv2.dilate(mask, np.ones((5, 5), np.uint8))
                 image = np.where(mask[..., None] > 0, roll.image, self.empty)
+                lit = rng.random() < relit
+                if lit:
+                    image = LightChange.random(rng, shadow=rng.random() < 0.5).apply(image)
                 reading = reader.read(image, thrower)
                 if cocked:
                     if reading.verdict is Verdict.REROLL:
-                        self.rolls.append(PoolRoll(image, (1, 1), True, thrower))
+                        self.rolls.append(PoolRoll(image, (1, 1), True, thrower, lit))
                         kept += 1
                     continue
                 if reading.verdict is not Verdict.OK or len(reading.dice) != 2:
@@ -262,7 +267,7 @@ class RollPool:
                 seen = sorted(reading.dice, key=lambda die: -die.center[0])
                 dice = (truth[0].value, truth[1].value)
                 if (seen[0].value, seen[1].value) == dice:
-                    self.rolls.append(PoolRoll(image, dice, False, thrower))
+                    self.rolls.append(PoolRoll(image, dice, False, thrower, lit))
                     kept += 1
 
     def save(self, path: Path) -> None:
@@ -287,6 +292,7 @@ class RollPool:
             dice=np.array([roll.dice for roll in rolls]),
             cocked=np.array([roll.cocked for roll in rolls]),
             thrower=np.array([roll.thrower for roll in rolls]),
+            relit=np.array([roll.relit for roll in rolls]),
         )
         partial.replace(path)
 
@@ -301,9 +307,11 @@ class RollPool:
                 pool = cls.__new__(cls)
                 pool.empty = data["empty"]
                 pool.rolls = [
-                    PoolRoll(image, (int(dice[0]), int(dice[1])), bool(cocked), str(thrower))
-                    for image, dice, cocked, thrower in zip(
-                        data["images"], data["dice"], data["cocked"], data["thrower"], strict=True
+                    PoolRoll(image, (int(dice[0]), int(dice[1])), bool(cocked), str(thrower),
+                             bool(relit))
+                    for image, dice, cocked, thrower, relit in zip(
+                        data["images"], data["dice"], data["cocked"], data["thrower"],
+                        data["relit"], strict=True,
                     )
                 ]
                 return pool

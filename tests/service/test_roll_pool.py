@@ -43,3 +43,22 @@ def test_boards_saving_the_same_pool_at_once_leave_one_whole_file(tmp_path: Path
         assert data["dice"].tolist() == [[6, 5], [1, 1]]
         assert data["cocked"].tolist() == [False, True]
         assert data["thrower"].tolist() == ["far", "near"]
+
+
+def test_now_and_then_a_roll_is_lit_otherwise_than_the_empty_board(tmp_path: Path) -> None:
+    """The demo's games meet the room's light changing between the empty board and the
+    roll (lamps, daylight, a player's shadow): such rolls are read right too."""
+    pool = RollPool(3, sizes={("near", False): 4, ("far", False): 2, ("near", True): 2},
+                    relit=0.5)
+    relit = [roll for roll in pool.rolls if roll.relit]
+    assert relit, "no roll lit otherwise"
+    assert any(not roll.relit for roll in pool.rolls if not roll.cocked)
+    for roll in relit:
+        # The dice cover a few hundredths of the board: the quantiles are the board's.
+        ratio = (roll.image.astype(np.float32) + 8) / (pool.empty.astype(np.float32) + 8)
+        low, middle, high = np.percentile(ratio, [5, 50, 95])
+        assert low < 0.9 or high > 1.1 or abs(middle - 1) > 0.03, (low, middle, high)
+    path = tmp_path / "pool.npz"
+    pool.save(path)
+    with np.load(path) as data:
+        assert data["relit"].tolist() == [roll.relit for roll in pool.rolls]

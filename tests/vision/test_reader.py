@@ -5,7 +5,16 @@ import random
 import numpy as np
 import pytest
 
-from vision import Calibration, DiceReader, ImageError, Verdict, render_roll
+from vision import (
+    Calibration,
+    DiceReader,
+    ImageError,
+    LightChange,
+    Verdict,
+    render_roll,
+    shadow_video,
+)
+from vision._synth import with_clutter
 
 
 def _reader(roll_background: np.ndarray) -> DiceReader:
@@ -43,6 +52,57 @@ def test_regular_roll_reads_ok_with_both_values() -> None:
         truth = tuple(sorted((d.value for d in roll.dice), reverse=True))
         right += reading.verdict is Verdict.OK and reading.values == truth
     assert right >= 9
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_flat_rolls_read_right_under_a_changed_light_and_a_moving_shadow(seed: int) -> None:
+    # Lamps, daylight and a player's shadow change between the learnt board and the roll.
+    roll = render_roll(random.Random(seed), light_change=0.3, cast_shadow=True)
+    reader = _reader(roll.background)
+    truth = tuple(sorted((d.value for d in roll.dice), reverse=True))
+    for frame, image in enumerate(shadow_video(roll, 5)):
+        reading = reader.read(image)
+        assert (reading.verdict, reading.values) == (Verdict.OK, truth), (
+            f"seed {seed} frame {frame} {roll.light}: {reading.reason}")
+
+
+@pytest.mark.parametrize("corners", [(1.3, 1.25, 1.2, 1.3), (0.7, 0.75, 0.8, 0.7)])
+def test_a_room_lit_30_percent_brighter_or_darker_reads_the_same(
+    corners: tuple[float, float, float, float],
+) -> None:
+    for seed in range(3):
+        roll = render_roll(random.Random(seed))
+        reading = _reader(roll.background).read(LightChange(corners).apply(roll.image))
+        truth = tuple(sorted((d.value for d in roll.dice), reverse=True))
+        assert (reading.verdict, reading.values) == (Verdict.OK, truth), (seed, reading.reason)
+
+
+def test_cocked_dice_are_still_flagged_under_a_changed_light_and_a_moving_shadow() -> None:
+    for seed in range(3):
+        roll = render_roll(random.Random(seed), cocked=1, light_change=0.3, cast_shadow=True)
+        reader = _reader(roll.background)
+        for frame, image in enumerate(shadow_video(roll, 3)):
+            reading = reader.read(image)
+            assert reading.verdict is Verdict.REROLL, (seed, frame, roll.light, reading)
+            assert "cocked" in reading.reason, (seed, frame, roll.light, reading.reason)
+
+
+def test_things_on_the_frame_around_the_playing_field_are_not_dice() -> None:
+    for seed in range(3):
+        roll = with_clutter(render_roll(random.Random(seed)), random.Random(seed), 12,
+                            on_frame=True)
+        reading = _reader(roll.background).read(roll.image)
+        truth = tuple(sorted((d.value for d in roll.dice), reverse=True))
+        assert (reading.verdict, reading.values) == (Verdict.OK, truth), (seed, reading.reason)
+
+
+def test_a_cluttered_field_is_unreadable_and_said_so_without_reading_each_thing() -> None:
+    roll = with_clutter(render_roll(random.Random(4)), random.Random(4), 30)
+    reading = _reader(roll.background).read(roll.image)
+    assert (reading.verdict, reading.dice) == (Verdict.UNREADABLE, ())
+    assert reading.reason.startswith("cluttered: "), reading.reason
+    assert reading.reason.endswith(" die-like blobs, at most 6 are read"), reading.reason
+    assert not reading.is_empty
 
 
 @pytest.mark.parametrize(

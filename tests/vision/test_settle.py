@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import cv2
 import numpy as np
@@ -19,13 +20,28 @@ from vision import (
     WatchState,
     leaning_over,
     render_roll,
+    shadow_video,
     with_noise,
 )
+from vision._synth import with_clutter
 
 
 def _noisy(image: np.ndarray, seed: int, sigma: float = 3.0) -> np.ndarray:
     noise = np.random.default_rng(seed).normal(0, sigma, image.shape)
     return np.clip(image + noise, 0, 255).astype(np.uint8)
+
+
+class Frames:
+    """A frame source over a list of frames (a recorded video)."""
+
+    def __init__(self, frames: list[np.ndarray]) -> None:
+        self._frames = frames
+
+    def read(self) -> np.ndarray | None:
+        return self._frames.pop(0) if self._frames else None
+
+    def close(self) -> None:
+        self._frames = []
 
 
 class FakeClock:
@@ -88,6 +104,47 @@ def test_watcher_reads_settled_rolls_by_vote_and_sees_dice_lifted() -> None:
     for _ in range(4):
         watcher.step()
     assert watcher.state is WatchState.SEARCHING
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_watcher_reads_one_roll_under_a_changed_light_and_a_moving_shadow(seed: int) -> None:
+    # The empty board was learnt under another light. A shadow crossing fast is motion
+    # (as a hand is): the watcher waits. Resting or creeping (5 pixels a frame, under the
+    # camera's noise), it is still: the roll is read under it, once, and right.
+    roll = render_roll(random.Random(seed), light_change=0.3, cast_shadow=True)
+    tumbling = [render_roll(random.Random(100 * seed + k)).image for k in range(3)]
+    video = [*tumbling, *shadow_video(roll, 8, end=0.45), *shadow_video(roll, 6, start=0.45,
+                                                                         end=0.45)]
+    video += shadow_video(roll, 20, start=0.45, end=0.55)
+    hand = video[-1].copy()
+    hand[:, hand.shape[1] // 2 :] //= 3  # a hand picks the dice up
+    video += [hand, *shadow_video(roll, 12, start=0.55, end=0.6, empty=True)]
+    frames = [_noisy(image, k, 2.0) for k, image in
+              enumerate([roll.background] * 4 + video)]
+    reader = DiceReader(Calibration.identity(), expected_dice=2)
+    watcher = RollWatcher(lambda: Frames(frames), reader, settle=SettleDetector(frames=2),
+                          votes=3)
+    events = [event for _ in range(len(frames)) if (event := watcher.step()) is not None]
+    truth = tuple(sorted((d.value for d in roll.dice), reverse=True))
+    kinds = [(e.kind, e.reading.values if e.reading else (),
+              e.reading.verdict if e.reading else None) for e in events]
+    assert kinds == [("roll", truth, Verdict.OK), ("lifted", (), None)], (roll.light, events)
+
+
+def test_a_cluttered_frame_is_said_and_not_learnt_as_the_empty_board() -> None:
+    roll = render_roll(random.Random(5))
+    clutter = with_clutter(replace(roll, image=roll.background), random.Random(5), 30).image
+    frames = [_noisy(image, k) for k, image in
+              enumerate([roll.background] * 4 + [clutter] * 6 + [roll.image] * 6)]
+    reader = DiceReader(Calibration.identity(), expected_dice=2)
+    watcher = RollWatcher(lambda: Frames(frames), reader, settle=SettleDetector(frames=2),
+                          votes=3)
+    events = [event for _ in range(len(frames)) if (event := watcher.step()) is not None]
+    readings = [e.reading for e in events if e.reading is not None]
+    assert [(r.verdict, r.values) for r in readings] == [
+        (Verdict.UNREADABLE, ()), (Verdict.OK, tuple(sorted((d.value for d in roll.dice),
+                                                            reverse=True)))], events
+    assert "cluttered" in readings[0].reason
 
 
 def test_frame_change_is_zero_for_equal_frames() -> None:

@@ -1,13 +1,22 @@
-"""The synthetic renderer's dice: plain sets, and the varied looks the nets train on."""
+"""The synthetic renderer's dice: plain sets, the varied looks the nets train on, and the
+room's light changing between the empty board and the roll."""
 
 from __future__ import annotations
 
 import random
 
 import numpy as np
+import pytest
 
 from vision._evaluate import evaluate_varied
-from vision._synth import DieLook, _die_patch, varied_look
+from vision._synth import (
+    DieLook,
+    LightChange,
+    _die_patch,
+    render_roll,
+    shadow_video,
+    varied_look,
+)
 
 
 def _centre(image: np.ndarray) -> np.ndarray:
@@ -63,3 +72,29 @@ def test_the_nets_find_and_read_odd_dice() -> None:
     print(score.summary())
     assert score.recall >= 0.95, score.summary() + "\n" + "\n".join(score.failures)
     assert score.accuracy >= 0.95, score.summary() + "\n" + "\n".join(score.failures)
+
+
+def test_a_relit_roll_is_the_same_roll_under_another_light_and_its_shadow_moves() -> None:
+    plain = render_roll(random.Random(3))
+    relit = render_roll(random.Random(3), light_change=0.3, cast_shadow=True)
+    assert relit.dice == plain.dice
+    assert relit.unlit is not None and np.array_equal(relit.unlit, plain.image)
+    assert np.array_equal(relit.background, plain.background)  # the board's own light
+    assert relit.light is not None and 0.25 <= relit.light.shadow <= 0.5
+    assert all(0.7 <= gain <= 1.3 for gain in relit.light.corners)
+    frames = shadow_video(relit, 3)
+    # The band starts and ends off the board: only the smooth gain is left there.
+    gain = LightChange(relit.light.corners).field((640, 480))
+    first, middle, last = (relit.light.moved(at).field((640, 480)) for at in (0, 0.5, 1))
+    assert np.allclose(first, gain, atol=0.005) and np.allclose(last, gain, atol=0.005)
+    assert (middle / gain).min() < 1 - relit.light.shadow / 2  # across the board
+    assert not np.array_equal(frames[0], frames[1])
+
+
+def test_a_shadow_video_needs_a_light_change_and_frames() -> None:
+    roll = render_roll(random.Random(3))
+    with pytest.raises(ValueError, match="the roll has no light change: render it with"):
+        shadow_video(roll, 3)
+    relit = render_roll(random.Random(3), cast_shadow=True)
+    with pytest.raises(ValueError, match="invalid frames 0: expected at least 1"):
+        shadow_video(relit, 0)
