@@ -88,12 +88,16 @@ def light_gain(image: Image, background: Image, *, scale: int = 8, kernel: int =
     return cv2.medianBlur(gain, kernel)
 
 
-def foreground(image: Image, background: Image | None = None) -> Image:
+def foreground(image: Image, background: Image | None = None, *,
+               model_light: bool = True) -> Image:
     """Mask of what differs from the board: from an empty-board image, else estimated.
 
     With ``background`` (the empty board, learnt between rolls), the change of the room's
     light since is modelled (:func:`light_gain`) and left out, and so are the dice's own
-    shadows: a shadow darkens every channel by about the same ratio.
+    shadows: a shadow darkens every channel by about the same ratio. Without
+    ``model_light`` the light is taken as it was: a large even thing (an arm, a sleeve)
+    is then not mistaken for a change of light (:mod:`vision._cover` tells the two apart
+    by the board's own structure instead).
     """
     if background is None:
         # The estimate is rough near every object: a higher threshold keeps touching
@@ -102,14 +106,19 @@ def foreground(image: Image, background: Image | None = None) -> Image:
         diff = _max_channel(cv2.absdiff(cv2.GaussianBlur(image, (3, 3), 0), bg))
         return _clean(cv2.threshold(diff, 40, 255, cv2.THRESH_BINARY)[1])
     h, w = image.shape[:2]
-    gain = light_gain(image, background)
-    lit = cv2.multiply(background, cv2.resize(gain, (w, h), interpolation=cv2.INTER_LINEAR),
-                       scale=1 / GAIN_ONE)  # the board under today's light
-    # A difference of 28 under the learnt board's light: a die in a shadow stands out
-    # from the board as much as it did in the light.
-    limit = cv2.resize(cv2.convertScaleAbs(_min_channel(gain), alpha=28 / GAIN_ONE), (w, h),
-                       interpolation=cv2.INTER_LINEAR)
-    mask = cv2.compare(_max_channel(cv2.absdiff(image, lit)), limit, cv2.CMP_GT)
+    if model_light:
+        gain = light_gain(image, background)
+        lit = cv2.multiply(background, cv2.resize(gain, (w, h), interpolation=cv2.INTER_LINEAR),
+                           scale=1 / GAIN_ONE)  # the board under today's light
+        # A difference of 28 under the learnt board's light: a die in a shadow stands out
+        # from the board as much as it did in the light.
+        limit = cv2.resize(cv2.convertScaleAbs(_min_channel(gain), alpha=28 / GAIN_ONE),
+                           (w, h), interpolation=cv2.INTER_LINEAR)
+        mask = cv2.compare(_max_channel(cv2.absdiff(image, lit)), limit, cv2.CMP_GT)
+    else:
+        lit = background
+        mask = cv2.threshold(_max_channel(cv2.absdiff(image, lit)), 28, 255,
+                             cv2.THRESH_BINARY)[1]
     changed = cv2.findNonZero(mask)  # (x, y) rows, a fifth of np.nonzero's time
     if changed is not None:
         # Only the changed pixels are tested for shadow (speed). A shadow's fringe on a

@@ -233,7 +233,9 @@ class DiceReader:
         board = self._background
         if board is None or board.shape != view.shape:
             return None
-        return view, board, foreground(view, board)
+        # The light as learnt: the light's model could take a large even arm for a
+        # change of light; the board's structure tells the two apart (vision._cover).
+        return view, board, foreground(view, board, model_light=False)
 
 
 def _own_halves(candidates: list[Candidate], width: int, thrower: Thrower) -> list[bool]:

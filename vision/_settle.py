@@ -28,6 +28,8 @@ from vision.errors import CameraError, ImageError
 
 Image = npt.NDArray[np.uint8]
 _SMALL = (160, 120)
+#: Frame changes seen before the camera's noise is estimated from them.
+NOISE_SAMPLES = 8
 #: A die found again this share of its side or more from where it lay was moved: a roll.
 MOVED_FROM = 0.5
 
@@ -76,10 +78,12 @@ class SettleDetector:
 
     @property
     def noise(self) -> float:
-        """The camera noise: measured, else the low quantile of the recent changes."""
+        """The camera noise: measured, else the low quantile of the recent changes (none
+        before :data:`NOISE_SAMPLES` of them: the first change after start-up, a hand
+        coming in, is no measure of the noise and would make it count as still)."""
         if self._noise is not None:
             return self._noise
-        if not self._recent:
+        if len(self._recent) < NOISE_SAMPLES:
             return 0.0
         return float(np.percentile(list(self._recent), 10))
 
