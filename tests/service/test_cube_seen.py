@@ -38,3 +38,17 @@ def test_nothing_is_said_of_a_cube_in_hand_unseen_or_seen_before_it_changed() ->
     assert said(CubeSeen(64, "centre", (1, None)), None) is None  # no game yet
     # Seen before the take: the cube is being moved; the next roll's picture tells.
     assert said(CubeSeen(64, "centre", (1, None)), CubeState(value=2, owner=1)) is None
+
+
+def test_the_camera_sees_no_cube_on_the_demo_table_where_none_lies() -> None:
+    # The gaps between white checkers on a light point were read as a 4 or a 64: a
+    # false "check the cube" in a game whose cube was off the table.
+    from controller.service.demo import roll_pool
+    from vision import Calibration, DiceReader
+
+    pool = roll_pool(0)
+    reader = DiceReader(Calibration.identity(), expected_dice=2)
+    reader.set_background(pool.empty)
+    seen = [(i, reading.cube) for i, roll in enumerate(pool.rolls)
+            if (reading := reader.read(roll.image, roll.thrower)).cube is not None]
+    assert seen == []
