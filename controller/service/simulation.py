@@ -565,6 +565,11 @@ class TableDriver:
         flow = self.service.flow
         start = flow.variant.start  # nackgammon's differs
         await self._set_board(flow.turn.before if flow.turn is not None else start)
+        if flow.cube is not None:  # a resumed game: its cube where the referee has it
+            cube = flow.cube
+            face = cube.value if cube.value > 1 else 64
+            await self._move_cube((face, "centre" if cube.owner is None
+                                   else self.thrower(cube.owner)))
         while self.counts.games < games:
             status = self.service.status()
             flow = self.service.flow
