@@ -256,7 +256,9 @@ class RollPool:
                     image = LightChange.random(rng, shadow=rng.random() < 0.5).apply(image)
                 reading = reader.read(image, thrower)
                 if cocked:
-                    if reading.verdict is Verdict.REROLL:
+                    # Read as cocked, not merely a reroll: dice the reader did not see at
+                    # all would be learnt as the empty board.
+                    if len(reading.dice) == 2 and any("cocked" in d.flags for d in reading.dice):
                         self.rolls.append(PoolRoll(image, (1, 1), True, thrower, lit))
                         kept += 1
                     continue
@@ -327,13 +329,14 @@ class RollPool:
 
 
 def _reader_version() -> str:
-    """A digest of the dice reader's code: a cached pool was checked by this reader only."""
+    """A digest of the dice reader's code and the pool's: a cached pool was made and
+    checked by this code only."""
     import hashlib
 
     import vision
 
     digest = hashlib.sha256()
-    for source in sorted(Path(vision.__file__).parent.glob("*.py")):
+    for source in [*sorted(Path(vision.__file__).parent.glob("*.py")), Path(__file__)]:
         digest.update(source.read_bytes())
     return digest.hexdigest()[:12]
 

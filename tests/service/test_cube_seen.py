@@ -2,10 +2,23 @@
 
 from __future__ import annotations
 
-from controller.rules import CubeState
+import asyncio
+import random
+from pathlib import Path
+
+from controller.referee import cells_from_board
+from controller.rules import START, CubeState
 from controller.rules.cube import CubePhase
+from controller.service import Service
 from controller.service.cube_seen import CubeSeen, cube_disagreement
+from controller.service.demo import roll_pool
 from controller.service.orientation import Orientation
+from controller.service.service import open_journal
+from controller.service.simulation import TableCamera
+from tests.service.test_camera_hands import opening_roll
+from tests.service.test_match_actions import QueueBoard, until
+from vision import Calibration, DiceReader, RollWatcher, SettleDetector
+from vision._synth import place_cube
 
 NAMES = ("Ann", "Bob")
 
@@ -43,12 +56,38 @@ def test_nothing_is_said_of_a_cube_in_hand_unseen_or_seen_before_it_changed() ->
 def test_the_camera_sees_no_cube_on_the_demo_table_where_none_lies() -> None:
     # The gaps between white checkers on a light point were read as a 4 or a 64: a
     # false "check the cube" in a game whose cube was off the table.
-    from controller.service.demo import roll_pool
-    from vision import Calibration, DiceReader
-
     pool = roll_pool(0)
     reader = DiceReader(Calibration.identity(), expected_dice=2)
     reader.set_background(pool.empty)
     seen = [(i, reading.cube) for i, roll in enumerate(pool.rolls)
             if (reading := reader.read(roll.image, roll.thrower)).cube is not None]
     assert seen == []
+
+
+def test_a_cube_on_the_wrong_side_in_the_opening_picture_is_an_alert(tmp_path: Path) -> None:
+    # The real watcher and reader on the simulated table's camera: the cube turned to 4
+    # on the far player's side before any double; the referee has it in the centre.
+    image, empty, _dice = opening_roll()
+    camera = TableCamera(empty, period_s=0.005)
+    reader = DiceReader(Calibration.identity(), expected_dice=2)
+    reader.set_background(empty)
+    watcher = RollWatcher(lambda: camera, reader, settle=SettleDetector(frames=1), votes=1)
+    board = QueueBoard()
+
+    async def main() -> tuple[str, ...]:
+        with open_journal(tmp_path / "journal.sqlite3") as journal:
+            service = Service("b1", journal, names=NAMES)  # Ann near, Bob far
+            task = asyncio.create_task(service.run(board=board, camera=watcher))
+            try:
+                board.show(cells_from_board(START))
+                camera.show(place_cube(image, 4, "far", random.Random(1)))
+                await until(service, lambda: service.status().phase == "moving", "the roll")
+                return service.status().alerts
+            finally:
+                camera.close()
+                task.cancel()
+                await asyncio.gather(task, return_exceptions=True)
+
+    alerts = asyncio.run(main())
+    assert "check the cube: the cube shows 4 on Bob's side; the referee has it in the " \
+        "centre, not turned" in alerts, alerts
