@@ -112,7 +112,7 @@ class SimulatedBoard:
         rules: Rules | None = None,
         mode: Mode = Mode.REFEREE,
         settle_s: float = 0.02,
-        camera_period_s: float = 0.03,
+        camera_period_s: float = 0.01,
         flipped: bool = False,
         names: tuple[str, str] = ("White", "Black"),
         board_id: str = "demo",

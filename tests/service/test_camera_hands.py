@@ -54,6 +54,16 @@ def opening_roll() -> tuple[Any, Any, tuple[int, int]]:
     raise LookupError("no rendered opening roll read right in 40 seeds")
 
 
+def table_camera(empty: Any) -> tuple[TableCamera, RollWatcher]:
+    """The simulated table's camera showing ``empty``, and the real watcher reading it
+    with the demo's settings (the empty board learnt)."""
+    camera = TableCamera(empty, period_s=0.005)
+    reader = DiceReader(Calibration.identity(), expected_dice=2)
+    reader.set_background(empty)
+    return camera, RollWatcher(lambda: camera, reader, settle=SettleDetector(frames=1),
+                               votes=1)
+
+
 def moved(cells: Cells, player: int, source: int, destination: int) -> Cells:
     """``cells`` with one checker of ``player`` moved (no hit), in his numbering."""
     out = list(cells)
@@ -71,10 +81,7 @@ def play_with_a_hand(path: Path, *, mid_play: bool) -> list[str]:
     """Open a game by the camera, play the first turn with a hand over the dice after the
     play (or a player leaning over them mid-play), lift the dice; the texts shown."""
     image, empty, _dice = opening_roll()
-    camera = TableCamera(empty, period_s=0.005)
-    reader = DiceReader(Calibration.identity(), expected_dice=2)
-    reader.set_background(empty)
-    watcher = RollWatcher(lambda: camera, reader, settle=SettleDetector(frames=1), votes=1)
+    camera, watcher = table_camera(empty)
     board = QueueBoard()
     texts: list[str] = []
     rng = random.Random(5)

@@ -14,10 +14,9 @@ from controller.service.cube_seen import CubeSeen, cube_disagreement
 from controller.service.demo import roll_pool
 from controller.service.orientation import Orientation
 from controller.service.service import open_journal
-from controller.service.simulation import TableCamera
-from tests.service.test_camera_hands import opening_roll
+from tests.service.test_camera_hands import opening_roll, table_camera
 from tests.service.test_match_actions import QueueBoard, until
-from vision import Calibration, DiceReader, RollWatcher, SettleDetector
+from vision import Calibration, DiceReader
 from vision._synth import place_cube
 
 NAMES = ("Ann", "Bob")
@@ -68,10 +67,7 @@ def test_a_cube_on_the_wrong_side_in_the_opening_picture_is_an_alert(tmp_path: P
     # The real watcher and reader on the simulated table's camera: the cube turned to 4
     # on the far player's side before any double; the referee has it in the centre.
     image, empty, _dice = opening_roll()
-    camera = TableCamera(empty, period_s=0.005)
-    reader = DiceReader(Calibration.identity(), expected_dice=2)
-    reader.set_background(empty)
-    watcher = RollWatcher(lambda: camera, reader, settle=SettleDetector(frames=1), votes=1)
+    camera, watcher = table_camera(empty)
     board = QueueBoard()
 
     async def main() -> tuple[str, ...]:

@@ -150,7 +150,10 @@ async def _page_shows(url: str, name: str) -> None:
             await page.fill("#token", TOKEN)
             await page.click("#confirm-orientation")
             await page.wait_for_function("!window.tabulaStatus.orientation_pending", timeout=10000)
-            assert "orientation: done" in (await page.text_content("#action-result") or "")
+            # The answer to the click can come after the status it caused: wait for it.
+            await page.wait_for_function(
+                "document.querySelector('#action-result').textContent"
+                ".includes('orientation: done')", timeout=60000)
             assert await page.is_hidden("#orientation-row")
             ARTIFACTS.mkdir(exist_ok=True)
             await page.screenshot(path=str(ARTIFACTS / "service-board.png"), full_page=True)
