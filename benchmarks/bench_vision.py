@@ -44,7 +44,7 @@ import numpy as np
 
 from benchmarks.measure import Row, best_of, count, timed_row
 from vision import Calibration, DiceReader, SettleDetector, read_image, render_roll
-from vision._cube import FONTS
+from vision._cube import FONTS, find_cube
 from vision._evaluate import (
     CubeScore,
     ObliqueScore,
@@ -174,6 +174,14 @@ def _candidates(repeats: int) -> list[Row]:
                                      _read(readers[1], roll.image), repeats=repeats)  # fmt: skip
         rows.append(timed_row(f"640x480 board view read, learnt board, {label}", service,
                               classical, unit="ms", reference_name=CLASSICAL))  # fmt: skip
+    # The cube's search, part of every calibrated read above (issue 15): its own share.
+    roll = render_roll(random.Random(1), cube=(4, "near"), cube_still=True)
+    reader = DiceReader(Calibration.identity(), expected_dice=2, model=None)
+    reader.set_background(roll.background)
+    cube, classical = best_of(lambda: find_cube(roll.image, 30.0),
+                              _read(reader, roll.image), repeats=repeats)  # fmt: skip
+    rows.append(timed_row("640x480 cube search (a cube on the learnt board, 2 dice)", cube,
+                          classical, unit="ms", reference_name=CLASSICAL))  # fmt: skip
     return rows
 
 

@@ -415,7 +415,7 @@ def render_roll(
     side = rng.uniform(26, 34)
     shadow = (rng.uniform(-4, 4), rng.uniform(1, 5))
     kinds = ["cocked"] * cocked + ["flat"] * (dice - cocked)
-    own = _own_halves(thrower, dice)
+    own = _throw_halves(thrower, dice)
     other = {"left": "right", "right": "left"}
     places = [other[half] for half in own[:off_half]] + ["checker"] * on_checker
     places += own[len(places):]
@@ -473,7 +473,7 @@ def place_cube(image: Image, value: int, side: str, rng: random.Random, *,
     return cv2.convertScaleAbs(img)
 
 
-def _own_halves(thrower: str, dice: int) -> list[str]:
+def _throw_halves(thrower: str, dice: int) -> list[str]:
     """The half of the board view each die of a throw belongs in (see :func:`render_roll`)."""
     if thrower == "near":
         return ["right"] * dice
@@ -489,7 +489,7 @@ def _wrong_halves(thrower: str, places: list[str]) -> list[bool]:
     if thrower == "both":
         crowded = places.count("right") > 1 or places.count("left") > 1
         return [crowded and place != "checker" for place in places]
-    own = _own_halves(thrower, 1)[0]
+    own = _throw_halves(thrower, 1)[0]
     return [place not in (own, "checker") for place in places]
 
 

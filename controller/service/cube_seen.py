@@ -14,7 +14,7 @@ from controller.rules import CubeState
 from controller.rules.cube import CubePhase
 from controller.service.orientation import Orientation
 
-__all__ = ["CubeSeen", "cube_disagreement"]
+__all__ = ["CubeSeen", "cube_disagreement", "cube_shown"]
 
 
 class Pictured(Protocol):
@@ -47,6 +47,13 @@ class CubeSeen:
         return cls(seen.value, seen.side, held)
 
 
+def cube_shown(cube: CubeState, orientation: Orientation) -> tuple[int, str]:
+    """The face and the side (``near``, ``far`` or ``centre``) the referee's cube should
+    show on the table: a cube not yet turned shows 64 in the centre."""
+    face = cube.value if cube.value > 1 else 64
+    return face, "centre" if cube.owner is None else orientation.side_of(cube.owner)
+
+
 def cube_disagreement(
     seen: CubeSeen | None,
     cube: CubeState | None,
@@ -67,10 +74,10 @@ def cube_disagreement(
         return None
     if (cube.value, cube.owner) != seen.held:
         return None
-    face = cube.value if cube.value > 1 else 64  # a cube not yet turned shows 64
-    side = "centre" if cube.owner is None else orientation.side_of(cube.owner)
-    if (seen.value, seen.side) == (face, side):
+    shown = cube_shown(cube, orientation)
+    if (seen.value, seen.side) == shown:
         return None
+    side = shown[1]
 
     def where(side: str) -> str:
         if side == "centre":

@@ -39,8 +39,9 @@ from controller.rules import (
     outcome,
 )
 from controller.selfplay import SimulatedPlayer
+from controller.service.cube_seen import cube_shown
 from controller.service.flow import canonical_notation
-from controller.service.orientation import mirror
+from controller.service.orientation import Orientation, mirror
 from controller.service.service import Service
 
 __all__ = [
@@ -436,6 +437,7 @@ class TableDriver:
         #: The hands' own chance: what the players do stays as their ``rng`` makes it.
         self._hands = random.Random(rng.random())
         self.flipped = flipped
+        self._orientation = Orientation.of_flipped(flipped)
         self.echo = echo
         self.stall_s = stall_s
         self.expected: list[record.Event] = []
@@ -569,10 +571,7 @@ class TableDriver:
         start = flow.variant.start  # nackgammon's differs
         await self._set_board(flow.turn.before if flow.turn is not None else start)
         if flow.cube is not None:  # a resumed game: its cube where the referee has it
-            cube = flow.cube
-            face = cube.value if cube.value > 1 else 64
-            await self._move_cube((face, "centre" if cube.owner is None
-                                   else self.thrower(cube.owner)))
+            await self._set_cube_right()
         while self.counts.games < games:
             status = self.service.status()
             flow = self.service.flow
@@ -598,7 +597,7 @@ class TableDriver:
 
     def thrower(self, player: Player) -> str:
         """Where ``player`` sits (``near`` or ``far``): he throws into his right-hand half."""
-        return "far" if (player == 0) == self.flipped else "near"
+        return self._orientation.side_of(player)
 
     async def _opening(self) -> None:
         entry = self.pool.pick(self.rng, "both")
@@ -699,10 +698,10 @@ class TableDriver:
         await self._now_and_then_a_hand()
 
     async def _set_cube_right(self) -> None:
-        """Put the cube where the referee has it: its value on its owner's side."""
+        """Put the cube where the referee has it (:func:`cube_shown`)."""
         cube = self.service.flow.cube
-        assert cube is not None and cube.owner is not None
-        await self._move_cube((cube.value, self.thrower(cube.owner)))
+        assert cube is not None
+        await self._move_cube(cube_shown(cube, self._orientation))
 
     def _check_cube(self, status: Any) -> None:
         """The service points out a cube left where it was, and only then; the players
