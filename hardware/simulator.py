@@ -1,10 +1,12 @@
-"""The board simulator: the real firmware on CPython, behind a real pseudo-terminal.
+"""The board simulator: the real firmware, behind a real pseudo-terminal.
 
 Why: every other part of Tabula is developed and tested against this board. The firmware
-code of ``hardware/firmware`` runs unchanged in a thread, with ``hal``'s virtual sensor
-matrix fed by a :class:`VirtualBoard` of checkers (place, lift, slide, hit, stack) and a
-serial port that is the master side of a pty; the host opens the slave side with
-pyserial exactly as it opens ``/dev/ttyACM0``. Faults can be injected on the sensors
+code of ``hardware/firmware`` runs unchanged, stepped from a thread through
+:mod:`hardware.firmware.lockstep`, on CPython in this process (the default) or on real
+MicroPython in a child process (:mod:`hardware.runtimes`). Its virtual sensor matrix is
+fed by a :class:`VirtualBoard` of checkers (place, lift, slide, hit, stack); its serial
+bytes go through the master side of a pty; the host opens the slave side with pyserial
+exactly as it opens ``/dev/ttyACM0``. Faults can be injected on the sensors
 (noise, a stuck slot) and on the link (dropped, corrupted or injected bytes, silence,
 unplug and replug behind a stable symlink, power cycles).
 
@@ -32,6 +34,7 @@ from firmware_bridge.errors import LayoutError
 from firmware_bridge.layout import LOCATIONS, Cell, cells_from_board
 from hardware.firmware import app, hal
 from hardware.pinmap import load_pinmap, slots_per_location
+from hardware.runtimes import FirmwareRuntime, open_runtime
 
 __all__ = ["FIELD", "START", "BoardSimulator", "VirtualBoard"]
 
@@ -230,25 +233,6 @@ class VirtualBoard:
         return moved
 
 
-class _PtyPort(hal.Port):
-    """The firmware's serial port: the master side of the simulator's current pty."""
-
-    def __init__(self, sim: BoardSimulator) -> None:
-        self._sim = sim
-
-    def read(self) -> bytes:
-        fd = self._sim._master
-        if fd is None:
-            return b""
-        try:
-            return os.read(fd, 4096)
-        except OSError:  # nothing waiting (EAGAIN), or no slave open (EIO)
-            return b""
-
-    def write(self, data: bytes) -> None:
-        self._sim._write(data, frame=True)
-
-
 class BoardSimulator:
     """The sensor board on a pseudo-terminal, with its checkers and faults under control.
 
@@ -263,6 +247,11 @@ class BoardSimulator:
         period_s: how long the firmware loop sleeps between steps.
         record: keep every frame the firmware sends in :attr:`sent` (tests).
         pinmap: the pin map file, the reference one by default.
+        runtime: where the firmware runs, ``"cpython"`` or ``"micropython"``
+            (:data:`hardware.runtimes.RUNTIMES`).
+
+    Raises:
+        FirmwareRuntimeError: on :meth:`start`, if the runtime cannot start.
     """
 
     def __init__(
@@ -276,6 +265,7 @@ class BoardSimulator:
         period_s: float = 0.001,
         record: bool = False,
         pinmap: Path | None = None,
+        runtime: str = "cpython",
     ) -> None:
         self._pins = load_pinmap(pinmap)
         self._slots = slots_per_location(self._pins)
@@ -297,28 +287,39 @@ class BoardSimulator:
         self.record = record
         self.sent: list[bytes] = []
         self.bytes_dropped = 0
-        self.matrix = hal.VirtualSensorMatrix(
-            sum(self._slots), self._pins["hall"]["mid"], self._rng
-        )
+        self.runtime_name = runtime
+        self._runtime: FirmwareRuntime | None = None
+        self._noise_seed = self._rng.getrandbits(32)
+        #: What the LED chain shows, as the firmware last drove it.
         self.leds = hal.VirtualLedChain(app.LED_COUNT)
-        self.board = VirtualBoard(self._slots, self._pins["hall"]["mid"], self.matrix.set_readings)
+        #: The last LED_FRAME the running firmware received ([red, green, blue, pattern]).
+        self.led_frame: list[tuple[int, ...]] = []
+        self._noise: dict[int, int] = {}
+        self._stuck: dict[int, int] = {}
+        self._changes: dict[str, Any] = {}
+        self.board = VirtualBoard(self._slots, self._pins["hall"]["mid"], self._set_readings)
         self.board.set_cells(cells_from_board(board))
-        self.firmware = self._boot()
+        self._boot()
+        self._started_ns = time.monotonic_ns()
 
     # Life cycle.
 
-    def _boot(self) -> Any:
-        return app.Firmware(
-            self._pins,
-            self._slots,
-            self.matrix,
-            self.leds,
-            _PtyPort(self),
-            hal.Clock(),
-            boot_id=self._rng.getrandbits(32),
-            protocol=self._protocol,
-            settings=self._settings,
-        )
+    def _boot(self) -> None:
+        """Power the firmware up (again) at the next step."""
+        self._changes["boot"] = [
+            self._rng.getrandbits(32),
+            *self._protocol,
+            self._settings,
+        ]
+        self.led_frame = []
+
+    def _set_readings(self, readings: list[int]) -> None:
+        with self._lock:
+            self._changes["readings"] = readings
+
+    def _faults_changed(self) -> None:
+        self._changes["noise"] = sorted(self._noise.items())
+        self._changes["stuck"] = sorted(self._stuck.items())
 
     @property
     def path(self) -> str:
@@ -326,8 +327,12 @@ class BoardSimulator:
         return str(self._link) if self._link is not None else self._slave_name
 
     def start(self) -> BoardSimulator:
-        """Open the pty and start the firmware thread."""
+        """Start the firmware's runtime, open the pty and start the stepping thread."""
         if self._thread is None:
+            if self._runtime is None:
+                self._runtime = open_runtime(
+                    self.runtime_name, self._pins, self._slots, self._noise_seed
+                )
             self._open_pty()
             self._thread = threading.Thread(target=self._run, name="board-simulator", daemon=True)
             self._thread.start()
@@ -340,6 +345,8 @@ class BoardSimulator:
             self._thread.join()
             self._thread = None
         self._close_pty()
+        if self._runtime is not None:
+            self._runtime.close()
 
     def __enter__(self) -> BoardSimulator:
         return self.start()
@@ -358,8 +365,34 @@ class BoardSimulator:
                 for data in self._pending:
                     self._write(data, frame=False)
                 self._pending.clear()
-                self.firmware.step()
+                self._step()
             time.sleep(self._period_s)
+
+    def _step(self) -> None:
+        """One step of the firmware: the host's bytes and the board's changes in, its out."""
+        assert self._runtime is not None
+        request = self._changes
+        self._changes = {}
+        request["now"] = (time.monotonic_ns() - self._started_ns) // 1_000_000
+        received = self._read()
+        if received:
+            request["rx"] = list(received)
+        answer = self._runtime.step(request)
+        for data in answer["tx"]:
+            self._write(bytes(data), frame=True)
+        if "leds" in answer:
+            self.leds.show([(red, green, blue) for red, green, blue in answer["leds"]])
+        if "frame" in answer:
+            self.led_frame = [tuple(led) for led in answer["frame"]]
+
+    def _read(self) -> bytes:
+        """The bytes the host wrote to the pty since the last step."""
+        if self._master is None:
+            return b""
+        try:
+            return os.read(self._master, 4096)
+        except OSError:  # nothing waiting (EAGAIN), or no slave open (EIO)
+            return b""
 
     def _open_pty(self) -> None:
         with self._lock:
@@ -440,7 +473,7 @@ class BoardSimulator:
         with self._lock:
             self._close_pty()
             if power_cycle:
-                self.firmware = self._boot()
+                self._boot()
             self._open_pty()
 
     # Sensor faults.
@@ -455,18 +488,21 @@ class BoardSimulator:
     def noise(self, location: int, slot: int, amplitude: int) -> None:
         """Add uniform noise of +-``amplitude`` ADC counts to one slot's readings."""
         with self._lock:
-            self.matrix.noise[self._slot(location, slot)] = amplitude
+            self._noise[self._slot(location, slot)] = amplitude
+            self._faults_changed()
 
     def stick(self, location: int, slot: int, value: int) -> None:
         """Make one slot read ``value`` whatever lies on it (0 or 65535: a broken sensor)."""
         with self._lock:
-            self.matrix.stuck[self._slot(location, slot)] = value
+            self._stuck[self._slot(location, slot)] = value
+            self._faults_changed()
 
     def clear_faults(self) -> None:
         """Remove every sensor fault."""
         with self._lock:
-            self.matrix.noise.clear()
-            self.matrix.stuck.clear()
+            self._noise.clear()
+            self._stuck.clear()
+            self._faults_changed()
 
     def play(
         self, steps: Iterable[tuple[Sequence[int], float]], *, hold_scale: float = 1.0

@@ -7,13 +7,6 @@ same code runs on the RP2040 (``hal_rp2040``) and, on a PC, behind the board sim
 
 import time
 
-# Annotations are ignored by MicroPython and evaluated by CPython 3.11: names used only
-# by the type checker stay in strings, and typing is imported for it alone.
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any
-
-
 class SensorMatrix:
     """Every Hall-sensor slot, read in slot order (PROTOCOL.md location order)."""
 
@@ -60,18 +53,43 @@ class Clock:
         time.sleep(ms / 1000)
 
 
+class XorShift32:
+    """Marsaglia's xorshift32: the simulator's noise, the same numbers on every runtime.
+
+    Why not ``random``: CPython's Mersenne Twister and MicroPython's generator give
+    different numbers for one seed, and the simulator's two runtimes must put the same
+    bytes on the wire. Integer arithmetic only, so a float's width changes nothing.
+    """
+
+    def __init__(self, seed: int) -> None:
+        self.state = (seed & 0xFFFFFFFF) or 0x9E3779B9  # zero is the generator's fixed point
+
+    def next(self) -> int:
+        """The next 32-bit number."""
+        x = self.state
+        x ^= (x << 13) & 0xFFFFFFFF
+        x ^= x >> 17
+        x ^= (x << 5) & 0xFFFFFFFF
+        self.state = x
+        return x
+
+    def spread(self, amplitude: int) -> int:
+        """A number in -amplitude .. amplitude (amplitude >= 0)."""
+        return self.next() % (2 * amplitude + 1) - amplitude
+
+
 class VirtualSensorMatrix(SensorMatrix):
     """Readings set by a simulator, with faults: noise on a slot, a slot stuck at a value.
 
-    ``rng`` is a ``random.Random`` (or anything with ``uniform``) for the noise.
+    ``seed`` seeds the noise (:class:`XorShift32`).
     """
 
-    def __init__(self, slots: int, mid: int, rng: "Any") -> None:
+    def __init__(self, slots: int, mid: int, seed: int) -> None:
         self.slots = slots
         self.readings = [mid] * slots
         self.noise = {}  # type: dict[int, int]
         self.stuck = {}  # type: dict[int, int]
-        self.rng = rng
+        self.rng = XorShift32(seed)
 
     def set_readings(self, readings: list[int]) -> None:
         """Replace every reading at once (the simulator's board changed)."""
@@ -80,8 +98,10 @@ class VirtualSensorMatrix(SensorMatrix):
     def scan(self, out: list[int]) -> None:
         """Copy the readings, then apply the injected faults."""
         out[:] = self.readings
-        for slot, amplitude in self.noise.items():
-            value = out[slot] + int(self.rng.uniform(-amplitude, amplitude))
+        # In slot order: MicroPython's dicts do not keep insertion order, and the noise
+        # must draw its numbers in the same order on every runtime.
+        for slot in sorted(self.noise):
+            value = out[slot] + self.rng.spread(self.noise[slot])
             out[slot] = min(65535, max(0, value))
         for slot, value in self.stuck.items():
             out[slot] = value

@@ -235,7 +235,7 @@ def test_led_frames_reach_the_chain_and_survive_a_replug(sim: BoardSimulator) ->
             sim.reconnect(power_cycle=True)  # the new board starts dark
             assert sim.leds.pixels[0] == (0, 255, 0)  # the chain keeps its light...
             async with asyncio.timeout(PATIENCE_S):
-                while sim.firmware.led_frame[:1] != [(0, 255, 0, 0)]:
+                while sim.led_frame[:1] != [(0, 255, 0, 0)]:
                     await asyncio.sleep(0.01)  # ...and the new firmware got the frame again
             assert link.counters.leds_sent >= 2 and link.counters.acks >= 2
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import ast
 import binascii
-import random
 import tomllib
 from pathlib import Path
 
@@ -23,6 +22,7 @@ SLOTS = slots_per_location(PINS)
 START = (0, -2, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, -5, 5, 0, 0, 0, -3, 0, -5, 0, 0, 0, 0, 2, 0)
 #: What MicroPython on an RP2040 provides; the firmware may import nothing else.
 MICROPYTHON_MODULES = {
+    "json",
     "struct",
     "time",
     "sys",
@@ -174,7 +174,7 @@ class _Clock(hal.Clock):
 
 
 def _firmware(ring_size: int = 4) -> tuple[app.Firmware, hal.VirtualSensorMatrix, _Port, _Clock]:
-    matrix = hal.VirtualSensorMatrix(sum(SLOTS), HALL["mid"], random.Random(0))
+    matrix = hal.VirtualSensorMatrix(sum(SLOTS), HALL["mid"], 0)
     matrix.set_readings(_board_readings(START))
     port, clock = _Port(), _Clock()
     settings = {"ring_size": ring_size, "stable_scans": 1}

@@ -1,0 +1,146 @@
+"""The firmware driven one step at a time by a host: the board simulator's side of the board.
+
+Why lockstep: the simulator runs the firmware either in its own process (CPython) or in a
+MicroPython child process; in both, this same code owns the firmware and its virtual
+hardware (sensor matrix with noise and stuck slots, LED chain, a port fed by the host, a
+clock the host sets), so for the same requests both runtimes give the same bytes. A request
+is a dict (a JSON line for the child): ``now`` (ms), and when they changed ``rx`` (bytes
+from the host), ``readings``, ``noise`` and ``stuck`` ([slot, value] pairs), ``boot``
+([boot_id, major, minor, settings]: power up a new firmware first). The answer holds
+``tx`` (each write the firmware made), and when they changed ``leds`` (the chain's pixels)
+and ``frame`` (the last LED_FRAME received, as [red, green, blue, pattern] per LED).
+"""
+
+import json
+import time
+
+from . import app, hal
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+
+class HostPort(hal.Port):
+    """The serial port as the host feeds it: bytes in before a step, writes out after."""
+
+    def __init__(self) -> None:
+        self.inbox = b""
+        self.writes = []  # type: list[bytes]
+
+    def read(self) -> bytes:
+        """What the host sent for this step."""
+        data, self.inbox = self.inbox, b""
+        return data
+
+    def write(self, data: bytes) -> None:
+        """Keep one write for the host."""
+        self.writes.append(bytes(data))
+
+
+class HostClock(hal.Clock):
+    """The time the host gives with each step: a script's time is then the same everywhere."""
+
+    def __init__(self) -> None:
+        self.now = 0
+
+    def now_ms(self) -> int:
+        """The time of the current step."""
+        return self.now
+
+
+def _timer() -> "tuple[Any, Any]":
+    """A microsecond counter and its difference (``ticks_us`` wraps on MicroPython)."""
+    ticks_us = getattr(time, "ticks_us", None)
+    if ticks_us is not None:
+        return ticks_us, getattr(time, "ticks_diff")  # noqa: B009 (MicroPython only)
+    return (lambda: time.perf_counter_ns() // 1000), (lambda later, earlier: later - earlier)
+
+
+class Lockstep:
+    """The firmware and its virtual hardware; :meth:`step` runs one step of the board.
+
+    ``pinmap`` is the parsed pin map, ``slots`` the slots per location, ``seed`` the noise's.
+    """
+
+    def __init__(self, pinmap: "dict[str, Any]", slots: list[int], seed: int) -> None:
+        self.pinmap = pinmap
+        self.slots = list(slots)
+        self.matrix = hal.VirtualSensorMatrix(sum(slots), pinmap["hall"]["mid"], seed)
+        self.leds = hal.VirtualLedChain(app.LED_COUNT)
+        self.port = HostPort()
+        self.clock = HostClock()
+        self.firmware = None  # type: app.Firmware | None
+        self.leds_sent = 0
+        self.frame_sent = []  # type: list[tuple[int, ...]]
+
+    def boot(self, boot_id: int, major: int, minor: int, settings: "dict[str, int] | None") -> None:
+        """Power up a new firmware (the sensors and LEDs keep their state)."""
+        self.firmware = app.Firmware(
+            self.pinmap,
+            self.slots,
+            self.matrix,
+            self.leds,
+            self.port,
+            self.clock,
+            boot_id,
+            protocol=(major, minor),
+            settings=settings,
+        )
+
+    def step(self, request: "dict[str, Any]") -> "dict[str, Any]":
+        """Apply the request's changes, run one firmware step, and say what came out."""
+        self.clock.now = request["now"]
+        if "boot" in request:
+            boot_id, major, minor, settings = request["boot"]
+            self.boot(boot_id, major, minor, settings)
+        if "readings" in request:
+            self.matrix.set_readings(request["readings"])
+        if "noise" in request:
+            self.matrix.noise = {slot: value for slot, value in request["noise"]}
+        if "stuck" in request:
+            self.matrix.stuck = {slot: value for slot, value in request["stuck"]}
+        if "rx" in request:
+            self.port.inbox += bytes(request["rx"])
+        firmware = self.firmware
+        if firmware is None:
+            raise ValueError("step before boot: the first request must boot the firmware")
+        firmware.step()
+        answer = {"tx": [list(data) for data in self.port.writes]}  # type: dict[str, Any]
+        self.port.writes = []
+        if self.leds.updates != self.leds_sent:
+            self.leds_sent = self.leds.updates
+            answer["leds"] = [list(pixel) for pixel in self.leds.pixels]
+        if firmware.led_frame != self.frame_sent:
+            self.frame_sent = firmware.led_frame
+            answer["frame"] = [list(led) for led in firmware.led_frame]
+        return answer
+
+    def time_scans(self, scans: int) -> int:
+        """Microseconds taken by ``scans`` scans of the current readings, as a step scans.
+
+        Raises:
+            ValueError: before the firmware booted.
+        """
+        firmware = self.firmware
+        if firmware is None:
+            raise ValueError("time_scans before boot")
+        now = self.clock.now
+        micros, diff = _timer()
+        start = micros()
+        for _ in range(scans):
+            firmware.scan(now)
+        return diff(micros(), start)  # type: ignore[no-any-return]
+
+    def handle(self, line: str) -> str:
+        """One JSON request line in, one JSON answer line out (the MicroPython child)."""
+        request = json.loads(line)
+        if "time_scans" in request:
+            return json.dumps({"us": self.time_scans(request["time_scans"])})
+        return json.dumps(self.step(request))
+
+
+def from_line(line: str) -> Lockstep:
+    """The driver described by the child's first line: {"pinmap", "slots", "seed"}."""
+    setup = json.loads(line)
+    return Lockstep(setup["pinmap"], setup["slots"], setup["seed"])

@@ -1,0 +1,33 @@
+// The sensor-board firmware on MicroPython (its WebAssembly build), stepped by the host.
+//
+// Usage: node run.mjs FIRMWARE_DIR. The firmware's modules are copied into MicroPython's
+// own file system as the package `firmware`, as on the board; then the first stdin line
+// sets up hardware/firmware/lockstep.py's driver and every next line is one request,
+// answered by one line on stdout. MicroPython's own prints go to stderr.
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { loadMicroPython } from "@micropython/micropython-webassembly-pyscript";
+
+const firmwareDir = process.argv[2];
+const mp = await loadMicroPython({
+  stdout: (line) => process.stderr.write(line + "\n"),
+  stderr: (line) => process.stderr.write(line + "\n"),
+});
+mp.FS.mkdir("/firmware");
+for (const name of readdirSync(firmwareDir)) {
+  if (name.endsWith(".py")) {
+    mp.FS.writeFile(`/firmware/${name}`, readFileSync(join(firmwareDir, name)));
+  }
+}
+mp.runPython("import sys\nsys.path.append('/')\nfrom firmware import lockstep");
+const lockstep = mp.globals.get("lockstep");
+let driver = null;
+for await (const line of createInterface({ input: process.stdin, crlfDelay: Infinity })) {
+  if (driver === null) {
+    driver = lockstep.from_line(line);
+    process.stdout.write("{}\n");
+  } else {
+    process.stdout.write(driver.handle(line) + "\n");
+  }
+}
