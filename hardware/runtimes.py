@@ -97,7 +97,7 @@ class MicroPythonRuntime:
             raise FirmwareRuntimeError(
                 f"MicroPython is not installed in {str(_NODE_DIR)!r}: run `make micropython`"
             )
-        self._errors = tempfile.TemporaryFile()
+        self._errors = tempfile.TemporaryFile()  # noqa: SIM115 (lives as long as the child)
         self._process: subprocess.Popen[bytes] | None = subprocess.Popen(
             [program, str(_RUNNER), str(_FIRMWARE_DIR)],
             stdin=subprocess.PIPE,
@@ -157,9 +157,7 @@ class MicroPythonRuntime:
         self._errors.close()
 
 
-def open_runtime(
-    name: str, pinmap: dict[str, Any], slots: list[int], seed: int
-) -> FirmwareRuntime:
+def open_runtime(name: str, pinmap: dict[str, Any], slots: list[int], seed: int) -> FirmwareRuntime:
     """The runtime called ``name`` (one of :data:`RUNTIMES`) with a fresh firmware driver.
 
     Raises:

@@ -26,6 +26,8 @@ import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from hardware.runtimes import RUNTIMES
+
 if TYPE_CHECKING:
     from controller.record import MatchRecord
     from controller.rules import Rules, Variant
@@ -88,6 +90,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "TABULA_SLOW=1): the whole process, as the service, the simulated board, camera and "
         "players run in it; needs root and the cgroup v1 cpu controller, else it says so "
         "and runs at full speed",
+    )
+    parser.add_argument(
+        "--board-runtime",
+        choices=RUNTIMES,
+        default=RUNTIMES[0],
+        help="where the simulated sensor board's firmware runs: CPython (default) or real "
+        "MicroPython under node (`make micropython` installs it)",
     )
     parser.add_argument(
         "--ack",
@@ -211,6 +220,7 @@ def _play_matches(
                     variant=variant,
                     engine=args.engine,
                     first_seq=first_seq,
+                    board_runtime=args.board_runtime,
                 )
             )
         except KeyboardInterrupt:  # Ctrl-C: say where the match is kept, in one line

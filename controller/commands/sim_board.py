@@ -3,7 +3,8 @@
 Prints the device path on the first line, then serves until SIGINT or SIGTERM. With
 ``--script FILE`` it plays JSON lines ``{"board": [26 ints], "hold_ms": N}``, reaching
 each position from the previous one by lifting and placing one checker at a time, and
-keeps the last position afterwards.
+keeps the last position afterwards. ``--runtime micropython`` runs the firmware on real
+MicroPython (``hardware/runtimes.py``) instead of in this CPython process.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from types import FrameType
 
 from firmware_bridge.errors import BridgeError, LayoutError
 from firmware_bridge.layout import cells_from_board
+from hardware.runtimes import RUNTIMES
 
 HELP = "run the simulated sensor board on a pseudo-terminal (prints its path first)"
 
@@ -33,6 +35,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--heartbeat-ms", type=int, default=500, help="heartbeat period (500)")
     parser.add_argument("--seed", type=int, help="seed of the boot id and injected faults")
+    parser.add_argument(
+        "--runtime",
+        choices=RUNTIMES,
+        default=RUNTIMES[0],
+        help="where the firmware runs: CPython in this process (default), or MicroPython "
+        "(its WebAssembly build under node; `make micropython` installs it)",
+    )
     parser.add_argument(
         "--protocol",
         default="1.0",
@@ -101,7 +110,9 @@ def run(args: argparse.Namespace) -> int:
             seed=args.seed,
             settings={"heartbeat_ms": args.heartbeat_ms},
             protocol=protocol,
+            runtime=args.runtime,
         )
+        simulator.start()
     except (OSError, BridgeError) as error:
         raise BridgeError(f"cannot start the simulator: {error}") from None
     with simulator:

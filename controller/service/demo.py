@@ -120,8 +120,10 @@ class SimulatedBoard:
         engine: Any = None,
         signal_s: float = 4.0,
         first_seq: int = 1,
+        board_runtime: str = "cpython",
     ) -> None:
         self.journal_path = journal
+        self.board_runtime = board_runtime
         self.first_seq = first_seq
         self.variant = variant
         self.engine = engine
@@ -169,6 +171,7 @@ class SimulatedBoard:
                 seed=self.seed,
                 period_s=0.001,
                 pinmap=DEMO_PINMAP,
+                runtime=self.board_runtime,
             )
         )
         self.link = await stack.enter_async_context(
@@ -247,6 +250,7 @@ async def run_simulated(
     engine: str = "none",
     ply: int = 0,
     first_seq: int = 1,
+    board_runtime: str = "cpython",
     **options: Any,
 ) -> DemoResult:
     """Play ``games`` games (or to the match's end) on a simulated board into ``journal``.
@@ -255,7 +259,8 @@ async def run_simulated(
     event to the broker as ``board_id``, and waits for the broker to have them all.
     ``first_seq`` numbers the first event of a new ``journal``: the board's last match's
     last event plus one, so that its subscribers see one sequence across its matches, as
-    a New match on the service gives (:meth:`Journal.rotate`).
+    a New match on the service gives (:meth:`Journal.rotate`). ``board_runtime`` is where
+    the sensor board's firmware runs (:data:`hardware.runtimes.RUNTIMES`).
     """
     from controller.engine import configured_engine
 
@@ -273,6 +278,7 @@ async def run_simulated(
                 engine=choice.engine,
                 variant=variant,
                 first_seq=first_seq,
+                board_runtime=board_runtime,
             )
         )
         service = table.service

@@ -7,6 +7,7 @@ same code runs on the RP2040 (``hal_rp2040``) and, on a PC, behind the board sim
 
 import time
 
+
 class SensorMatrix:
     """Every Hall-sensor slot, read in slot order (PROTOCOL.md location order)."""
 

@@ -97,9 +97,9 @@ class Lockstep:
         if "readings" in request:
             self.matrix.set_readings(request["readings"])
         if "noise" in request:
-            self.matrix.noise = {slot: value for slot, value in request["noise"]}
+            self.matrix.noise = dict(request["noise"])
         if "stuck" in request:
-            self.matrix.stuck = {slot: value for slot, value in request["stuck"]}
+            self.matrix.stuck = dict(request["stuck"])
         if "rx" in request:
             self.port.inbox += bytes(request["rx"])
         firmware = self.firmware

@@ -23,11 +23,18 @@ for (const name of readdirSync(firmwareDir)) {
 mp.runPython("import sys\nsys.path.append('/')\nfrom firmware import lockstep");
 const lockstep = mp.globals.get("lockstep");
 let driver = null;
-for await (const line of createInterface({ input: process.stdin, crlfDelay: Infinity })) {
-  if (driver === null) {
-    driver = lockstep.from_line(line);
-    process.stdout.write("{}\n");
-  } else {
-    process.stdout.write(driver.handle(line) + "\n");
+try {
+  for await (const line of createInterface({ input: process.stdin, crlfDelay: Infinity })) {
+    if (driver === null) {
+      driver = lockstep.from_line(line);
+      process.stdout.write("{}\n");
+    } else {
+      process.stdout.write(driver.handle(line) + "\n");
+    }
   }
+} catch (error) {
+  // A Python exception: its traceback, then its last line alone, which the host reports.
+  const lines = String(error?.message ?? error).trim().split("\n");
+  process.stderr.write(lines.join("\n") + "\n" + lines[lines.length - 1] + "\n");
+  process.exit(1);
 }

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from firmware_bridge import BoardLink, LinkState, Observation
+from hardware.runtimes import RUNTIMES
 from hardware.simulator import START, BoardSimulator
 
 #: Firmware settings for tests: 10 heartbeats a second, 2 scans of 2 ms to debounce.
@@ -23,9 +24,21 @@ PATIENCE_S = 60.0
 
 
 @pytest.fixture
-def sim(tmp_path: Path) -> Iterator[BoardSimulator]:
-    with BoardSimulator(link=tmp_path / "board", settings=FAST, seed=1, record=True) as board:
+def sim(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[BoardSimulator]:
+    """The simulated board, its firmware on CPython, or on the runtime of an indirect param.
+
+    The tests of what the firmware itself does (resync, replug, heartbeat, version, LEDs)
+    take ``@ON_EVERY_RUNTIME`` and so also run on MicroPython.
+    """
+    runtime = getattr(request, "param", RUNTIMES[0])
+    with BoardSimulator(
+        link=tmp_path / "board", settings=FAST, seed=1, record=True, runtime=runtime
+    ) as board:
         yield board
+
+
+#: Runs a test taking ``sim`` once per firmware runtime.
+ON_EVERY_RUNTIME = pytest.mark.parametrize("sim", RUNTIMES, indirect=True)
 
 
 def fast_link(path: str, **options: Any) -> BoardLink:

@@ -23,8 +23,15 @@ from firmware_bridge import (
     encode_frame,
 )
 from firmware_bridge.layout import board_from_cells
+from hardware.runtimes import RUNTIMES
 from hardware.simulator import START, BoardSimulator
-from tests.firmware_bridge.conftest import FAST, PATIENCE_S, fast_link, watched
+from tests.firmware_bridge.conftest import (
+    FAST,
+    ON_EVERY_RUNTIME,
+    PATIENCE_S,
+    fast_link,
+    watched,
+)
 
 
 def _run(body: Callable[[], Coroutine[Any, Any, None]]) -> None:
@@ -35,6 +42,7 @@ def _board(sim: BoardSimulator) -> tuple[int, ...]:
     return board_from_cells(sim.truth())
 
 
+@ON_EVERY_RUNTIME
 def test_handshake_then_the_starting_position(sim: BoardSimulator) -> None:
     async def body() -> None:
         async with watched(sim.path) as (link, watcher):
@@ -71,6 +79,7 @@ def test_a_move_sequence_is_read_move_by_move(sim: BoardSimulator) -> None:
     _run(body)
 
 
+@ON_EVERY_RUNTIME
 def test_garbage_never_crashes_and_no_valid_frame_is_lost(sim: BoardSimulator) -> None:
     rng = random.Random(3)
     tapped: list[Frame] = []
@@ -117,6 +126,7 @@ def test_garbage_never_crashes_and_no_valid_frame_is_lost(sim: BoardSimulator) -
     _run(body)
 
 
+@ON_EVERY_RUNTIME
 def test_twenty_unplugs_mid_game_lose_nothing_and_read_nothing_twice(
     sim: BoardSimulator,
 ) -> None:
@@ -151,6 +161,7 @@ def test_twenty_unplugs_mid_game_lose_nothing_and_read_nothing_twice(
     _run(body)
 
 
+@ON_EVERY_RUNTIME
 def test_a_silent_board_goes_stale_then_the_link_reconnects(sim: BoardSimulator) -> None:
     async def body() -> None:
         async with watched(sim.path) as (link, watcher):
@@ -168,9 +179,12 @@ def test_a_silent_board_goes_stale_then_the_link_reconnects(sim: BoardSimulator)
     _run(body)
 
 
-def test_an_incompatible_board_is_refused(tmp_path: Path) -> None:
+@pytest.mark.parametrize("runtime", RUNTIMES)
+def test_an_incompatible_board_is_refused(tmp_path: Path, runtime: str) -> None:
     async def body() -> None:
-        with BoardSimulator(link=tmp_path / "b", settings=FAST, protocol=(2, 0)) as sim:
+        with BoardSimulator(
+            link=tmp_path / "b", settings=FAST, protocol=(2, 0), runtime=runtime
+        ) as sim:
             async with fast_link(sim.path) as link:
                 with pytest.raises(
                     IncompatibleProtocolError,
@@ -201,6 +215,7 @@ def test_dropped_and_corrupted_bytes_are_recovered(sim: BoardSimulator) -> None:
     _run(body)
 
 
+@ON_EVERY_RUNTIME
 def test_sensor_faults_make_the_location_unknown(sim: BoardSimulator) -> None:
     async def body() -> None:
         async with watched(sim.path) as (link, watcher):
@@ -223,6 +238,7 @@ def test_sensor_faults_make_the_location_unknown(sim: BoardSimulator) -> None:
     _run(body)
 
 
+@ON_EVERY_RUNTIME
 def test_led_frames_reach_the_chain_and_survive_a_replug(sim: BoardSimulator) -> None:
     async def body() -> None:
         async with fast_link(sim.path) as link:

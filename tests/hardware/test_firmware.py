@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from firmware_bridge import frames, messages
 from firmware_bridge.layout import cells_from_board, decode_cell
-from hardware.firmware import app, hal, pinmap, scanner, wire
+from hardware.firmware import app, hal, lockstep, pinmap, scanner, wire
 from hardware.pinmap import PINMAP_PATH, PinmapError, load_pinmap, slots_per_location
 
 FIRMWARE = Path(wire.__file__).parent
@@ -152,31 +152,12 @@ def test_deep_stacks_are_resolved_with_the_totals() -> None:
     assert cells[5] is None and cells[7] is None and cells[0] == (0, 15)
 
 
-class _Port(hal.Port):
-    def __init__(self) -> None:
-        self.inbox = b""
-        self.outbox = bytearray()
-
-    def read(self) -> bytes:
-        data, self.inbox = self.inbox, b""
-        return data
-
-    def write(self, data: bytes) -> None:
-        self.outbox += data
-
-
-class _Clock(hal.Clock):
-    def __init__(self) -> None:
-        self.now = 0
-
-    def now_ms(self) -> int:
-        return self.now
-
-
-def _firmware(ring_size: int = 4) -> tuple[app.Firmware, hal.VirtualSensorMatrix, _Port, _Clock]:
+def _firmware(
+    ring_size: int = 4,
+) -> tuple[app.Firmware, hal.VirtualSensorMatrix, lockstep.HostPort, lockstep.HostClock]:
     matrix = hal.VirtualSensorMatrix(sum(SLOTS), HALL["mid"], 0)
     matrix.set_readings(_board_readings(START))
-    port, clock = _Port(), _Clock()
+    port, clock = lockstep.HostPort(), lockstep.HostClock()
     settings = {"ring_size": ring_size, "stable_scans": 1}
     board = app.Firmware(
         PINS, SLOTS, matrix, hal.VirtualLedChain(29), port, clock, 42, settings=settings
@@ -184,13 +165,13 @@ def _firmware(ring_size: int = 4) -> tuple[app.Firmware, hal.VirtualSensorMatrix
     return board, matrix, port, clock
 
 
-def _messages(port: _Port) -> list[messages.Message]:
-    decoded = frames.FrameDecoder().feed(bytes(port.outbox))
-    port.outbox.clear()
+def _messages(port: lockstep.HostPort) -> list[messages.Message]:
+    decoded = frames.FrameDecoder().feed(b"".join(port.writes))
+    port.writes.clear()
     return [messages.unpack(f) for f in decoded if isinstance(f, frames.Frame)]
 
 
-def _request(port: _Port, message: messages.Message) -> None:
+def _request(port: lockstep.HostPort, message: messages.Message) -> None:
     port.inbox = frames.encode_frame(messages.pack(message, 0))
 
 

