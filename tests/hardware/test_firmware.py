@@ -238,3 +238,40 @@ def test_led_patterns_blink() -> None:
     board.step()
     assert board.leds.pixels[0] == (0, 0, 0)
     assert any(isinstance(m, messages.Ack) for m in _messages(port))
+
+
+def _every_slot_classified(scan: scanner.Scanner, readings: list[int]) -> list[tuple[int, ...]]:
+    """The debounced changes of one scan with every slot classified: the scanner's oracle."""
+    changes = []
+    for index, reading in enumerate(readings):
+        cls = scan.classify(scan.raw[index], reading)
+        scan.raw[index] = cls
+        if cls == scan.stable[index]:
+            scan.run[index] = 0
+            continue
+        if cls == scan.candidate[index]:
+            scan.run[index] += 1
+        else:
+            scan.candidate[index], scan.run[index] = cls, 1
+        if scan.run[index] >= scan.stable_scans:
+            scan.stable[index], scan.run[index] = cls, 0
+            changes.append((index, cls, reading))
+    return changes
+
+
+_EDGES = [
+    HALL["mid"] + sign * HALL[key] + offset
+    for key in ("enter", "exit", "stack_enter", "stack_exit")
+    for sign in (1, -1)
+    for offset in (-1, 0, 1)
+] + [HALL["fault_low"] - 1, HALL["fault_low"], HALL["fault_high"], HALL["fault_high"] + 1]
+
+
+@given(st.lists(st.lists(st.sampled_from(_EDGES), min_size=3, max_size=3), max_size=60))
+def test_skipping_settled_slots_changes_no_result(scans: list[list[int]]) -> None:
+    """Readings on every threshold's edge: the same changes as classifying every slot."""
+    fast = scanner.Scanner([3], HALL, stable_scans=2)
+    oracle = scanner.Scanner([3], HALL, stable_scans=2)
+    for readings in scans:
+        assert fast.update(readings) == _every_slot_classified(oracle, readings), readings
+        assert fast.stable == oracle.stable and fast.cells() == oracle.cells()

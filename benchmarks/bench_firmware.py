@@ -1,0 +1,90 @@
+"""The sensor board's scan loop on MicroPython, against the protocol's 2 ms scan period.
+
+The subject is the firmware's own step when a scan is due (``Firmware.step``: the matrix
+read into the readings, ``Scanner.update`` over the 158 slots, the heartbeat and LED
+checks), run by :mod:`hardware.firmware.lockstep` on MicroPython 1.27's WebAssembly build
+under node and timed inside it with ``time.ticks_us``. References: the same code on
+CPython in this process (the simulator's default runtime); and, to say what a Pico would
+take, a loop whose time on a Pico is published (:data:`PICO_ADDITION_US`), run here on
+the same MicroPython: the scan's Pico estimate is its time here scaled by that loop's
+Pico/here ratio, set beside the 2 ms scan period. Both runtimes time themselves, in wall
+time: MicroPython's ``ticks_us`` counts whole milliseconds under node, so each timing
+spans many scans. What the estimate leaves out: the real sensor matrix (158 multiplexer
+selects and ADC reads, ``hal_rp2040``), which only a Pico can time.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from benchmarks.measure import Row, count, timed_row
+from firmware_bridge.layout import cells_from_board
+from hardware.pinmap import load_pinmap, slots_per_location
+from hardware.runtimes import FirmwareRuntime, open_runtime
+from hardware.simulator import START, VirtualBoard
+
+SMALL = ("--scans", "50", "--additions", "50000", "--repeats", "1")
+
+#: One turn of ``lockstep.time_additions``'s loop on a Raspberry Pi Pico (RP2040, 125 MHz,
+#: MicroPython 1.23.0): 7984 ms for 1,000,000 turns of ``C = p[1] + p[2]``, published in
+#: https://github.com/shaoziyang/micropython_benchmarks (README, "Integer addition 1000000
+#: times", RP2040 MicroPython column; added by its pull request #1, 2024).
+PICO_ADDITION_US = 7.984
+#: The scan period the protocol assumes (pinmap.toml [firmware] scan_period_ms).
+SCAN_PERIOD_US = 2000.0
+
+
+def add_options(parser: argparse.ArgumentParser) -> None:
+    """The benchmark's options."""
+    parser.add_argument("--scans", type=count, default=400, help="scans timed a repeat")
+    parser.add_argument(
+        "--additions", type=count, default=300_000, help="turns of the reference loop"
+    )
+    parser.add_argument("--repeats", type=count, default=5, help="interleaved repeats")
+
+
+def _settled(name: str) -> FirmwareRuntime:
+    """A runtime whose firmware has booted on the starting position and debounced it."""
+    pins = load_pinmap()
+    slots = slots_per_location(pins)
+    published: list[list[int]] = []
+    board = VirtualBoard(slots, pins["hall"]["mid"], published.append, sleep=lambda _: None)
+    board.set_cells(cells_from_board(START))
+    runtime = open_runtime(name, pins, slots, seed=1)
+    runtime.step({"now": 0, "boot": [1, 1, 0, None], "readings": published[-1]})
+    for now in range(2, 40, 2):
+        runtime.step({"now": now})
+    return runtime
+
+
+def run(options: argparse.Namespace) -> list[Row]:
+    """Measure and return the rows."""
+    micropython = _settled("micropython")
+    cpython = _settled("cpython")
+    scans_mp, scans_cp, additions = [], [], []
+    try:
+        for _ in range(options.repeats):
+            scans_mp.append(micropython.time_scans(options.scans) / 1e6)
+            scans_cp.append(cpython.time_scans(options.scans) / 1e6)
+            additions.append(micropython.time_additions(options.additions) / 1e6)
+    finally:
+        micropython.close()
+        cpython.close()
+    scan_s, addition_s = min(scans_mp), min(additions)
+    per_turn_us = addition_s * 1e6 / options.additions
+    scan_us = scan_s * 1e6 / options.scans
+    pico_scan_s = scan_s * PICO_ADDITION_US / per_turn_us
+    return [
+        timed_row("Firmware step with a scan of 158 slots, MicroPython 1.27 (WebAssembly, "
+                  "node), per scan", scan_s, min(scans_cp), per=options.scans,
+                  reference_name="the same code on CPython in process", clock="wall"),
+        timed_row("reference loop (a list items' sum), MicroPython 1.27 (WebAssembly), per "
+                  "turn", addition_s, PICO_ADDITION_US / 1e6 * options.additions,
+                  per=options.additions, reference_name="the same loop on a Pico (RP2040 "
+                  "125 MHz, MicroPython 1.23), published", clock="wall", unit="ns"),
+        timed_row(f"Pico estimate of that step ({scan_us:.0f} us here x "
+                  f"{PICO_ADDITION_US / per_turn_us:.1f}, the loop's Pico/here ratio), per "
+                  "scan; sensor reads not included", pico_scan_s, SCAN_PERIOD_US / 1e6 *
+                  options.scans, per=options.scans, reference_name="the protocol's scan "
+                  "period (2 ms)", clock="wall"),
+    ]  # fmt: skip
