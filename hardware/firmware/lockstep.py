@@ -117,10 +117,10 @@ class Lockstep:
         return answer
 
     def time_scans(self, scans: int) -> int:
-        """Microseconds taken by ``scans`` steps that each scan (the current readings).
+        """Microseconds taken by ``scans`` scans of the current readings, as a step scans.
 
-        The clock moves one scan period a step, so each step does what the board's loop
-        does when a scan is due (plus a heartbeat or an LED update when theirs is).
+        Only the scan (``Firmware.scan``: the matrix read and ``Scanner.update``): the
+        heartbeat and the LEDs cost per second, not per scan.
 
         Raises:
             ValueError: before the firmware booted.
@@ -128,14 +128,12 @@ class Lockstep:
         firmware = self.firmware
         if firmware is None:
             raise ValueError("time_scans before boot")
+        now = self.clock.now
         micros, diff = _timer()
         start = micros()
         for _ in range(scans):
-            self.clock.now += firmware.scan_period_ms
-            firmware.step()
-        elapsed = diff(micros(), start)  # type: int
-        self.port.writes = []
-        return elapsed
+            firmware.scan(now)
+        return diff(micros(), start)  # type: ignore[no-any-return]
 
     def handle(self, line: str) -> str:
         """One JSON request line in, one JSON answer line out (the MicroPython child)."""

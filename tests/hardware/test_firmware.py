@@ -188,10 +188,10 @@ def test_the_firmware_speaks_the_protocol_the_host_reads() -> None:
         moved = list(START)
         moved[24], moved[20 - event % 2] = 1, 1
         matrix.set_readings(_board_readings(tuple(moved)))
-        clock.now += 2
+        clock.now += board.scan_period_ms
         board.step()
         matrix.set_readings(_board_readings(START))
-        clock.now += 2
+        clock.now += board.scan_period_ms
         board.step()
     _messages(port)
     assert board.event == 13
