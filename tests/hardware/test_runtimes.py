@@ -13,7 +13,7 @@ from firmware_bridge import frames, messages
 from firmware_bridge.layout import cells_from_board
 from hardware.firmware import lockstep
 from hardware.pinmap import load_pinmap, slots_per_location
-from hardware.runtimes import RUNTIMES, FirmwareRuntimeError, open_runtime
+from hardware.runtimes import RUNTIMES, FirmwareRuntimeError, MicroPythonRuntime, open_runtime
 from hardware.simulator import START, VirtualBoard
 
 FIRMWARE = Path(lockstep.__file__).parent
@@ -96,6 +96,8 @@ def test_a_micropython_failure_is_said_in_one_line() -> None:
         firmware.close()
     with pytest.raises(FirmwareRuntimeError, match=r"firmware runtime 'pypy': expected one of"):
         open_runtime("pypy", PINS, SLOTS, 1)
+    with pytest.raises(FirmwareRuntimeError, match=r"no 'no-node' program .*install nodejs"):
+        MicroPythonRuntime(PINS, SLOTS, 1, node="no-node")
     assert RUNTIMES == ("cpython", "micropython")
 
 
