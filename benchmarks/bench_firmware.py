@@ -21,7 +21,7 @@ import argparse
 
 from benchmarks.measure import Row, count, timed_row
 from firmware_bridge.layout import cells_from_board
-from hardware.pinmap import load_pinmap, slots_per_location
+from hardware.pinmap import PINMAP_PATH, load_pinmap, slots_per_location
 from hardware.runtimes import FirmwareRuntime, open_runtime
 from hardware.simulator import START, VirtualBoard
 
@@ -52,7 +52,7 @@ def _settled(name: str) -> FirmwareRuntime:
     published: list[list[int]] = []
     board = VirtualBoard(slots, pins["hall"]["mid"], published.append, sleep=lambda _: None)
     board.set_cells(cells_from_board(START))
-    runtime = open_runtime(name, pins, slots, seed=1)
+    runtime = open_runtime(name, PINMAP_PATH.read_text(), seed=1)
     runtime.step({"now": 0, "boot": [1, 1, 0, None], "readings": published[-1]})
     for now in range(2, 40, 2):
         runtime.step({"now": now})

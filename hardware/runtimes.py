@@ -64,8 +64,8 @@ class CPythonRuntime:
 
     name = "cpython"
 
-    def __init__(self, pinmap: dict[str, Any], slots: list[int], seed: int) -> None:
-        self._driver = lockstep.Lockstep(pinmap, slots, seed)
+    def __init__(self, pinmap_text: str, seed: int) -> None:
+        self._driver = lockstep.Lockstep(pinmap_text, seed)
 
     def step(self, request: dict[str, Any]) -> dict[str, Any]:
         """Run one step of the board."""
@@ -92,9 +92,7 @@ class MicroPythonRuntime:
 
     name = "micropython"
 
-    def __init__(
-        self, pinmap: dict[str, Any], slots: list[int], seed: int, *, node: str = "node"
-    ) -> None:
+    def __init__(self, pinmap_text: str, seed: int, *, node: str = "node") -> None:
         program = shutil.which(node)
         if program is None:
             raise FirmwareRuntimeError(
@@ -111,7 +109,7 @@ class MicroPythonRuntime:
             stdout=subprocess.PIPE,
             stderr=self._errors,
         )
-        self._ask({"pinmap": pinmap, "slots": slots, "seed": seed})
+        self._ask({"pinmap": pinmap_text, "seed": seed})
 
     def _ask(self, request: dict[str, Any]) -> dict[str, Any]:
         process = self._process
@@ -169,14 +167,16 @@ class MicroPythonRuntime:
         self._errors.close()
 
 
-def open_runtime(name: str, pinmap: dict[str, Any], slots: list[int], seed: int) -> FirmwareRuntime:
+def open_runtime(name: str, pinmap_text: str, seed: int) -> FirmwareRuntime:
     """The runtime called ``name`` (one of :data:`RUNTIMES`) with a fresh firmware driver.
+
+    ``pinmap_text`` is the pin map file's text (the firmware reads it with its own reader).
 
     Raises:
         FirmwareRuntimeError: for an unknown name, or a runtime that cannot start.
     """
     if name == "cpython":
-        return CPythonRuntime(pinmap, slots, seed)
+        return CPythonRuntime(pinmap_text, seed)
     if name == "micropython":
-        return MicroPythonRuntime(pinmap, slots, seed)
+        return MicroPythonRuntime(pinmap_text, seed)
     raise FirmwareRuntimeError(f"firmware runtime {name!r}: expected one of {', '.join(RUNTIMES)}")

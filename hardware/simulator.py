@@ -33,7 +33,7 @@ from typing import Any
 from firmware_bridge.errors import LayoutError
 from firmware_bridge.layout import LOCATIONS, Cell, cells_from_board
 from hardware.firmware import app, hal
-from hardware.pinmap import load_pinmap, slots_per_location
+from hardware.pinmap import PINMAP_PATH, load_pinmap, slots_per_location
 from hardware.runtimes import FirmwareRuntime, open_runtime
 
 __all__ = ["FIELD", "START", "BoardSimulator", "VirtualBoard"]
@@ -268,6 +268,7 @@ class BoardSimulator:
         runtime: str = "cpython",
     ) -> None:
         self._pins = load_pinmap(pinmap)
+        self._pinmap_text = (pinmap or PINMAP_PATH).read_text()
         self._slots = slots_per_location(self._pins)
         self._settings = settings
         self._protocol = protocol
@@ -330,9 +331,7 @@ class BoardSimulator:
         """Start the firmware's runtime, open the pty and start the stepping thread."""
         if self._thread is None:
             if self._runtime is None:
-                self._runtime = open_runtime(
-                    self.runtime_name, self._pins, self._slots, self._noise_seed
-                )
+                self._runtime = open_runtime(self.runtime_name, self._pinmap_text, self._noise_seed)
             self._open_pty()
             self._thread = threading.Thread(target=self._run, name="board-simulator", daemon=True)
             self._thread.start()

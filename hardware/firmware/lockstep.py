@@ -14,7 +14,7 @@ and ``frame`` (the last LED_FRAME received, as [red, green, blue, pattern] per L
 import json
 import time
 
-from . import app, hal
+from . import app, hal, pinmap
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -60,13 +60,14 @@ def _timer() -> "tuple[Any, Any]":
 class Lockstep:
     """The firmware and its virtual hardware; :meth:`step` runs one step of the board.
 
-    ``pinmap`` is the parsed pin map, ``slots`` the slots per location, ``seed`` the noise's.
+    ``pinmap_text`` is the pin map file's text, read with the firmware's own reader as the
+    board reads it; ``seed`` seeds the noise.
     """
 
-    def __init__(self, pinmap: "dict[str, Any]", slots: list[int], seed: int) -> None:
-        self.pinmap = pinmap
-        self.slots = list(slots)
-        self.matrix = hal.VirtualSensorMatrix(sum(slots), pinmap["hall"]["mid"], seed)
+    def __init__(self, pinmap_text: str, seed: int) -> None:
+        self.pinmap = pinmap.parse(pinmap_text)
+        self.slots = pinmap.slots_per_location(self.pinmap)
+        self.matrix = hal.VirtualSensorMatrix(sum(self.slots), self.pinmap["hall"]["mid"], seed)
         self.leds = hal.VirtualLedChain(app.LED_COUNT)
         self.port = HostPort()
         self.clock = HostClock()
@@ -160,6 +161,6 @@ def time_additions(count: int) -> int:
 
 
 def from_line(line: str) -> Lockstep:
-    """The driver described by the child's first line: {"pinmap", "slots", "seed"}."""
+    """The driver described by the child's first line: {"pinmap": text, "seed": n}."""
     setup = json.loads(line)
-    return Lockstep(setup["pinmap"], setup["slots"], setup["seed"])
+    return Lockstep(setup["pinmap"], setup["seed"])

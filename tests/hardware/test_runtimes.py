@@ -12,7 +12,7 @@ import pytest
 from firmware_bridge import frames, messages
 from firmware_bridge.layout import cells_from_board
 from hardware.firmware import lockstep
-from hardware.pinmap import load_pinmap, slots_per_location
+from hardware.pinmap import PINMAP_PATH, load_pinmap, slots_per_location
 from hardware.runtimes import RUNTIMES, FirmwareRuntimeError, MicroPythonRuntime, open_runtime
 from hardware.simulator import START, VirtualBoard
 
@@ -60,7 +60,7 @@ def _script() -> list[dict[str, Any]]:
 
 def _wire(runtime: str, seed: int) -> tuple[bytes, list[Any]]:
     """Every byte the firmware wrote for the script, and the LED answers, on ``runtime``."""
-    firmware = open_runtime(runtime, PINS, SLOTS, seed)
+    firmware = open_runtime(runtime, PINMAP_PATH.read_text(), seed)
     try:
         answers = [firmware.step(request) for request in _script()]
     finally:
@@ -88,16 +88,16 @@ def test_both_runtimes_put_the_same_bytes_on_the_wire() -> None:
 
 
 def test_a_micropython_failure_is_said_in_one_line() -> None:
-    firmware = open_runtime("micropython", PINS, SLOTS, 1)
+    firmware = open_runtime("micropython", PINMAP_PATH.read_text(), 1)
     try:
         with pytest.raises(FirmwareRuntimeError, match=r"MicroPython stopped: .*step before boot"):
             firmware.step({"now": 0})
     finally:
         firmware.close()
     with pytest.raises(FirmwareRuntimeError, match=r"firmware runtime 'pypy': expected one of"):
-        open_runtime("pypy", PINS, SLOTS, 1)
+        open_runtime("pypy", PINMAP_PATH.read_text(), 1)
     with pytest.raises(FirmwareRuntimeError, match=r"no 'no-node' program .*install nodejs"):
-        MicroPythonRuntime(PINS, SLOTS, 1, node="no-node")
+        MicroPythonRuntime(PINMAP_PATH.read_text(), 1, node="no-node")
     assert RUNTIMES == ("cpython", "micropython")
 
 
