@@ -274,14 +274,16 @@ def _reread(nets: Nets, view: Image, candidates: list[Candidate]) -> list[Candid
     wins with the margin between them as its confidence, so that a disagreement between
     two sure readers is ``unreadable`` rather than a guess.
     """
-    centres = [c.center for c in candidates]
-    sides = [_box_side(c.box) for c in candidates]
-    probs = nets.classify(view, centres, sides, turns=1)
+    patches = nets.patches(view, [c.center for c in candidates],
+                           [_box_side(c.box) for c in candidates])
+    first = nets.turns(patches, range(1))
+    probs = first[0]
     doubt = [i for i, (c, p) in enumerate(zip(candidates, probs, strict=True))
              if p[c.value] < AGREED_AT_ONCE]
     if doubt:
-        probs[doubt] = nets.classify(view, [centres[i] for i in doubt],
-                                     [sides[i] for i in doubt])
+        # The first turn is read already: only the other three are run.
+        probs[doubt] = np.concatenate([first[:, doubt],
+                                       nets.turns(patches[doubt], range(1, 4))]).mean(axis=0)
     out = []
     for c, p in zip(candidates, probs, strict=True):
         if _no_die(p):
