@@ -37,19 +37,37 @@ def _background(image: Image, scale: int = 8, kernel: int = 9) -> Image:
     return cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
 
 
+#: How far the closing and the opening of :func:`_clean` reach (2 + 2 + 1 + 1 pixels),
+#: with a margin.
+_CLEAN_REACH = 8
+
+
 def _clean(mask: Image) -> Image:
-    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
-    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    """The mask closed, opened and with its small holes filled.
+
+    Only the box around the mask's pixels is worked on, with a margin wider than the
+    operations reach: the result is the same as on the whole frame, in a fraction of the
+    time when the dice cover little of it.
+    """
+    out = np.zeros_like(mask)
+    x, y, w, h = cv2.boundingRect(mask)
+    if not w:
+        return out
+    x0, y0 = max(0, x - _CLEAN_REACH), max(0, y - _CLEAN_REACH)
+    x1 = min(mask.shape[1], x + w + _CLEAN_REACH)
+    y1 = min(mask.shape[0], y + h + _CLEAN_REACH)
+    box = cv2.morphologyEx(mask[y0:y1, x0:x1], cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+    box = cv2.morphologyEx(box, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     # Fill the holes a die's face leaves (a white face on a light board), but not the
     # inside of a large ring such as a tray's rim.
-    contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
-    if hierarchy is None:
-        return mask
-    max_hole = 0.02 * mask.shape[0] * mask.shape[1]
-    holes = [c for c, h in zip(contours, hierarchy[0], strict=True)
-             if h[3] >= 0 and cv2.contourArea(c) < max_hole]
-    cv2.drawContours(mask, holes, -1, 255, cv2.FILLED)
-    return mask
+    contours, hierarchy = cv2.findContours(box, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    if hierarchy is not None:
+        max_hole = 0.02 * mask.shape[0] * mask.shape[1]
+        holes = [c for c, h in zip(contours, hierarchy[0], strict=True)
+                 if h[3] >= 0 and cv2.contourArea(c) < max_hole]
+        cv2.drawContours(box, holes, -1, 255, cv2.FILLED)
+    out[y0:y1, x0:x1] = box
+    return out
 
 
 def _max_channel(image: Image) -> Image:
