@@ -47,7 +47,13 @@ def _rotated() -> Floats:
 
 
 _ROTATED = _rotated()
-_REAL = np.arange(_SIZES.max())[None, :] < _SIZES[:, None]  # values x 6: a layout's pips
+#: The layouts' x and y in the order of the distances below (1 x 6 x 1 x values x angles).
+_LAYOUT_X, _LAYOUT_Y = (np.ascontiguousarray(_ROTATED[..., k].transpose(2, 0, 1)[None, :, None])
+                        for k in (0, 1))
+#: 1 for a layout's own pips, 0 for its padding (6 x 1 x values x 1).
+_OWN = (np.arange(_SIZES.max())[:, None] < _SIZES[None, :]).astype(np.float64)[:, None, :, None]
+#: The layouts' radii, the one pip's (0) replaced: its scale is never the pips'.
+_SPREAD_RADII = np.where(_RADII > 0, _RADII, 1.0)
 
 
 def fit_layouts(pips: Floats, half_side: float = 1.0) -> tuple[npt.NDArray[np.int64], Floats,
@@ -64,25 +70,32 @@ def fit_layouts(pips: Floats, half_side: float = 1.0) -> tuple[npt.NDArray[np.in
     scale = np.full((sets, len(_VALUES)), half_side)
     if count > 1:
         spread = np.sqrt((pips**2).sum(axis=2).mean(axis=1))
-        spaced = _RADII > 0
-        scale[:, spaced] = np.minimum(np.maximum(spread[:, None] / _RADII[spaced],
-                                                 0.5 * half_side), 1.5 * half_side)
-    scaled = pips[:, None] / scale[:, :, None, None]  # sets x values x N x 2
+        scale = np.minimum(np.maximum(spread[:, None] / _SPREAD_RADII, 0.5 * half_side),
+                           1.5 * half_side)
+        scale[:, _RADII == 0] = half_side
+    scaled = (pips[:, None] / scale[:, :, None, None]).transpose(3, 2, 0, 1)[..., None, :, :,
+                                                                            None]
     # N x 6 x sets x values x angles: the axes reduced over come first, where numpy
     # reduces fast, and each coordinate apart (an axis of two is as slow to reduce).
-    dx, dy = (np.moveaxis(scaled[..., k], 2, 0)[:, None, :, :, None]
-              - _ROTATED[..., k].transpose(2, 0, 1)[None, :, None]
-              for k in (0, 1))
-    dist = np.sqrt(dx * dx + dy * dy)
+    dist = scaled[0] - _LAYOUT_X
+    dy = scaled[1] - _LAYOUT_Y
+    dist *= dist
+    dy *= dy
+    dist += dy
+    np.sqrt(dist, out=dist)
     # Each detected pip to its nearest layout pip, and each layout pip to its nearest
     # detected pip: a missing or an extra pip costs in one of the two directions.
-    to_layout = np.ascontiguousarray(np.moveaxis(dist.min(axis=1), 0, -1)).mean(axis=-1)
-    from_layout = np.where(_REAL.T[:, None, :, None], dist.min(axis=0), 0.0).sum(axis=0)
-    both = (to_layout + from_layout / _SIZES[:, None]) / 2  # sets x values x angles
+    nearest = dist.min(axis=1)
+    if count < 8:  # summed in order, as numpy sums an axis of fewer than 8
+        to_layout = nearest.sum(axis=0) / count
+    else:
+        to_layout = np.ascontiguousarray(np.moveaxis(nearest, 0, -1)).mean(axis=-1)
+    from_layout = dist.min(axis=0)
+    from_layout *= _OWN
+    both = (to_layout + from_layout.sum(axis=0) / _SIZES[:, None]) / 2
     costs = both.min(axis=2) + 0.45 * np.abs(count - _SIZES)[None, :]
-    order = np.argsort(costs, axis=1, kind="stable")  # a tie goes to the lower value
-    ranked = np.take_along_axis(costs, order, axis=1)
-    return _VALUES[order[:, 0]], ranked[:, 0], ranked[:, 1]
+    ranked = np.sort(costs, axis=1)
+    return _VALUES[costs.argmin(axis=1)], ranked[:, 0], ranked[:, 1]  # a tie: the lower value
 
 
 def classify(
