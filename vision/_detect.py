@@ -37,8 +37,9 @@ def _background(image: Image, scale: int = 8, kernel: int = 9) -> Image:
     return cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
 
 
-#: How far the closing and the opening of :func:`_clean` reach (2 + 2 + 1 + 1 pixels),
-#: with a margin.
+#: How much wider than the mask's pixels the box :func:`_clean` works in is: the closing
+#: dilates 2 pixels out, and the erosions must still see a ring of zeros inside the box
+#: (3 is the least that gives the whole frame's result; 8 leaves room).
 _CLEAN_REACH = 8
 
 
