@@ -122,7 +122,9 @@ class DiceReader:
             self._checkers = []
             return
         board = check_frame(board, "background")
-        if self.calibration is not None and board.shape[1::-1] != self.calibration.board_size:
+        # Warped as every frame read against it is (a camera frame of the board view's
+        # size is no board view: only the identity leaves it as it is).
+        if self.calibration is not None:
             board = self.calibration.warp(board)
         self._background = board
         self._checkers = _find_checkers(board)
