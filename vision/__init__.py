@@ -63,7 +63,7 @@ from vision._hands import (
     without_die,
 )
 from vision._model import CUBE_VALUES, CubeReading, Die, RollReading, Thrower, Verdict
-from vision._reader import DiceReader
+from vision._reader import BoardView, DiceReader
 from vision._settle import RollEvent, RollWatcher, SettleDetector, WatchState, frame_change
 from vision._sources import (
     IMAGE_SUFFIXES,
@@ -85,6 +85,7 @@ __all__ = [
     "IMAGE_SUFFIXES",
     "MARKER_CENTRES",
     "Arm",
+    "BoardView",
     "Calibration",
     "CalibrationError",
     "CameraError",

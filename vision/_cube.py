@@ -165,17 +165,24 @@ def find_cube(view: Image, die_side: float, *, mask: Image | None = None,
     # at full scale.
     half = cv2.resize(grey, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
     edges = cv2.dilate(cv2.Canny(half, 60, 160), np.ones((2, 2), np.uint8))
-    contours = [c * 2 for c in cv2.findContours(edges, cv2.RETR_LIST,
-                                                cv2.CHAIN_APPROX_SIMPLE)[0]]
+    # Each outline with its scale to the view's pixels.
+    contours = [(c, 2) for c in cv2.findContours(edges, cv2.RETR_LIST,
+                                                 cv2.CHAIN_APPROX_SIMPLE)[0]]
     if mask is not None:
-        contours += cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]
+        contours += [(c, 1) for c in cv2.findContours(mask, cv2.RETR_EXTERNAL,
+                                                      cv2.CHAIN_APPROX_SIMPLE)[0]]
     best: CubeReading | None = None
     tried: set[tuple[int, int, int]] = set()
-    for contour in contours:
-        (cx, cy), (rw, rh), angle = cv2.minAreaRect(contour)
+    for found_at, scale in contours:
+        # The rectangle of the outline as found, then scaled (the same numbers as the
+        # scaled outline's: a power of two is exact), so that only the few outlines of a
+        # cube's size are scaled.
+        (cx, cy), (rw, rh), angle = cv2.minAreaRect(found_at)
+        cx, cy, rw, rh = cx * scale, cy * scale, rw * scale, rh * scale
         side = math.sqrt(rw * rh)
         if not 1.1 * die_side < side < 2.2 * die_side or max(rw, rh) > 1.25 * min(rw, rh):
             continue
+        contour = found_at * scale
         area = cv2.contourArea(contour)
         if area < 0.4 * rw * rh:
             continue  # not square but a corner, a line's bend

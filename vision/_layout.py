@@ -9,6 +9,8 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
+Floats = npt.NDArray[np.float64]
+
 #: Pip centres of each face in the die frame, in units of half the face side
 #: (the face spans -1..1; pips sit at a quarter and three quarters of the side).
 LAYOUTS: dict[int, tuple[tuple[float, float], ...]] = {
@@ -24,34 +26,80 @@ LAYOUTS: dict[int, tuple[tuple[float, float], ...]] = {
 #: and 6 have only a half-turn symmetry), since the
 #: face's own outline gives its angle only roughly (shading, side faces, neighbours).
 _ANGLES = np.radians(np.arange(0.0, 180.0, 6.0))
-_ROTATED: dict[int, npt.NDArray[np.float64]] = {}
+_VALUES = np.array(sorted(LAYOUTS))
+#: Pips of each layout, and the root mean square distance of its pips from its centre.
+_SIZES = np.array([len(LAYOUTS[v]) for v in _VALUES])
+_RADII = np.array([np.sqrt((np.array(LAYOUTS[v]) ** 2).sum(axis=1).mean()) for v in _VALUES])
+#: Where the pips a layout lacks (it has fewer than six) are put: nearest to no pip.
+_NOWHERE = 1e6
 
 
-def _rotated(value: int) -> npt.NDArray[np.float64]:
-    """The layout of a value at every angle of :data:`_ANGLES`: A x L x 2."""
-    if value not in _ROTATED:
+def _rotated() -> Floats:
+    """Every layout at every angle of :data:`_ANGLES`, padded to six pips far away:
+    values x angles x 6 x 2."""
+    c, s = np.cos(_ANGLES), np.sin(_ANGLES)
+    rot = np.stack([np.stack([c, s], axis=1), np.stack([-s, c], axis=1)], axis=1)
+    out = np.full((len(_VALUES), len(_ANGLES), _SIZES.max(), 2), _NOWHERE)
+    for i, value in enumerate(_VALUES):
         points = np.array(LAYOUTS[value], dtype=np.float64)
-        c, s = np.cos(_ANGLES), np.sin(_ANGLES)
-        rot = np.stack([np.stack([c, s], axis=1), np.stack([-s, c], axis=1)], axis=1)
-        _ROTATED[value] = np.einsum("lk,akj->alj", points, rot)
-    return _ROTATED[value]
+        out[i, :, : len(points)] = np.einsum("lk,akj->alj", points, rot)
+    return out
 
 
-def _match_cost(pips: npt.NDArray[np.float64], value: int) -> float:
-    """Mean nearest distance both ways at the best angle, plus a count penalty."""
-    if len(pips) == 0:
-        return 9.0
-    layouts = _rotated(value)
-    dist = np.linalg.norm(pips[None, :, None, :] - layouts[:, None, :, :], axis=3)
+_ROTATED = _rotated()
+#: The layouts' x and y in the order of the distances below (1 x 6 x 1 x values x angles).
+_LAYOUT_X, _LAYOUT_Y = (np.ascontiguousarray(_ROTATED[..., k].transpose(2, 0, 1)[None, :, None])
+                        for k in (0, 1))
+#: 1 for a layout's own pips, 0 for its padding (6 x 1 x values x 1).
+_OWN = (np.arange(_SIZES.max())[:, None] < _SIZES[None, :]).astype(np.float64)[:, None, :, None]
+#: The layouts' radii, the one pip's (0) replaced: its scale is never the pips'.
+_SPREAD_RADII = np.where(_RADII > 0, _RADII, 1.0)
+
+
+def fit_layouts(pips: Floats, half_side: float = 1.0) -> tuple[npt.NDArray[np.int64], Floats,
+                                                                Floats]:
+    """:func:`classify` of several sets of as many pips each (S x N x 2) at once: the
+    values, the costs of the best fits and those of the second best fits (each S long).
+
+    Why at once: the reader fits a blob's pips once for each blob it may drop, and one
+    array computation costs about what one fit does.
+    """
+    sets, count = pips.shape[:2]
+    if count == 0:
+        return np.full(sets, _VALUES[0]), np.full(sets, 9.0), np.full(sets, 9.0)
+    scale = np.full((sets, len(_VALUES)), half_side)
+    if count > 1:
+        spread = np.sqrt((pips**2).sum(axis=2).mean(axis=1))
+        scale = np.minimum(np.maximum(spread[:, None] / _SPREAD_RADII, 0.5 * half_side),
+                           1.5 * half_side)
+        scale[:, _RADII == 0] = half_side
+    scaled = (pips[:, None] / scale[:, :, None, None]).transpose(3, 2, 0, 1)[..., None, :, :,
+                                                                            None]
+    # N x 6 x sets x values x angles: the axes reduced over come first, where numpy
+    # reduces fast, and each coordinate apart (an axis of two is as slow to reduce).
+    dist = scaled[0] - _LAYOUT_X
+    dy = scaled[1] - _LAYOUT_Y
+    dist *= dist
+    dy *= dy
+    dist += dy
+    np.sqrt(dist, out=dist)
     # Each detected pip to its nearest layout pip, and each layout pip to its nearest
     # detected pip: a missing or an extra pip costs in one of the two directions.
-    both = (dist.min(axis=2).mean(axis=1) + dist.min(axis=1).mean(axis=1)) / 2
-    missing = abs(len(pips) - len(LAYOUTS[value]))
-    return float(both.min()) + 0.45 * missing
+    nearest = dist.min(axis=1)
+    if count < 8:  # summed in order, as numpy sums an axis of fewer than 8
+        to_layout = nearest.sum(axis=0) / count
+    else:
+        to_layout = np.ascontiguousarray(np.moveaxis(nearest, 0, -1)).mean(axis=-1)
+    from_layout = dist.min(axis=0)
+    from_layout *= _OWN
+    both = (to_layout + from_layout.sum(axis=0) / _SIZES[:, None]) / 2
+    costs = both.min(axis=2) + 0.45 * np.abs(count - _SIZES)[None, :]
+    ranked = np.sort(costs, axis=1)
+    return _VALUES[costs.argmin(axis=1)], ranked[:, 0], ranked[:, 1]  # a tie: the lower value
 
 
 def classify(
-    pips: npt.NDArray[np.float64], half_side: float = 1.0
+    pips: Floats, half_side: float = 1.0
 ) -> tuple[int, float, float]:
     """The face value whose layout best fits pips given relative to the face centre.
 
@@ -66,13 +114,5 @@ def classify(
     Returns:
         (value, cost of the best fit, cost of the second best fit).
     """
-    costs: list[tuple[float, int]] = []
-    spread = float(np.sqrt((pips**2).sum(axis=1).mean())) if len(pips) else 0.0
-    for value, layout in LAYOUTS.items():
-        radius = float(np.sqrt((np.array(layout) ** 2).sum(axis=1).mean()))
-        scale = half_side
-        if radius > 0 and len(pips) > 1:
-            scale = min(max(spread / radius, 0.5 * half_side), 1.5 * half_side)
-        costs.append((_match_cost(pips / scale, value), value))
-    costs.sort()
-    return costs[0][1], costs[0][0], costs[1][0]
+    values, costs, seconds = fit_layouts(np.asarray(pips, dtype=np.float64)[None], half_side)
+    return int(values[0]), float(costs[0]), float(seconds[0])

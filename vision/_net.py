@@ -42,9 +42,10 @@ STRIDE = 4
 #: Side of the classifier's input patch, and the patch side over the die's side.
 CROP = 40
 CROP_SCALE = 1.3
-#: Patches per classifier run: one input shape whatever the number of dice (a die's four
-#: turns fill one batch; a run costs the same per patch at any batch size).
-BATCH = 4
+#: Patches per classifier run, largest first: N patches run as the fewest of these (a
+#: few input shapes whatever the number of dice; a run costs the same per patch at any
+#: batch size, so no patch is run for nothing).
+BATCHES = (4, 2, 1)
 #: The real photos are split into this many folds for cross-validation.
 FOLDS = 5
 #: The model names shipped: one per fold, and ``all``.
@@ -155,41 +156,51 @@ class Nets:
         averaged: the mirror lifts the held-out value accuracy, and costs only the
         doubtful dice's time.
         """
-        if not centres:
-            return np.zeros((0, 7), np.float32)
-        patches = np.stack([crop(image, c, s) for c, s in zip(centres, sides, strict=True)])
-        probs = self._turned(patches, turns)
+        patches = self.patches(image, centres, sides)
+        probs: Floats = self.turns(patches, range(turns)).mean(axis=0)
         if unsure is not None:
             doubt = probs.max(axis=1) < unsure
             if doubt.any():
-                probs[doubt] = (probs[doubt] + self._turned(patches[doubt][:, :, ::-1])) / 2
+                mirrored = self.turns(patches[doubt][:, :, ::-1], range(4)).mean(axis=0)
+                probs[doubt] = (probs[doubt] + mirrored) / 2
         return probs
 
-    def _turned(self, patches: Image, turns: int = 4) -> Floats:
-        """The probabilities of N patches averaged over their first ``turns`` right-angle
-        turns."""
-        turned = np.concatenate([np.rot90(patches, k, axes=(1, 2)) for k in range(turns)])
+    @staticmethod
+    def patches(image: Image, centres: list[tuple[float, float]], sides: list[float]
+                ) -> Image:  # fmt: skip
+        """The classifier's patches (N x CROP x CROP x 3) around the centres."""
+        if not centres:
+            return np.zeros((0, CROP, CROP, 3), np.uint8)
+        return np.stack([crop(image, c, s) for c, s in zip(centres, sides, strict=True)])
+
+    def turns(self, patches: Image, which: range) -> Floats:
+        """The probabilities of N patches at each of ``which`` right-angle turns
+        (len(which) x N x 7): a caller that needs more turns of some patches later runs
+        only those."""
+        if not len(patches):
+            return np.zeros((len(which), 0, 7), np.float32)
+        turned = np.concatenate([np.rot90(patches, k, axes=(1, 2)) for k in which])
         logits = self._run_classifier(normalise(np.ascontiguousarray(turned)))
-        logits = logits.reshape(turns, len(patches), 7)
+        logits = logits.reshape(len(which), len(patches), 7)
         e = np.exp(logits - logits.max(axis=2, keepdims=True))
-        probs = e / e.sum(axis=2, keepdims=True)
-        return probs.mean(axis=0).astype(np.float32)
+        probs: Floats = (e / e.sum(axis=2, keepdims=True)).astype(np.float32)
+        return probs
 
     def _run_classifier(self, batch: Floats) -> Floats:
-        """The classifier's logits, run in batches of :data:`BATCH` patches, zero-padded.
+        """The classifier's logits, run in batches of the sizes of :data:`BATCHES`.
 
-        Why a fixed shape: ``cv2.dnn`` keeps buffers for each input shape it has seen, so
-        a varying number of dice grew the service by tens of megabytes.
+        Why a few fixed shapes: ``cv2.dnn`` keeps buffers for each input shape it has seen,
+        so a varying number of dice grew the service by tens of megabytes.
         """
-        count = len(batch)
-        padded = np.zeros((-(-count // BATCH) * BATCH, *batch.shape[1:]), np.float32)
-        padded[:count] = batch
         out = []
         with self._lock:
-            for start in range(0, len(padded), BATCH):
-                self._classifier.setInput(padded[start : start + BATCH])
-                out.append(self._classifier.forward().copy())
-        return np.concatenate(out)[:count]
+            start = 0
+            for size in BATCHES:
+                while len(batch) - start >= size:
+                    self._classifier.setInput(batch[start : start + size])
+                    out.append(self._classifier.forward().copy())
+                    start += size
+        return np.concatenate(out)
 
 
 @functools.cache

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -57,6 +57,18 @@ def check_frame(frame: object, what: str = "frame") -> Image:
     if frame.shape[2] != 3:
         raise ImageError(f"invalid {what}: {frame.shape[2]} channels, expected 3")
     return frame
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class BoardView:
+    """A camera frame warped to the board view once (:meth:`DiceReader.look`).
+
+    Why: a settled frame is asked several questions (is the board covered? which dice?
+    is the board seen where they lay?), and warping a real camera's frame costs about
+    what reading two dice does. Every method that takes a frame takes this as well.
+    """
+
+    image: Image
 
 
 class DiceReader:
@@ -111,7 +123,7 @@ class DiceReader:
         self._checkers: list[tuple[float, float, float]] = []
         self._pose = _pose(calibration)
 
-    def set_background(self, board: Image | None) -> None:
+    def set_background(self, board: Image | BoardView | None) -> None:
         """Learn the empty board (a view without dice, same light) or forget it.
 
         With it, the dice are told from the board by difference (points and checkers do
@@ -121,18 +133,34 @@ class DiceReader:
             self._background = None
             self._checkers = []
             return
-        board = check_frame(board, "background")
-        if self.calibration is not None and board.shape[1::-1] != self.calibration.board_size:
-            board = self.calibration.warp(board)
+        if isinstance(board, BoardView):
+            board = board.image
+        else:
+            board = check_frame(board, "background")
+            # Warped as every frame read against it is (a camera frame of the board
+            # view's size is no board view: only the identity leaves it as it is).
+            if self.calibration is not None:
+                board = self.calibration.warp(board)
         self._background = board
         self._checkers = _find_checkers(board)
 
-    def view(self, frame: Image) -> Image:
+    def view(self, frame: Image | BoardView) -> Image:
         """The part of the frame the reader works on (the board view when calibrated)."""
+        if isinstance(frame, BoardView):
+            return frame.image
         frame = check_frame(frame)
         return self.calibration.warp(frame) if self.calibration is not None else frame
 
-    def read(self, frame: Image, thrower: Thrower | str = Thrower.NEAR) -> RollReading:
+    def look(self, frame: Image) -> BoardView:
+        """The frame warped once, for several of the questions below.
+
+        Raises:
+            ImageError: the frame is not an image.
+        """
+        return BoardView(self.view(frame))
+
+    def read(self, frame: Image | BoardView, thrower: Thrower | str = Thrower.NEAR
+             ) -> RollReading:  # fmt: skip
         """Read one frame of a throw by ``thrower`` (whose right-hand half the dice must
         land in; it matters only with a calibration).
 
@@ -212,7 +240,7 @@ class DiceReader:
         return Verdict.OK, ""
 
 
-    def is_covered(self, frame: Image) -> bool:
+    def is_covered(self, frame: Image | BoardView) -> bool:
         """Whether something far larger than a die hides the learnt board: a hand, a
         sleeve, a player leaning over it (False while no board is learnt).
 
@@ -221,13 +249,13 @@ class DiceReader:
         seen = self._against_board(frame)
         return seen is not None and hides_board(*seen)
 
-    def shows_board(self, frame: Image, boxes: Sequence[Box]) -> bool:
+    def shows_board(self, frame: Image | BoardView, boxes: Sequence[Box]) -> bool:
         """Whether the learnt board is seen at every box of the view: the dice that lay
         there are gone and nothing hides their places (True while no board is learnt)."""
         seen = self._against_board(frame)
         return seen is None or all(board_seen_at(*seen, box) for box in boxes)
 
-    def _against_board(self, frame: Image) -> tuple[Image, Image, Image] | None:
+    def _against_board(self, frame: Image | BoardView) -> tuple[Image, Image, Image] | None:
         """The view, the learnt board and what differs between them (None: none learnt)."""
         view = self.view(frame)
         board = self._background
@@ -274,14 +302,16 @@ def _reread(nets: Nets, view: Image, candidates: list[Candidate]) -> list[Candid
     wins with the margin between them as its confidence, so that a disagreement between
     two sure readers is ``unreadable`` rather than a guess.
     """
-    centres = [c.center for c in candidates]
-    sides = [_box_side(c.box) for c in candidates]
-    probs = nets.classify(view, centres, sides, turns=1)
+    patches = nets.patches(view, [c.center for c in candidates],
+                           [_box_side(c.box) for c in candidates])
+    first = nets.turns(patches, range(1))
+    probs = first[0]
     doubt = [i for i, (c, p) in enumerate(zip(candidates, probs, strict=True))
              if p[c.value] < AGREED_AT_ONCE]
     if doubt:
-        probs[doubt] = nets.classify(view, [centres[i] for i in doubt],
-                                     [sides[i] for i in doubt])
+        # The first turn is read already: only the other three are run.
+        probs[doubt] = np.concatenate([first[:, doubt],
+                                       nets.turns(patches[doubt], range(1, 4))]).mean(axis=0)
     out = []
     for c, p in zip(candidates, probs, strict=True):
         if _no_die(p):

@@ -22,7 +22,7 @@ import numpy as np
 import numpy.typing as npt
 
 from vision._model import Die, RollReading, Thrower
-from vision._reader import DiceReader, check_frame
+from vision._reader import BoardView, DiceReader, check_frame
 from vision._sources import FrameSource
 from vision.errors import CameraError, ImageError
 
@@ -195,15 +195,16 @@ class RollWatcher:
             return None
         if len(self._readings) >= self.votes:
             return None
+        seen = self.reader.look(frame)  # warped once for the questions below
         # Checked on every settled frame: a hand drawn back too slowly to be seen moving
         # (or a camera whose noise is not known yet) must not leave the board covered.
-        if self.reader.is_covered(frame):
+        if self.reader.is_covered(seen):
             self.state = WatchState.COVERED
             self._readings.clear()
             return None
-        reading = self.reader.read(frame, thrower)
+        reading = self.reader.read(seen, thrower)
         if reading.is_empty:  # not a cluttered frame (no dice read, unreadable)
-            return self._no_dice(frame)
+            return self._no_dice(seen)
         self.state = WatchState.SETTLED
         self._readings.append(reading)
         if len(self._readings) < self.votes:
@@ -214,7 +215,7 @@ class RollWatcher:
         self._last = voted
         return RollEvent("roll", voted, len(self._readings))
 
-    def _no_dice(self, frame: Image) -> RollEvent | None:
+    def _no_dice(self, frame: BoardView) -> RollEvent | None:
         """A settled frame without dice: the board is learnt, and the dice of the last roll
         are lifted, only if the board is seen where they lay (else something hides it)."""
         last = self._last

@@ -110,3 +110,18 @@ def test_the_shared_nets_serve_several_camera_threads_at_once() -> None:
     for thread in threads:
         thread.join()
     assert errors == [] and differ == []
+
+
+def test_a_patch_reads_the_same_alone_or_with_others() -> None:
+    """Patches run in batches of 4, 2 and 1 (none padded), and a doubtful die's first turn
+    is reused for its four: each patch's probabilities must not depend on its company."""
+    nets = load_nets("all")
+    roll = render_roll(random.Random(4), dice=6)
+    centres = [((d.box[0] + d.box[2]) / 2, (d.box[1] + d.box[3]) / 2) for d in roll.dice]
+    patches = nets.patches(roll.image, centres, [30.0] * len(centres))
+    together = nets.turns(patches, range(4))
+    alone = np.concatenate([nets.turns(patches[i : i + 1], range(4)) for i in range(6)],
+                           axis=1)
+    assert np.array_equal(together, alone)
+    assert np.array_equal(together[1:], nets.turns(patches, range(1, 4)))
+    assert np.array_equal(nets.classify(roll.image, centres, [30.0] * 6), together.mean(axis=0))

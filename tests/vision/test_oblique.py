@@ -123,3 +123,21 @@ def test_old_calibrations_load_and_new_ones_keep_the_frame_size(tmp_path: Path) 
                                   "frame_size": [1280]})
     with pytest.raises(CalibrationError, match=r"invalid frame_size \(8, 8\)"):
         replace(old, frame_size=(8, 8))
+
+
+def test_a_camera_whose_frames_are_the_board_views_size_learns_the_board_warped() -> None:
+    """The most common webcam size, 640 x 480, is also the board view's: the learnt empty
+    board must be warped like every frame read against it (it was kept unwarped, and every
+    roll then differed from it everywhere)."""
+    right = 0
+    for seed in range(3):
+        roll = render_oblique(random.Random(300 + seed), tilt=30, frame_size=(640, 480))
+        calibration, _found = calibrate(roll.background)
+        reader = DiceReader(calibration, expected_dice=2)
+        reader.set_background(roll.background)
+        covered = reader.is_covered(roll.background)
+        assert not covered, f"seed {300 + seed}: the empty board reads as covered"
+        reading = reader.read(roll.image)
+        right += reading.verdict is Verdict.OK and sorted(reading.values) == sorted(
+            d.value for d in roll.dice)
+    assert right >= 2

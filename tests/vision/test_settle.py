@@ -256,3 +256,38 @@ def test_a_hand_coming_in_at_start_up_is_movement_not_the_camera_noise() -> None
     assert not settle.update(hand)
     assert not settle.update(board)
     assert settle.update(board)  # the still board, at last
+
+
+def test_a_settled_frame_is_warped_to_the_board_view_once() -> None:
+    """A settled frame is asked whether the board is covered, which dice it shows, and
+    (dice gone) whether the board is seen where they lay before it is learnt: a real
+    camera's frame is warped once for all of these (each warp costs about what reading
+    two dice does)."""
+    from vision import calibrate
+    from vision._scene3d import render_oblique
+
+    class CountedCalibration(Calibration):
+        warps = 0
+
+        def warp(self, frame: np.ndarray) -> np.ndarray:
+            CountedCalibration.warps += 1
+            return super().warp(frame)
+
+    roll = render_oblique(random.Random(21), tilt=30)
+    found, _markers = calibrate(roll.background)
+    calibration = CountedCalibration(found.homography, found.board_size, found.frame_size)
+    reader = DiceReader(calibration, expected_dice=2)
+    reader.set_background(roll.background)
+    rng = random.Random(21)
+    hand = np.full_like(roll.image, 90)  # the dice lifted: a hand over the whole view
+    frames = [with_noise(image, rng)
+              for image in [roll.image] * 3 + [hand] + [roll.background] * 3]
+    settle = SettleDetector(frames=1)
+    settle.measure_noise(frames[:3])
+    source = Frames(list(frames))
+    watcher = RollWatcher(lambda: source, reader, settle=settle, votes=1)
+    CountedCalibration.warps = 0
+    kinds = [event.kind for event in (watcher.step() for _ in frames) if event is not None]
+    assert kinds == ["roll", "lifted"]
+    warps, count = CountedCalibration.warps, len(frames)
+    assert warps <= count, f"{warps} warps for {count} frames"
