@@ -34,7 +34,6 @@ from typing import Any
 from benchmarks.measure import Interleaved, Row, best_of, count, latency_rows, timed_row
 from firmware_bridge import BoardLink, LinkState, Observation, SerialPort
 from firmware_bridge.frames import Frame, FrameDecoder, encode_frame
-from firmware_bridge.layout import board_from_cells, cells_from_board
 from firmware_bridge.messages import (
     CellChange,
     Change,
@@ -49,6 +48,7 @@ from firmware_bridge.messages import (
 from firmware_bridge.settle import Settler
 from firmware_bridge.sync import BoardSync
 from hardware.simulator import START, BoardSimulator
+from tabula.geometry import board_from_cells, cells_from_board
 
 SMALL = ("--snapshots", "200", "--moves", "3", "--repeats", "1")
 

@@ -38,11 +38,11 @@ from controller._config_reader import (
     number,
     text,
 )
-from controller.errors import TabulaError
 from controller.record import name_problem, names_clash
 from controller.rules import MAX_MATCH_LENGTH, Rules, Variant
 from controller.rules import VARIANTS as RULES_VARIANTS
 from hardware.pinmap import PINMAP_PATH, PinmapError, load_pinmap
+from tabula.errors import TabulaError
 
 __all__ = [
     "BUTTON_PINS",

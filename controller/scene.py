@@ -8,7 +8,7 @@ is a pure function of a phase in milliseconds (:func:`is_lit`), with the timings
 ``hardware/PROTOCOL.md`` (slow 1 Hz, fast 4 Hz, flash 100 ms a second, all from phase 0),
 so the Pi's chain and the board's chain blink alike.
 
-Locations are those of :mod:`firmware_bridge.layout`: 0..23 points 1..24, 24 the bar of
+Locations are those of :mod:`tabula.geometry`: 0..23 points 1..24, 24 the bar of
 player 0, 25 the bar of player 1, 26 the tray of player 0, 27 the tray of player 1.
 """
 
@@ -18,11 +18,11 @@ import enum
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from controller.errors import TabulaError
+from tabula.errors import TabulaError
+from tabula.geometry import LOCATIONS
 
 __all__ = [
     "DARK",
-    "LOCATIONS",
     "Colour",
     "Lamp",
     "Pattern",
@@ -33,10 +33,6 @@ __all__ = [
 
 class SceneError(TabulaError, ValueError):
     """An LED scene that cannot be shown: wrong number of lamps, unknown location."""
-
-
-#: Lamps of a scene, one per location (24 points, 2 bars, 2 trays).
-LOCATIONS = 28
 
 
 class Colour(enum.Enum):

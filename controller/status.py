@@ -12,9 +12,9 @@ from collections.abc import AsyncIterator, Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any, Final, Literal, Protocol
 
-from controller.errors import TabulaError, clipped_repr
 from controller.record import names_clash
 from controller.rules import MAX_MATCH_LENGTH
+from tabula.errors import TabulaError, clipped_repr
 
 __all__ = [
     "ACTIONS",

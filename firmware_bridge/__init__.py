@@ -25,8 +25,9 @@ The service uses one class::
   ``shared/data/backgammon-golden/README.md``), ``inconsistent``, ``unknown`` and
   ``mixed`` location sets, ``cells`` (28 per-location colour counts), ``problems``.
 - The pure parts, for tools and tests: :mod:`~firmware_bridge.frames` (COBS + CRC-16),
-  :mod:`~firmware_bridge.messages`, :mod:`~firmware_bridge.layout` (28 locations <->
-  26 integers), :class:`Settler`, :class:`BoardSync`.
+  :mod:`~firmware_bridge.messages`, :mod:`~firmware_bridge.layout` (the cells' bytes
+  and the observation; the locations themselves are :mod:`tabula.geometry`'s),
+  :class:`Settler`, :class:`BoardSync`.
 """
 
 from __future__ import annotations
@@ -35,19 +36,11 @@ from firmware_bridge.errors import (
     BridgeError,
     FrameError,
     IncompatibleProtocolError,
-    LayoutError,
     LinkClosedError,
     MessageError,
 )
 from firmware_bridge.frames import Frame, FrameDecoder, decode_frame, encode_frame
-from firmware_bridge.layout import (
-    Cell,
-    Observation,
-    board_from_cells,
-    cells_from_board,
-    location_name,
-    observe,
-)
+from firmware_bridge.layout import Observation, observe
 from firmware_bridge.link import BoardLink, Counters, LinkState, LinkUpdate, SerialPort
 from firmware_bridge.messages import (
     PROTOCOL_VERSION,
@@ -67,13 +60,11 @@ __all__ = [
     "BoardLink",
     "BoardSync",
     "BridgeError",
-    "Cell",
     "Counters",
     "Frame",
     "FrameDecoder",
     "FrameError",
     "IncompatibleProtocolError",
-    "LayoutError",
     "Led",
     "LedFrame",
     "LinkClosedError",
@@ -84,11 +75,8 @@ __all__ = [
     "Observation",
     "SerialPort",
     "Settler",
-    "board_from_cells",
-    "cells_from_board",
     "decode_frame",
     "encode_frame",
-    "location_name",
     "observe",
     "pack",
     "unpack",

@@ -1,19 +1,18 @@
 """Errors of the serial link to the sensor board.
 
 Every class derives from :class:`BridgeError` (itself a
-:class:`controller.errors.TabulaError`) and from the builtin that fits, so callers catch
+:class:`tabula.errors.TabulaError`) and from the builtin that fits, so callers catch
 either "anything the bridge refused" or the usual builtin.
 """
 
 from __future__ import annotations
 
-from controller.errors import TabulaError
+from tabula.errors import TabulaError
 
 __all__ = [
     "BridgeError",
     "FrameError",
     "IncompatibleProtocolError",
-    "LayoutError",
     "LinkClosedError",
     "MessageError",
 ]
@@ -37,10 +36,6 @@ class FrameError(BridgeError, ValueError):
 
 class MessageError(BridgeError, ValueError):
     """A frame with a good CRC carries a payload its type cannot have."""
-
-
-class LayoutError(BridgeError, ValueError):
-    """A board in the 26-integer layout, or a list of cells, cannot describe a position."""
 
 
 class IncompatibleProtocolError(BridgeError, ConnectionError):

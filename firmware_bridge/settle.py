@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from firmware_bridge.errors import LayoutError
-from firmware_bridge.layout import Cell, Observation, observe
+from firmware_bridge.layout import Observation, observe
+from tabula.errors import LayoutError
+from tabula.geometry import Cell
 
 __all__ = ["Settler"]
 
@@ -25,7 +26,7 @@ class Settler:
     Raises:
         LayoutError: if ``settle_s`` is negative.
 
-    >>> from firmware_bridge.layout import cells_from_board
+    >>> from tabula.geometry import cells_from_board
     >>> settler = Settler(0.5)
     >>> settler.update(cells_from_board([0] * 26), event=1, now=10.0)
     >>> settler.poll(10.4) is None, settler.poll(10.5).event

@@ -11,7 +11,6 @@ import logging
 from collections import Counter
 
 from firmware_bridge.errors import IncompatibleProtocolError
-from firmware_bridge.layout import Cell
 from firmware_bridge.messages import (
     PROTOCOL_VERSION,
     Ack,
@@ -26,6 +25,7 @@ from firmware_bridge.messages import (
     Snapshot,
     SnapshotRequest,
 )
+from tabula.geometry import Cell
 
 __all__ = ["BoardSync"]
 

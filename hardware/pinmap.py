@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from firmware_bridge.errors import BridgeError
+from tabula.geometry import BARS, POINTS, TRAYS
 
 __all__ = ["PINMAP_PATH", "PinmapError", "load_pinmap", "slots_per_location"]
 
@@ -63,4 +64,4 @@ def slots_per_location(pinmap: dict[str, Any]) -> list[int]:
     points: int = sensors["point_slots"]
     bars: int = sensors["bar_slots"]
     trays: int = sensors["tray_slots"]
-    return [points] * 24 + [bars] * 2 + [trays] * 2
+    return [points] * POINTS + [bars] * len(BARS) + [trays] * len(TRAYS)

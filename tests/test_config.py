@@ -18,9 +18,9 @@ from controller.config import (
     load_config,
     parse_config,
 )
-from controller.errors import TabulaError
 from controller.rules import VARIANTS, Rules
 from hardware.pinmap import PINMAP_PATH
+from tabula.errors import TabulaError
 
 EXAMPLE = Path(__file__).parent.parent / "hardware" / "tabula.example.toml"
 #: One wrong configuration a line: id (the key), TOML text, the exact message.

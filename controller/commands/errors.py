@@ -1,6 +1,6 @@
 """The error of a command line that cannot be carried out as given."""
 
-from controller.errors import TabulaError
+from tabula.errors import TabulaError
 
 __all__ = ["UsageError"]
 

@@ -17,9 +17,10 @@ import threading
 from pathlib import Path
 from types import FrameType
 
-from firmware_bridge.errors import BridgeError, LayoutError
-from firmware_bridge.layout import cells_from_board
+from firmware_bridge.errors import BridgeError
 from hardware.runtimes import RUNTIMES
+from tabula.errors import LayoutError
+from tabula.geometry import cells_from_board
 
 HELP = "run the simulated sensor board on a pseudo-terminal (prints its path first)"
 
@@ -113,7 +114,7 @@ def run(args: argparse.Namespace) -> int:
             runtime=args.runtime,
         )
         simulator.start()
-    except (OSError, BridgeError) as error:
+    except (OSError, BridgeError, LayoutError) as error:
         raise BridgeError(f"cannot start the simulator: {error}") from None
     with simulator:
         simulator.board.sleep = stop.wait

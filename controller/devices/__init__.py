@@ -42,7 +42,7 @@ from controller.devices.leds import (
 from controller.devices.pi import PiDevices
 from controller.devices.shift_register import REGISTERS, ShiftRegisterLeds, frame_bits, phase_ms
 from controller.devices.status import StatusLed
-from controller.scene import DARK, LOCATIONS, Colour, Lamp, Pattern, Scene, is_lit
+from controller.scene import DARK, Colour, Lamp, Pattern, Scene, is_lit
 
 __all__ = [
     "ATTENTION",
@@ -50,7 +50,6 @@ __all__ = [
     "DARK",
     "FAULT",
     "ILLEGAL",
-    "LOCATIONS",
     "PIN_FACTORIES",
     "REGISTERS",
     "BoardLeds",

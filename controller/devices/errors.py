@@ -1,13 +1,13 @@
 """Exceptions of the Pi's own devices (LEDs, buttons, buzzer).
 
 Every class derives from :class:`DevicesError` (itself a
-:class:`controller.errors.TabulaError`) and from the builtin that fits.
+:class:`tabula.errors.TabulaError`) and from the builtin that fits.
 """
 
 from __future__ import annotations
 
-from controller.errors import TabulaError
 from controller.scene import SceneError
+from tabula.errors import TabulaError
 
 __all__ = [
     "DeviceClosedError",

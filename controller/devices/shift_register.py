@@ -36,7 +36,8 @@ from gpiozero import DigitalOutputDevice
 from controller.closing import Closing
 from controller.devices.errors import DeviceClosedError, SceneError
 from controller.devices.status import StatusLed
-from controller.scene import DARK, LOCATIONS, Colour, Scene
+from controller.scene import DARK, Colour, Scene
+from tabula.geometry import LOCATIONS
 
 __all__ = ["REGISTERS", "ShiftRegisterLeds", "frame_bits", "phase_ms"]
 

@@ -23,10 +23,10 @@ import json
 from dataclasses import dataclass, fields
 from typing import Any, Final
 
-from controller.errors import clipped_repr
 from controller.record.errors import InvalidEventError
 from controller.rules import VARIANTS, Board, Player, Rules, WinKind, check_board
 from controller.rules.errors import RulesError
+from tabula.errors import clipped_repr
 
 __all__ = [
     "FORMAT_VERSION",

@@ -3,7 +3,8 @@
 Pure (no I/O, no clocks, no threads): the asyncio service feeds it stable observations,
 dice readings and button presses, and renders what it returns.
 
-* :mod:`~controller.referee.cells` — the 28 observed locations and their numbering.
+* :mod:`~controller.referee.cells` — the mover's numbering of the 28 locations
+  (:mod:`tabula.geometry`'s, re-exported here).
 * :mod:`~controller.referee.judge` — the verdict on one observation (:class:`Judge`).
 * :mod:`~controller.referee.turn` — the turn's state machine (:class:`TurnState`).
 * :mod:`~controller.referee.display` — what the LEDs and the web view show, per mode.
@@ -14,19 +15,7 @@ Backgammon by default; Jacquet de Versailles (both rulesets) through the ``varia
 button of rule 11, the primauté, a game ending mid-turn).
 """
 
-from controller.referee.cells import (
-    BARS,
-    LOCATIONS,
-    TRAYS,
-    Cell,
-    Cells,
-    Location,
-    cells_from_board,
-    check_cells,
-    location_name,
-    location_of,
-    point_of,
-)
+from controller.referee.cells import check_cells, location_of, point_of
 from controller.referee.display import Display, Mode, render
 from controller.referee.errors import InvalidObservationError, RefereeError
 from controller.referee.judge import (
@@ -56,6 +45,16 @@ from controller.referee.turn import (
     TurnState,
 )
 from controller.referee.verdict import Fault, Kind, Lifted, Verdict
+from tabula.geometry import (
+    BARS,
+    LOCATIONS,
+    TRAYS,
+    Cell,
+    Cells,
+    Location,
+    cells_from_board,
+    location_name,
+)
 
 __all__ = [
     "BARS",

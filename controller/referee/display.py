@@ -24,10 +24,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from controller.referee.cells import LOCATIONS, Location, cells_from_board, location_name
 from controller.referee.turn import Phase, TurnState
 from controller.referee.verdict import Kind
 from controller.scene import Colour, Lamp, Pattern, Scene
+from tabula.geometry import LOCATIONS, Location, cells_from_board, location_name
 
 __all__ = ["Display", "Mode", "render"]
 

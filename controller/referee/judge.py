@@ -25,16 +25,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from controller.referee._diagnosis import Diagnosis, View, diagnose, variant_diagnosis
-from controller.referee.cells import (
-    BARS,
-    TRAYS,
-    Cell,
-    Location,
-    cells_from_board,
-    check_cells,
-    location_name,
-    location_of,
-)
+from controller.referee.cells import check_cells, location_of
 from controller.referee.verdict import Kind, Lifted, Verdict
 from controller.rules import (
     BACKGAMMON,
@@ -48,6 +39,7 @@ from controller.rules import (
     check_dice,
     legal_results,
 )
+from tabula.geometry import BARS, TRAYS, Cell, Location, cells_from_board, location_name
 
 __all__ = ["Diagnosis", "Judge", "Tree", "View", "describe_dice", "explaining_dice", "judge"]
 

@@ -38,7 +38,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
-from controller.referee.cells import Cells, cells_from_board, check_cells
+from controller.referee.cells import check_cells
 from controller.referee.judge import Judge, describe_dice, explaining_dice
 from controller.referee.verdict import Fault, Kind, Verdict
 from controller.rules import (
@@ -54,6 +54,7 @@ from controller.rules import (
     flip,
     jacquet_result,
 )
+from tabula.geometry import Cells, cells_from_board
 
 __all__ = [
     "Button",

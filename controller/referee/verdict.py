@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from controller.referee.cells import Location
 from controller.rules import Board, Play, Player
+from tabula.geometry import Location
 
 __all__ = ["Fault", "Kind", "Lifted", "Verdict"]
 

@@ -1,13 +1,13 @@
 """Exceptions of the board service.
 
-Every class derives from :class:`ServiceError` (itself a :class:`controller.errors.TabulaError`)
+Every class derives from :class:`ServiceError` (itself a :class:`tabula.errors.TabulaError`)
 and from the builtin that fits.
 """
 
 from __future__ import annotations
 
-from controller.errors import TabulaError
 from controller.status import ActionError
+from tabula.errors import TabulaError
 
 __all__ = ["RefusedError", "ServiceError"]
 

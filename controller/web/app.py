@@ -41,7 +41,6 @@ from aiohttp import web
 from aiohttp.typedefs import Handler
 
 from controller.closing import cancel_and_wait
-from controller.errors import clipped_repr
 from controller.status import (
     EXPORT_FORMATS,
     ActionError,
@@ -52,6 +51,7 @@ from controller.status import (
 )
 from controller.web.body import MAX_BODY_BYTES, read_json
 from controller.web.errors import BadRequestError
+from tabula.errors import clipped_repr
 
 __all__ = [
     "STATIC",

@@ -25,8 +25,8 @@ from aiohttp import web
 from aiohttp.http_exceptions import HttpProcessingError
 from aiohttp.web_protocol import RequestPayloadError
 
-from controller.errors import clipped_repr
 from controller.web.errors import BadRequestError
+from tabula.errors import clipped_repr
 
 __all__ = [
     "MAX_BODY_BYTES",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from controller.errors import TabulaError
+from tabula.errors import TabulaError
 
 __all__ = ["BadRequestError", "WebError"]
 

@@ -17,9 +17,9 @@ from typing import Final
 
 from aiohttp import web
 
-from controller.errors import clipped_repr
 from controller.web.body import aiohttp_refusal
 from controller.web.errors import WebError
+from tabula.errors import clipped_repr
 
 __all__ = ["WebServer"]
 

@@ -6,19 +6,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from firmware_bridge.errors import LayoutError
-from firmware_bridge.layout import (
-    BAR_0,
-    BAR_1,
-    TRAY_0,
-    TRAY_1,
-    board_from_cells,
-    cells_from_board,
-    decode_cell,
-    encode_cell,
-    location_name,
-    observe,
-)
+from firmware_bridge.layout import decode_cell, encode_cell, observe
+from tabula.errors import LayoutError
+from tabula.geometry import BARS, TRAYS, board_from_cells, cells_from_board, location_name
+
+BAR_0, BAR_1 = BARS
+TRAY_0, TRAY_1 = TRAYS
 
 START = (0, -2, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, -5, 5, 0, 0, 0, -3, 0, -5, 0, 0, 0, 0, 2, 0)
 

@@ -7,7 +7,6 @@ from collections import Counter
 import pytest
 
 from firmware_bridge.errors import IncompatibleProtocolError
-from firmware_bridge.layout import cells_from_board
 from firmware_bridge.messages import (
     CellChange,
     Change,
@@ -20,6 +19,7 @@ from firmware_bridge.messages import (
     SnapshotRequest,
 )
 from firmware_bridge.sync import BoardSync
+from tabula.geometry import cells_from_board
 
 START = (0, -2, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, -5, 5, 0, 0, 0, -3, 0, -5, 0, 0, 0, 0, 2, 0)
 CELLS = cells_from_board(START)

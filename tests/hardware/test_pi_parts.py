@@ -6,8 +6,9 @@ import csv
 from pathlib import Path
 
 from controller.config import BUTTON_PINS
-from controller.devices import LOCATIONS, REGISTERS
+from controller.devices import REGISTERS
 from hardware.pinmap import load_pinmap
+from tabula.geometry import LOCATIONS
 
 BOM = Path(__file__).parents[2] / "hardware" / "bom.csv"
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from controller.config import MODES
-from controller.errors import TabulaError
 from controller.review import AIDS, AidForbiddenError, aid_allowed, check_aid
+from tabula.errors import TabulaError
 
 
 def test_recorder_mode_refuses_every_hint() -> None:

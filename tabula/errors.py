@@ -7,7 +7,7 @@ caller can catch either "anything Tabula refused" or the usual builtin.
 
 from typing import Final
 
-__all__ = ["ECHO_LIMIT", "TabulaError", "clipped_repr"]
+__all__ = ["ECHO_LIMIT", "LayoutError", "TabulaError", "clipped_repr"]
 
 ECHO_LIMIT: Final = 40
 """The most characters of its input a refusal shows."""
@@ -15,6 +15,10 @@ ECHO_LIMIT: Final = 40
 
 class TabulaError(Exception):
     """Base class of all errors raised by Tabula."""
+
+
+class LayoutError(TabulaError, ValueError):
+    """A board in the 26-integer layout, a list of cells or a location that cannot be."""
 
 
 def clipped_repr(value: object, limit: int = ECHO_LIMIT) -> str:
