@@ -38,6 +38,7 @@ from controller._config_reader import (
     number,
     text,
 )
+from controller.controls import Mode
 from controller.record import name_problem, names_clash
 from controller.rules import MAX_MATCH_LENGTH, Rules, Variant
 from controller.rules import VARIANTS as RULES_VARIANTS
@@ -66,10 +67,9 @@ __all__ = [
     "parse_config",
 ]
 
-Mode = Literal["referee", "learner", "recorder"]
 LedBackendName = Literal["board", "shift-register", "none"]
 
-MODES: tuple[Mode, ...] = ("referee", "learner", "recorder")
+MODES: tuple[str, ...] = tuple(mode.value for mode in Mode)
 #: The rules engine's variants, by name (``controller.rules.VARIANTS``).
 VARIANTS: tuple[str, ...] = tuple(RULES_VARIANTS)
 LED_BACKENDS: tuple[LedBackendName, ...] = ("board", "shift-register", "none")
@@ -301,7 +301,7 @@ class EngineConfig:
 class Config:
     """The whole configuration; :func:`load_config` builds it."""
 
-    mode: Mode = "referee"
+    mode: Mode = Mode.REFEREE
     journal: Path = Path("/var/lib/tabula/journal.sqlite3")
     log_level: str = "info"
     board: BoardConfig = field(default_factory=BoardConfig)
@@ -612,7 +612,7 @@ def parse_config(
     d = Config()
     gpio, pinmap = _gpio(top.section("gpio"))
     config = Config(
-        mode=top.get("mode", choice(MODES), d.mode),
+        mode=Mode(top.get("mode", choice(MODES), d.mode.value)),
         journal=top.get("journal", reader.path(must_exist=False), d.journal),
         log_level=top.get("log_level", choice(LOG_LEVELS), d.log_level),
         board=_board(top.section("board"), pinmap),

@@ -57,8 +57,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 async def _serve(config: Config) -> None:
+    from controller.controls import Button
     from controller.devices import PiDevices, make_pin_factory
-    from controller.referee import Button, Mode
     from controller.service import Service
     from controller.service.service import RollSource, open_journal
     from controller.systemd import SystemdNotifier, watchdog_loop
@@ -80,7 +80,7 @@ async def _serve(config: Config) -> None:
             journal,
             names=config.players.names,
             rules=config.game.rules(),
-            mode=Mode(config.mode),
+            mode=config.mode,
             flipped=config.board.flipped,
             variant=config.game.rules_variant(),
             confirm_orientation=config.board.confirm_orientation,

@@ -18,8 +18,8 @@ from typing import Any
 from gpiozero import Button as GpioButton
 
 from controller.closing import Closing
+from controller.controls import Button
 from controller.devices.errors import DeviceClosedError, PinError
-from controller.referee.turn import Button
 
 __all__ = ["ButtonPress", "Buttons"]
 

@@ -15,8 +15,9 @@ Backgammon by default; Jacquet de Versailles (both rulesets) through the ``varia
 button of rule 11, the primauté, a game ending mid-turn).
 """
 
+from controller.controls import Button, Mode
 from controller.referee.cells import check_cells, location_of, point_of
-from controller.referee.display import Display, Mode, render
+from controller.referee.display import Display, render
 from controller.referee.errors import InvalidObservationError, RefereeError
 from controller.referee.judge import (
     Diagnosis,
@@ -28,7 +29,6 @@ from controller.referee.judge import (
     judge,
 )
 from controller.referee.turn import (
-    Button,
     DiceLifted,
     DiceSource,
     Doubled,

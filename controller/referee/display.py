@@ -22,22 +22,14 @@ and in learner mode its point blinks amber slowly.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import StrEnum
 
+from controller.controls import Mode
 from controller.referee.turn import Phase, TurnState
 from controller.referee.verdict import Kind
 from controller.scene import Colour, Lamp, Pattern, Scene
 from tabula.geometry import LOCATIONS, Location, cells_from_board, location_name
 
-__all__ = ["Display", "Mode", "render"]
-
-
-class Mode(StrEnum):
-    """What the board is used for (DESIGN.md, "Modes")."""
-
-    REFEREE = "referee"
-    LEARNER = "learner"
-    RECORDER = "recorder"
+__all__ = ["Display", "render"]
 
 
 DARK = Lamp()

@@ -38,6 +38,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
+from controller.controls import Button
 from controller.referee.cells import check_cells
 from controller.referee.judge import Judge, describe_dice, explaining_dice
 from controller.referee.verdict import Fault, Kind, Verdict
@@ -57,7 +58,6 @@ from controller.rules import (
 from tabula.geometry import Cells, cells_from_board
 
 __all__ = [
-    "Button",
     "DiceLifted",
     "DiceSource",
     "Doubled",
@@ -103,36 +103,6 @@ class DiceSource(StrEnum):
     """Entered with the buttons or the web view (or confirmed there after a disagreement)."""
     GIVEN = "given"
     """Given with the turn, not rolled: numbers handed over (Jacquet), a replayed game."""
-
-
-class Button(StrEnum):
-    """Every button of the board, and the web view's actions that act as one.
-
-    The value is the pin map's key suffix (``button_done``). The turn answers Done,
-    Accept, Demand, Undo and Decline; the cube's buttons, Hint and Mode belong to the
-    service.
-    """
-
-    DONE = "done"
-    """Commit the turn."""
-    DOUBLE = "double"
-    """Offer the cube."""
-    TAKE = "take"
-    """Take the cube."""
-    DROP = "drop"
-    """Drop (pass) the cube."""
-    ACCEPT = "accept"
-    """Accept the opponent's illegal play as played."""
-    DEMAND = "demand"
-    """Demand a legal play instead (no button of its own: Undo while a play is flagged)."""
-    UNDO = "undo"
-    """Take back the last uncommitted change."""
-    DECLINE = "decline"
-    """Jacquet's rule 11: decline numbers handed over that would break a point."""
-    HINT = "hint"
-    """Learner mode: show the best play."""
-    MODE = "mode"
-    """Switch between referee, learner and recorder."""
 
 
 @dataclass(frozen=True, slots=True)
