@@ -27,9 +27,8 @@ from controller.devices import (
     Scene,
     ShiftRegisterLeds,
     frame_bits,
-    led_frame,
 )
-from firmware_bridge import LedFrame, encode_frame, pack
+from firmware_bridge import LedFrame, encode_frame, led_frame, pack
 
 SMALL = ("--rounds", "20", "--repeats", "1")
 

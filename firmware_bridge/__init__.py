@@ -41,6 +41,7 @@ from firmware_bridge.errors import (
 )
 from firmware_bridge.frames import Frame, FrameDecoder, decode_frame, encode_frame
 from firmware_bridge.layout import Observation, observe
+from firmware_bridge.leds import led_frame
 from firmware_bridge.link import BoardLink, Counters, LinkState, LinkUpdate, SerialPort
 from firmware_bridge.messages import (
     PROTOCOL_VERSION,
@@ -77,6 +78,7 @@ __all__ = [
     "Settler",
     "decode_frame",
     "encode_frame",
+    "led_frame",
     "observe",
     "pack",
     "unpack",

@@ -7,7 +7,7 @@ caller can catch either "anything Tabula refused" or the usual builtin.
 
 from typing import Final
 
-__all__ = ["ECHO_LIMIT", "LayoutError", "TabulaError", "clipped_repr"]
+__all__ = ["ECHO_LIMIT", "LayoutError", "SceneError", "TabulaError", "clipped_repr"]
 
 ECHO_LIMIT: Final = 40
 """The most characters of its input a refusal shows."""
@@ -19,6 +19,10 @@ class TabulaError(Exception):
 
 class LayoutError(TabulaError, ValueError):
     """A board in the 26-integer layout, a list of cells or a location that cannot be."""
+
+
+class SceneError(TabulaError, ValueError):
+    """An LED scene that cannot be shown: wrong number of lamps, unknown location."""
 
 
 def clipped_repr(value: object, limit: int = ECHO_LIMIT) -> str:

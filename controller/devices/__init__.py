@@ -37,12 +37,11 @@ from controller.devices.leds import (
     BoardLeds,
     LedBackend,
     blink_forever,
-    led_frame,
 )
 from controller.devices.pi import PiDevices
 from controller.devices.shift_register import REGISTERS, ShiftRegisterLeds, frame_bits, phase_ms
 from controller.devices.status import StatusLed
-from controller.scene import DARK, Colour, Lamp, Pattern, Scene, is_lit
+from tabula.scene import DARK, Colour, Lamp, Pattern, Scene, is_lit
 
 __all__ = [
     "ATTENTION",
@@ -74,7 +73,6 @@ __all__ = [
     "blink_forever",
     "frame_bits",
     "is_lit",
-    "led_frame",
     "make_pin_factory",
     "phase_ms",
 ]

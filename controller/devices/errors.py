@@ -6,8 +6,7 @@ Every class derives from :class:`DevicesError` (itself a
 
 from __future__ import annotations
 
-from controller.scene import SceneError
-from tabula.errors import TabulaError
+from tabula.errors import SceneError, TabulaError
 
 __all__ = [
     "DeviceClosedError",

@@ -13,10 +13,10 @@ from typing import Protocol
 
 from controller.closing import Closing
 from controller.devices.errors import DeviceClosedError, SceneError
-from controller.scene import DARK, Colour, Lamp, Scene
-from firmware_bridge import Blink, Led, LedFrame
+from firmware_bridge import LedFrame, led_frame
+from tabula.scene import DARK, Scene
 
-__all__ = ["BLINK_PERIOD_S", "BoardLeds", "LedBackend", "blink_forever", "led_frame"]
+__all__ = ["BLINK_PERIOD_S", "BoardLeds", "LedBackend", "blink_forever"]
 
 #: How often the service calls :meth:`LedBackend.tick`: every blink edge (multiples of
 #: 25 ms: 100, 125, 500 ms) falls on a tick.
@@ -54,34 +54,6 @@ async def blink_forever(
     while True:
         leds.tick()
         await sleep(period_s)
-
-
-def _rgb(colour: Colour, level: int) -> tuple[int, int, int]:
-    if colour is Colour.AMBER:
-        # A WS2812's green die is brighter than its red: 5/8 green reads as amber.
-        return level, level * 5 // 8, 0
-    return level * colour.red, level * colour.green, 0
-
-
-def _led(lamp: Lamp, level: int) -> Led:
-    if lamp.is_off:
-        return Led()
-    red, green, blue = _rgb(lamp.colour, level)
-    return Led(red, green, blue, Blink(int(lamp.pattern)))
-
-
-def led_frame(scene: Scene, *, level: int = 255) -> LedFrame:
-    """The LED frame of ``scene``: 28 location LEDs, then the status LED.
-
-    A lamp that is off is sent as ``Led()`` whatever its pattern, so scenes that look
-    alike give equal frames.
-
-    >>> from controller.scene import Colour, Lamp, Pattern, Scene
-    >>> frame = led_frame(Scene.of({3: Lamp(Colour.RED, Pattern.FAST)}))
-    >>> len(frame.leds), frame.leds[3]
-    (29, Led(red=255, green=0, blue=0, blink=<Blink.FAST: 2>))
-    """
-    return LedFrame(tuple(_led(lamp, level) for lamp in (*scene.lamps, scene.status)))
 
 
 class BoardLeds(Closing):

@@ -51,8 +51,8 @@ from controller.rules import (
     outcome,
 )
 from controller.rules.variants import BACKGAMMON, Scoring
-from controller.scene import Colour, Lamp, Pattern, Scene
 from controller.service.errors import RefusedError
+from tabula.scene import Colour, Lamp, Pattern, Scene
 
 __all__ = [
     "CameraLifted",

@@ -53,7 +53,6 @@ from controller.rules import (
     xgid,
 )
 from controller.rules.cube import CubePhase
-from controller.scene import Scene
 from controller.service.cube_seen import CubeSeen, cube_disagreement
 from controller.service.errors import RefusedError
 from controller.service.flow import (
@@ -89,6 +88,7 @@ from controller.status import (
     NewMatch,
     Resign,
 )
+from tabula.scene import Scene
 
 __all__ = ["RollSource", "Service", "first_error", "open_journal", "scene_text"]
 

@@ -18,7 +18,6 @@ from controller.devices import (
     Scene,
     SceneError,
     blink_forever,
-    led_frame,
 )
 from firmware_bridge import (
     Blink,
@@ -27,6 +26,7 @@ from firmware_bridge import (
     LedFrame,
     LinkState,
     encode_frame,
+    led_frame,
     pack,
     unpack,
 )

@@ -21,10 +21,9 @@ from controller.devices import (
     Scene,
     ShiftRegisterLeds,
     frame_bits,
-    led_frame,
 )
 from controller.referee import Button
-from firmware_bridge import LedFrame
+from firmware_bridge import LedFrame, led_frame
 from tests.devices.conftest import RecordingFactory, bits_at_rising_edges
 
 SCENE = Scene.of({4: Lamp(Colour.GREEN), 25: Lamp(Colour.RED)}, status=Lamp(Colour.RED))

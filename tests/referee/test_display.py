@@ -17,7 +17,8 @@ from controller.referee import (
     render,
 )
 from controller.rules import START
-from controller.scene import Colour, Lamp, Pattern, Scene, SceneError
+from tabula.errors import SceneError
+from tabula.scene import Colour, Lamp, Pattern, Scene
 from tests.referee._support import PARTIAL_13_8, PLAY_24_13, lift
 
 

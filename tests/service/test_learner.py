@@ -20,7 +20,6 @@ import pytest
 from controller.engine import ENGINE_KINDS, NO_ENGINE, EngineKind, make_engine
 from controller.referee import Button, Mode, cells_from_board
 from controller.rules import START, Rules, legal_plays
-from controller.scene import Colour, Lamp, Pattern, Scene
 from controller.service import RefusedError, Service
 from controller.service.demo import SimulatedBoard
 from controller.service.flow import Observed
@@ -28,6 +27,7 @@ from controller.service.learner import SOURCE_LAMP, TARGET_LAMP, hint_scene, hin
 from controller.service.service import open_journal
 from controller.service.simulation import service_progress, until_progress
 from controller.status import EnterDice, Hint
+from tabula.scene import Colour, Lamp, Pattern, Scene
 
 OPENING_BEST = next(p for p in legal_plays(START, 0, (3, 1)) if p.notation == "8/5 6/5")
 

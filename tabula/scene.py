@@ -18,7 +18,7 @@ import enum
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from tabula.errors import TabulaError
+from tabula.errors import SceneError
 from tabula.geometry import LOCATIONS
 
 __all__ = [
@@ -27,12 +27,8 @@ __all__ = [
     "Lamp",
     "Pattern",
     "Scene",
-    "SceneError",
     "is_lit",
 ]
-
-class SceneError(TabulaError, ValueError):
-    """An LED scene that cannot be shown: wrong number of lamps, unknown location."""
 
 
 class Colour(enum.Enum):
