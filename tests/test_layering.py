@@ -1,0 +1,189 @@
+"""The house's layering: which package may import which, and the pure ones import no I/O.
+
+Why as data: the allowed imports between the top-level packages (and controller's
+subpackages and modules, each a unit of its own) are written out below, so a new
+dependency is a visible change to this file, never an accident. ``rules``, ``vision`` and
+``firmware_bridge`` import nothing of ``controller``; the pure units import no I/O
+back-end (STYLE.md, rule 9), and only other pure units.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections import defaultdict
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).parent.parent
+PACKAGES = ("tabula", "controller", "firmware_bridge", "vision", "hardware")
+
+#: Units that compute without I/O: the shared words, the rules, the referee, the controls.
+PURE = {"tabula", "controller.rules", "controller.referee", "controller.controls"}
+# `random` is allowed: chance arrives as a random.Random parameter, never a module-level call.
+BANNED = {
+    "asyncio", "serial", "cv2", "sqlite3", "gpiozero", "socket", "subprocess", "threading",
+    "time", "os", "aiomqtt", "numpy",
+}  # fmt: skip
+
+# fmt: off
+_SERVICE_EDGES = {
+    "controller.closing", "controller.config", "controller.devices", "controller.engine",
+    "controller.mqtt", "controller.record", "controller.referee", "controller.review",
+    "controller.rules", "controller.selfplay", "controller.status", "firmware_bridge",
+    "hardware", "tabula", "vision",
+}
+_COMMANDS_EDGES = {
+    "controller.config", "controller.controls", "controller.devices", "controller.engine",
+    "controller.hub", "controller.mqtt", "controller.record", "controller.referee",
+    "controller.review", "controller.rules", "controller.service", "controller.systemd",
+    "controller.web", "firmware_bridge", "hardware", "tabula", "vision",
+}
+
+#: Every import allowed from one unit to another; any other import fails the test.
+ALLOWED: dict[str, set[str]] = {
+    "tabula": set(),
+    "controller": set(),
+    "controller.controls": set(),
+    "controller.rules": {"tabula"},
+    "controller.referee": {"controller.controls", "controller.rules", "tabula"},
+    "controller.closing": set(),
+    "controller._config_reader": set(),
+    "controller.config": {
+        "controller._config_reader", "controller.controls", "controller.record",
+        "controller.rules", "hardware", "tabula",
+    },
+    "controller.cli": {"tabula"},
+    "controller.commands": _COMMANDS_EDGES,
+    "controller.devices": {
+        "controller.closing", "controller.config", "controller.controls", "firmware_bridge",
+        "tabula",
+    },
+    "controller.engine": {"controller.rules", "tabula"},
+    "controller.hub": {
+        "controller.closing", "controller.config", "controller.mqtt", "controller.record",
+        "controller.status", "controller.web", "tabula",
+    },
+    "controller.mqtt": {
+        "controller.closing", "controller.config", "controller.record", "controller.status",
+        "tabula",
+    },
+    "controller.record": {"controller.engine", "controller.rules", "tabula"},
+    "controller.review": {
+        "controller.engine", "controller.record", "controller.rules", "tabula",
+    },
+    "controller.selfplay": {"controller.record", "controller.rules"},
+    "controller.selfplay_board": {
+        "controller.record", "controller.referee", "controller.rules", "controller.selfplay",
+        "controller.status",
+    },
+    "controller.service": _SERVICE_EDGES,
+    "controller.status": {"controller.record", "controller.rules", "tabula"},
+    "controller.systemd": {"controller.closing", "tabula"},
+    "controller.web": {"controller.closing", "controller.status", "tabula"},
+    "firmware_bridge": {"tabula"},
+    "vision": {"tabula"},
+    "hardware": {"firmware_bridge", "hardware.firmware", "tabula"},
+    # The sensor board's firmware runs on MicroPython: it imports nothing of the host.
+    "hardware.firmware": set(),
+}
+# fmt: on
+
+
+def unit_of(module: str) -> str:
+    """The unit a dotted module name belongs to."""
+    parts = module.split(".")
+    if parts[0] == "controller" and len(parts) > 1:
+        return ".".join(parts[:2])
+    if parts[:2] == ["hardware", "firmware"]:
+        return "hardware.firmware"
+    return parts[0]
+
+
+def _is_module(dotted: str) -> bool:
+    path = ROOT.joinpath(*dotted.split("."))
+    return path.with_suffix(".py").exists() or (path / "__init__.py").exists()
+
+
+def imported_modules(path: Path) -> set[str]:
+    """Every module ``path`` imports (function-local imports included), fully dotted."""
+    module = ".".join(path.relative_to(ROOT).with_suffix("").parts)
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    package = package.removesuffix(".__init__")
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            found |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")[: len(package.split(".")) - node.level + 1]
+                source = ".".join([*base, node.module] if node.module else base)
+            else:
+                source = node.module or ""
+            # `from controller import record` imports the subpackage controller.record.
+            found |= {
+                f"{source}.{alias.name}" if _is_module(f"{source}.{alias.name}") else source
+                for alias in node.names
+            }
+    return found
+
+
+def _sources() -> list[Path]:
+    return [path for package in PACKAGES for path in sorted((ROOT / package).rglob("*.py"))]
+
+
+def import_graph() -> dict[tuple[str, str], list[str]]:
+    """Edges between units, each with the modules whose imports make it."""
+    edges: dict[tuple[str, str], list[str]] = defaultdict(list)
+    for path in _sources():
+        source = unit_of(".".join(path.relative_to(ROOT).with_suffix("").parts))
+        for imported in imported_modules(path):
+            if imported.split(".")[0] in PACKAGES and unit_of(imported) != source:
+                edges[source, unit_of(imported)].append(str(path.relative_to(ROOT)))
+    return edges
+
+
+def test_every_import_between_units_is_allowed() -> None:
+    unknown = sorted({source for source, _ in import_graph()} - ALLOWED.keys())
+    assert not unknown, f"units missing from ALLOWED: {unknown}"
+    forbidden = [
+        f"{source} -> {target} (in {', '.join(sorted(set(paths)))})"
+        for (source, target), paths in sorted(import_graph().items())
+        if target not in ALLOWED[source]
+    ]
+    assert not forbidden, "imports outside the layering:\n" + "\n".join(forbidden)
+
+
+@pytest.mark.parametrize(
+    "edge", ["controller.rules", "firmware_bridge", "vision", "tabula", "hardware.firmware"]
+)
+def test_the_edges_may_import_nothing_of_controller(edge: str) -> None:
+    assert not [unit for unit in ALLOWED[edge] if unit.split(".")[0] == "controller"]
+
+
+def test_pure_units_may_import_only_pure_units() -> None:
+    for unit in PURE:
+        assert ALLOWED[unit] <= PURE, f"{unit} may import {sorted(ALLOWED[unit] - PURE)}"
+
+
+pure_modules = [path for path in _sources() if unit_of(".".join(
+    path.relative_to(ROOT).with_suffix("").parts)) in PURE]  # fmt: skip
+
+
+@pytest.mark.parametrize("path", pure_modules, ids=lambda path: str(path.relative_to(ROOT)))
+def test_pure_module_imports_no_io(path: Path) -> None:
+    imported = {module.split(".")[0] for module in imported_modules(path)}
+    assert not imported & BANNED, f"{path.name} imports {sorted(imported & BANNED)}"
+
+
+def test_there_are_pure_modules_to_check() -> None:
+    assert len(pure_modules) >= 8
+
+
+def test_the_graph_sees_every_kind_of_import() -> None:
+    """Absolute, relative, function-local and ``from package import module`` imports."""
+    assert "tabula.errors" in imported_modules(ROOT / "controller" / "rules" / "errors.py")
+    firmware = imported_modules(ROOT / "hardware" / "firmware" / "app.py")
+    assert {"hardware.firmware.wire", "hardware.firmware.scanner"} <= firmware
+    assert "controller.controls" in imported_modules(ROOT / "controller" / "commands" / "run.py")
+    assert "controller.record" in imported_modules(ROOT / "controller" / "service" / "flow.py")
