@@ -66,7 +66,7 @@ class BoardStatus:
 
     ``position`` is the accepted position (before the turn being played) in the 26-integer
     layout; ``cells`` what the sensors see now (28 locations, ``None`` unknown, as
-    :mod:`controller.referee.cells`); ``lights`` the 28 location LEDs then the status LED.
+    :mod:`tabula.geometry`); ``lights`` the 28 location LEDs then the status LED.
     """
 
     board_id: str
