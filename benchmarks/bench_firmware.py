@@ -20,10 +20,10 @@ from __future__ import annotations
 import argparse
 
 from benchmarks.measure import Row, count, timed_row
+from hardware.board.geometry import cells_from_board
 from hardware.pinmap import PINMAP_PATH, load_pinmap, slots_per_location
 from hardware.runtimes import FirmwareRuntime, open_runtime
 from hardware.simulator import START, VirtualBoard
-from tabula.geometry import cells_from_board
 
 SMALL = ("--scans", "50", "--additions", "50000", "--repeats", "1")
 

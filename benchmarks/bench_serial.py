@@ -47,8 +47,8 @@ from firmware_bridge.messages import (
 )
 from firmware_bridge.settle import Settler
 from firmware_bridge.sync import BoardSync
+from hardware.board.geometry import board_from_cells, cells_from_board
 from hardware.simulator import START, BoardSimulator
-from tabula.geometry import board_from_cells, cells_from_board
 
 SMALL = ("--snapshots", "200", "--moves", "3", "--repeats", "1")
 

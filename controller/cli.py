@@ -24,7 +24,7 @@ import traceback
 from collections.abc import Sequence
 from typing import NoReturn
 
-from tabula.errors import TabulaError
+from hardware.board.errors import TabulaError
 
 #: Sub-command name -> module implementing it.
 COMMANDS: dict[str, str] = {

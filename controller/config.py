@@ -42,8 +42,8 @@ from controller.controls import Mode
 from controller.record import name_problem, names_clash
 from controller.rules import MAX_MATCH_LENGTH, Rules, Variant
 from controller.rules import VARIANTS as RULES_VARIANTS
+from hardware.board.errors import TabulaError
 from hardware.pinmap import PINMAP_PATH, PinmapError, load_pinmap
-from tabula.errors import TabulaError
 
 __all__ = [
     "BUTTON_PINS",

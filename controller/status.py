@@ -14,7 +14,7 @@ from typing import Any, Final, Literal, Protocol
 
 from controller.record import names_clash
 from controller.rules import MAX_MATCH_LENGTH
-from tabula.errors import TabulaError, clipped_repr
+from hardware.board.errors import TabulaError, clipped_repr
 
 __all__ = [
     "ACTIONS",
@@ -66,7 +66,7 @@ class BoardStatus:
 
     ``position`` is the accepted position (before the turn being played) in the 26-integer
     layout; ``cells`` what the sensors see now (28 locations, ``None`` unknown, as
-    :mod:`tabula.geometry`); ``lights`` the 28 location LEDs then the status LED.
+    :mod:`hardware.board.geometry`); ``lights`` the 28 location LEDs then the status LED.
     """
 
     board_id: str

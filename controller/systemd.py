@@ -18,7 +18,7 @@ import socket
 from collections.abc import Awaitable, Callable, Mapping
 
 from controller.closing import Closing
-from tabula.errors import TabulaError
+from hardware.board.errors import TabulaError
 
 __all__ = ["NotifyError", "SystemdNotifier", "watchdog_loop"]
 

@@ -26,7 +26,7 @@ The service uses one class::
   ``mixed`` location sets, ``cells`` (28 per-location colour counts), ``problems``.
 - The pure parts, for tools and tests: :mod:`~firmware_bridge.frames` (COBS + CRC-16),
   :mod:`~firmware_bridge.messages`, :mod:`~firmware_bridge.layout` (the cells' bytes
-  and the observation; the locations themselves are :mod:`tabula.geometry`'s),
+  and the observation; the locations themselves are :mod:`hardware.board.geometry`'s),
   :class:`Settler`, :class:`BoardSync`.
 """
 

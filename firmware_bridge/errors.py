@@ -1,13 +1,13 @@
 """Errors of the serial link to the sensor board.
 
 Every class derives from :class:`BridgeError` (itself a
-:class:`tabula.errors.TabulaError`) and from the builtin that fits, so callers catch
+:class:`hardware.board.errors.TabulaError`) and from the builtin that fits, so callers catch
 either "anything the bridge refused" or the usual builtin.
 """
 
 from __future__ import annotations
 
-from tabula.errors import TabulaError
+from hardware.board.errors import TabulaError
 
 __all__ = [
     "BridgeError",

@@ -1,7 +1,7 @@
 """The cells of the serial protocol, and the stable observation the bridge reports.
 
 Why here: the sensor board sends one byte per physical location (``hardware/PROTOCOL.md``);
-the locations themselves and their 26-integer layout are :mod:`tabula.geometry`'s.
+the locations themselves and their 26-integer layout are :mod:`hardware.board.geometry`'s.
 """
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from tabula.errors import LayoutError
-from tabula.geometry import CHECKERS, LOCATIONS, Cell, board_from_cells, location_name
+from hardware.board.errors import LayoutError
+from hardware.board.geometry import CHECKERS, LOCATIONS, Cell, board_from_cells, location_name
 
 __all__ = [
     "UNKNOWN_CELL",
@@ -82,7 +82,7 @@ class Observation:
 def observe(cells: Sequence[Cell], event: int = 0) -> Observation:
     """Turn 28 cells into an :class:`Observation`, naming everything that cannot be right.
 
-    >>> from tabula.geometry import cells_from_board
+    >>> from hardware.board.geometry import cells_from_board
     >>> observe(cells_from_board([0] * 26)).inconsistent
     False
     """

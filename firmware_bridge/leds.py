@@ -2,13 +2,13 @@
 
 Why beside the protocol: how a lamp becomes a frame's bytes (the amber mix of a WS2812,
 off lamps sent alike) is part of speaking to the board, so the devices hand over a
-:class:`~tabula.scene.Scene` and never build the protocol's frame themselves.
+:class:`~hardware.board.scene.Scene` and never build the protocol's frame themselves.
 """
 
 from __future__ import annotations
 
 from firmware_bridge.messages import Blink, Led, LedFrame
-from tabula.scene import Colour, Lamp, Scene
+from hardware.board.scene import Colour, Lamp, Scene
 
 __all__ = ["led_frame"]
 
@@ -33,7 +33,7 @@ def led_frame(scene: Scene, *, level: int = 255) -> LedFrame:
     A lamp that is off is sent as ``Led()`` whatever its pattern, so scenes that look
     alike give equal frames.
 
-    >>> from tabula.scene import Colour, Lamp, Pattern, Scene
+    >>> from hardware.board.scene import Colour, Lamp, Pattern, Scene
     >>> frame = led_frame(Scene.of({3: Lamp(Colour.RED, Pattern.FAST)}))
     >>> len(frame.leds), frame.leds[3]
     (29, Led(red=255, green=0, blue=0, blink=<Blink.FAST: 2>))

@@ -16,7 +16,7 @@ from typing import TypeAlias
 from firmware_bridge.errors import MessageError
 from firmware_bridge.frames import MAX_PAYLOAD, Frame
 from firmware_bridge.layout import decode_cell, encode_cell
-from tabula.geometry import LOCATIONS, Cell
+from hardware.board.geometry import LOCATIONS, Cell
 
 __all__ = [
     "CAPABILITIES",

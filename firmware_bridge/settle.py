@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from firmware_bridge.layout import Observation, observe
-from tabula.errors import LayoutError
-from tabula.geometry import Cell
+from hardware.board.errors import LayoutError
+from hardware.board.geometry import Cell
 
 __all__ = ["Settler"]
 
@@ -26,7 +26,7 @@ class Settler:
     Raises:
         LayoutError: if ``settle_s`` is negative.
 
-    >>> from tabula.geometry import cells_from_board
+    >>> from hardware.board.geometry import cells_from_board
     >>> settler = Settler(0.5)
     >>> settler.update(cells_from_board([0] * 26), event=1, now=10.0)
     >>> settler.poll(10.4) is None, settler.poll(10.5).event

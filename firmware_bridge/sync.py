@@ -25,7 +25,7 @@ from firmware_bridge.messages import (
     Snapshot,
     SnapshotRequest,
 )
-from tabula.geometry import Cell
+from hardware.board.geometry import Cell
 
 __all__ = ["BoardSync"]
 

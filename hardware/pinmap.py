@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from firmware_bridge.errors import BridgeError
-from tabula.geometry import BARS, POINTS, TRAYS
+from hardware.board.geometry import BARS, POINTS, TRAYS
 
 __all__ = ["PINMAP_PATH", "PinmapError", "load_pinmap", "slots_per_location"]
 

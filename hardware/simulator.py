@@ -30,11 +30,11 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
+from hardware.board.errors import LayoutError
+from hardware.board.geometry import LOCATIONS, Cell, cells_from_board
 from hardware.firmware import app, hal
 from hardware.pinmap import PINMAP_PATH, load_pinmap, slots_per_location
 from hardware.runtimes import FirmwareRuntime, open_runtime
-from tabula.errors import LayoutError
-from tabula.geometry import LOCATIONS, Cell, cells_from_board
 
 __all__ = ["FIELD", "START", "BoardSimulator", "VirtualBoard"]
 

@@ -19,8 +19,8 @@ from controller.config import (
     parse_config,
 )
 from controller.rules import VARIANTS, Rules
+from hardware.board.errors import TabulaError
 from hardware.pinmap import PINMAP_PATH
-from tabula.errors import TabulaError
 
 EXAMPLE = Path(__file__).parent.parent / "hardware" / "tabula.example.toml"
 #: One wrong configuration a line: id (the key), TOML text, the exact message.

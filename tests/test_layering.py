@@ -16,10 +16,10 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).parent.parent
-PACKAGES = ("tabula", "controller", "firmware_bridge", "vision", "hardware")
+PACKAGES = ("controller", "firmware_bridge", "vision", "hardware")
 
 #: Units that compute without I/O: the shared words, the rules, the referee, the controls.
-PURE = {"tabula", "controller.rules", "controller.referee", "controller.controls"}
+PURE = {"hardware.board", "controller.rules", "controller.referee", "controller.controls"}
 # `random` is allowed: chance arrives as a random.Random parameter, never a module-level call.
 BANNED = {
     "asyncio", "serial", "cv2", "sqlite3", "gpiozero", "socket", "subprocess", "threading",
@@ -31,46 +31,46 @@ _SERVICE_EDGES = {
     "controller.closing", "controller.config", "controller.devices", "controller.engine",
     "controller.mqtt", "controller.record", "controller.referee", "controller.review",
     "controller.rules", "controller.selfplay", "controller.status", "firmware_bridge",
-    "hardware", "tabula", "vision",
+    "hardware", "hardware.board", "vision",
 }
 _COMMANDS_EDGES = {
     "controller.config", "controller.controls", "controller.devices", "controller.engine",
     "controller.hub", "controller.mqtt", "controller.record", "controller.referee",
     "controller.review", "controller.rules", "controller.service", "controller.systemd",
-    "controller.web", "firmware_bridge", "hardware", "tabula", "vision",
+    "controller.web", "firmware_bridge", "hardware", "hardware.board", "vision",
 }
 
 #: Every import allowed from one unit to another; any other import fails the test.
 ALLOWED: dict[str, set[str]] = {
-    "tabula": set(),
+    "hardware.board": set(),
     "controller": set(),
     "controller.controls": set(),
-    "controller.rules": {"tabula"},
-    "controller.referee": {"controller.controls", "controller.rules", "tabula"},
+    "controller.rules": {"hardware.board"},
+    "controller.referee": {"controller.controls", "controller.rules", "hardware.board"},
     "controller.closing": set(),
     "controller._config_reader": set(),
     "controller.config": {
         "controller._config_reader", "controller.controls", "controller.record",
-        "controller.rules", "hardware", "tabula",
+        "controller.rules", "hardware", "hardware.board",
     },
-    "controller.cli": {"tabula"},
+    "controller.cli": {"hardware.board"},
     "controller.commands": _COMMANDS_EDGES,
     "controller.devices": {
         "controller.closing", "controller.config", "controller.controls", "firmware_bridge",
-        "tabula",
+        "hardware.board",
     },
-    "controller.engine": {"controller.rules", "tabula"},
+    "controller.engine": {"controller.rules", "hardware.board"},
     "controller.hub": {
         "controller.closing", "controller.config", "controller.mqtt", "controller.record",
-        "controller.status", "controller.web", "tabula",
+        "controller.status", "controller.web", "hardware.board",
     },
     "controller.mqtt": {
         "controller.closing", "controller.config", "controller.record", "controller.status",
-        "tabula",
+        "hardware.board",
     },
-    "controller.record": {"controller.engine", "controller.rules", "tabula"},
+    "controller.record": {"controller.engine", "controller.rules", "hardware.board"},
     "controller.review": {
-        "controller.engine", "controller.record", "controller.rules", "tabula",
+        "controller.engine", "controller.record", "controller.rules", "hardware.board",
     },
     "controller.selfplay": {"controller.record", "controller.rules"},
     "controller.selfplay_board": {
@@ -78,12 +78,12 @@ ALLOWED: dict[str, set[str]] = {
         "controller.status",
     },
     "controller.service": _SERVICE_EDGES,
-    "controller.status": {"controller.record", "controller.rules", "tabula"},
-    "controller.systemd": {"controller.closing", "tabula"},
-    "controller.web": {"controller.closing", "controller.status", "tabula"},
-    "firmware_bridge": {"tabula"},
-    "vision": {"tabula"},
-    "hardware": {"firmware_bridge", "hardware.firmware", "tabula"},
+    "controller.status": {"controller.record", "controller.rules", "hardware.board"},
+    "controller.systemd": {"controller.closing", "hardware.board"},
+    "controller.web": {"controller.closing", "controller.status", "hardware.board"},
+    "firmware_bridge": {"hardware.board"},
+    "vision": {"hardware.board"},
+    "hardware": {"firmware_bridge", "hardware.firmware", "hardware.board"},
     # The sensor board's firmware runs on MicroPython: it imports nothing of the host.
     "hardware.firmware": set(),
 }
@@ -95,8 +95,8 @@ def unit_of(module: str) -> str:
     parts = module.split(".")
     if parts[0] == "controller" and len(parts) > 1:
         return ".".join(parts[:2])
-    if parts[:2] == ["hardware", "firmware"]:
-        return "hardware.firmware"
+    if parts[0] == "hardware" and len(parts) > 1 and parts[1] in {"board", "firmware"}:
+        return ".".join(parts[:2])
     return parts[0]
 
 
@@ -155,7 +155,7 @@ def test_every_import_between_units_is_allowed() -> None:
 
 
 @pytest.mark.parametrize(
-    "edge", ["controller.rules", "firmware_bridge", "vision", "tabula", "hardware.firmware"]
+    "edge", ["controller.rules", "firmware_bridge", "vision", "hardware.board", "hardware.firmware"]
 )
 def test_the_edges_may_import_nothing_of_controller(edge: str) -> None:
     assert not [unit for unit in ALLOWED[edge] if unit.split(".")[0] == "controller"]
@@ -182,7 +182,7 @@ def test_there_are_pure_modules_to_check() -> None:
 
 def test_the_graph_sees_every_kind_of_import() -> None:
     """Absolute, relative, function-local and ``from package import module`` imports."""
-    assert "tabula.errors" in imported_modules(ROOT / "controller" / "rules" / "errors.py")
+    assert "hardware.board.errors" in imported_modules(ROOT / "controller" / "rules" / "errors.py")
     firmware = imported_modules(ROOT / "hardware" / "firmware" / "app.py")
     assert {"hardware.firmware.wire", "hardware.firmware.scanner"} <= firmware
     assert "controller.controls" in imported_modules(ROOT / "controller" / "commands" / "run.py")

@@ -3,7 +3,7 @@ a missing model file."""
 
 from __future__ import annotations
 
-from tabula.errors import TabulaError
+from hardware.board.errors import TabulaError
 
 __all__ = ["CalibrationError", "CameraError", "ImageError", "ModelError", "VisionError"]
 

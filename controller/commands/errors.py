@@ -1,6 +1,6 @@
 """The error of a command line that cannot be carried out as given."""
 
-from tabula.errors import TabulaError
+from hardware.board.errors import TabulaError
 
 __all__ = ["UsageError"]
 

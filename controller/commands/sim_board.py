@@ -18,9 +18,9 @@ from pathlib import Path
 from types import FrameType
 
 from firmware_bridge.errors import BridgeError
+from hardware.board.errors import LayoutError
+from hardware.board.geometry import cells_from_board
 from hardware.runtimes import RUNTIMES
-from tabula.errors import LayoutError
-from tabula.geometry import cells_from_board
 
 HELP = "run the simulated sensor board on a pseudo-terminal (prints its path first)"
 

@@ -41,7 +41,7 @@ from controller.devices.leds import (
 from controller.devices.pi import PiDevices
 from controller.devices.shift_register import REGISTERS, ShiftRegisterLeds, frame_bits, phase_ms
 from controller.devices.status import StatusLed
-from tabula.scene import DARK, Colour, Lamp, Pattern, Scene, is_lit
+from hardware.board.scene import DARK, Colour, Lamp, Pattern, Scene, is_lit
 
 __all__ = [
     "ATTENTION",

@@ -1,12 +1,12 @@
 """Exceptions of the Pi's own devices (LEDs, buttons, buzzer).
 
 Every class derives from :class:`DevicesError` (itself a
-:class:`tabula.errors.TabulaError`) and from the builtin that fits.
+:class:`hardware.board.errors.TabulaError`) and from the builtin that fits.
 """
 
 from __future__ import annotations
 
-from tabula.errors import SceneError, TabulaError
+from hardware.board.errors import SceneError, TabulaError
 
 __all__ = [
     "DeviceClosedError",

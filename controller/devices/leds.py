@@ -14,7 +14,7 @@ from typing import Protocol
 from controller.closing import Closing
 from controller.devices.errors import DeviceClosedError, SceneError
 from firmware_bridge import LedFrame, led_frame
-from tabula.scene import DARK, Scene
+from hardware.board.scene import DARK, Scene
 
 __all__ = ["BLINK_PERIOD_S", "BoardLeds", "LedBackend", "blink_forever"]
 

@@ -36,8 +36,8 @@ from gpiozero import DigitalOutputDevice
 from controller.closing import Closing
 from controller.devices.errors import DeviceClosedError, SceneError
 from controller.devices.status import StatusLed
-from tabula.geometry import LOCATIONS
-from tabula.scene import DARK, Colour, Scene
+from hardware.board.geometry import LOCATIONS
+from hardware.board.scene import DARK, Colour, Scene
 
 __all__ = ["REGISTERS", "ShiftRegisterLeds", "frame_bits", "phase_ms"]
 
@@ -62,7 +62,7 @@ def frame_bits(scene: Scene, phase: int, *, registers: int = REGISTERS) -> tuple
     Raises:
         SceneError: if ``registers`` cannot hold the 56 bits.
 
-    >>> from tabula.scene import Colour, Lamp, Scene
+    >>> from hardware.board.scene import Colour, Lamp, Scene
     >>> bits = frame_bits(Scene.of({0: Lamp(Colour.RED), 27: Lamp(Colour.GREEN)}), 0)
     >>> len(bits), bits[0], bits[1], bits[-2], bits[-1]
     (56, 1, 0, 0, 1)

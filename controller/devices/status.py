@@ -12,7 +12,7 @@ from gpiozero import LED, RGBLED
 
 from controller.closing import Closing
 from controller.devices.errors import DeviceClosedError
-from tabula.scene import Colour
+from hardware.board.scene import Colour
 
 __all__ = ["StatusLed"]
 

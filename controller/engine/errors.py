@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tabula.errors import TabulaError
+from hardware.board.errors import TabulaError
 
 __all__ = [
     "EngineError",

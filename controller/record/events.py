@@ -26,7 +26,7 @@ from typing import Any, Final
 from controller.record.errors import InvalidEventError
 from controller.rules import VARIANTS, Board, Player, Rules, WinKind, check_board
 from controller.rules.errors import RulesError
-from tabula.errors import clipped_repr
+from hardware.board.errors import clipped_repr
 
 __all__ = [
     "FORMAT_VERSION",

@@ -4,7 +4,7 @@ Pure (no I/O, no clocks, no threads): the asyncio service feeds it stable observ
 dice readings and button presses, and renders what it returns.
 
 * :mod:`~controller.referee.cells` — the mover's numbering of the 28 locations
-  (:mod:`tabula.geometry`'s, re-exported here).
+  (:mod:`hardware.board.geometry`'s, re-exported here).
 * :mod:`~controller.referee.judge` — the verdict on one observation (:class:`Judge`).
 * :mod:`~controller.referee.turn` — the turn's state machine (:class:`TurnState`).
 * :mod:`~controller.referee.display` — what the LEDs and the web view show, per mode.
@@ -45,7 +45,7 @@ from controller.referee.turn import (
     TurnState,
 )
 from controller.referee.verdict import Fault, Kind, Lifted, Verdict
-from tabula.geometry import (
+from hardware.board.geometry import (
     BARS,
     LOCATIONS,
     TRAYS,

@@ -1,6 +1,6 @@
 """The mover's view of the 28 observed locations, and the check of an observation's cells.
 
-Why here: the locations are :mod:`tabula.geometry`'s, while the rules engine speaks the
+Why here: the locations are :mod:`hardware.board.geometry`'s, while the rules engine speaks the
 mover's numbering, which depends on the variant. This module maps between them, so that a
 verdict can name locations the LEDs light.
 """
@@ -12,7 +12,7 @@ from typing import Final
 
 from controller.referee.errors import InvalidObservationError
 from controller.rules import BACKGAMMON, Player, Variant
-from tabula.geometry import (
+from hardware.board.geometry import (
     BARS,
     CHECKERS,
     LOCATIONS,

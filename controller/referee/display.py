@@ -1,7 +1,7 @@
 """What to show: one lamp per location, a status lamp and a line of text, per mode.
 
 Why here: the modes differ only in what they show (DESIGN.md, "Modes"), so the choice is
-made once, purely. The lamps are a :class:`tabula.scene.Scene`, the one LED model that
+made once, purely. The lamps are a :class:`hardware.board.scene.Scene`, the one LED model that
 both back-ends (the Pi's shift registers, the sensor board's chain) and the web view show:
 
 * ``referee`` flags illegal plays, sensor faults and irregular rolls;
@@ -26,8 +26,8 @@ from dataclasses import dataclass
 from controller.controls import Mode
 from controller.referee.turn import Phase, TurnState
 from controller.referee.verdict import Kind
-from tabula.geometry import LOCATIONS, Location, cells_from_board, location_name
-from tabula.scene import Colour, Lamp, Pattern, Scene
+from hardware.board.geometry import LOCATIONS, Location, cells_from_board, location_name
+from hardware.board.scene import Colour, Lamp, Pattern, Scene
 
 __all__ = ["Display", "render"]
 

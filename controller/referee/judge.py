@@ -39,7 +39,7 @@ from controller.rules import (
     check_dice,
     legal_results,
 )
-from tabula.geometry import BARS, TRAYS, Cell, Location, cells_from_board, location_name
+from hardware.board.geometry import BARS, TRAYS, Cell, Location, cells_from_board, location_name
 
 __all__ = ["Diagnosis", "Judge", "Tree", "View", "describe_dice", "explaining_dice", "judge"]
 

@@ -55,7 +55,7 @@ from controller.rules import (
     flip,
     jacquet_result,
 )
-from tabula.geometry import Cells, cells_from_board
+from hardware.board.geometry import Cells, cells_from_board
 
 __all__ = [
     "DiceLifted",

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from controller.rules import Board, Play, Player
-from tabula.geometry import Location
+from hardware.board.geometry import Location
 
 __all__ = ["Fault", "Kind", "Lifted", "Verdict"]
 

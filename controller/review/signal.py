@@ -15,7 +15,7 @@ from typing import Final
 
 from controller.engine.model import CubeAction
 from controller.engine.review import CubeVerdict, PlayVerdict, Skill, classify
-from tabula.scene import Colour, Lamp, Pattern
+from hardware.board.scene import Colour, Lamp, Pattern
 
 __all__ = ["LAMPS", "PlaySignal", "cube_signal", "play_signal", "signal_for"]
 

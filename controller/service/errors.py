@@ -1,13 +1,13 @@
 """Exceptions of the board service.
 
-Every class derives from :class:`ServiceError` (itself a :class:`tabula.errors.TabulaError`)
+Every class derives from :class:`ServiceError` (itself a :class:`hardware.board.errors.TabulaError`)
 and from the builtin that fits.
 """
 
 from __future__ import annotations
 
 from controller.status import ActionError
-from tabula.errors import TabulaError
+from hardware.board.errors import TabulaError
 
 __all__ = ["RefusedError", "ServiceError"]
 

@@ -52,7 +52,7 @@ from controller.rules import (
 )
 from controller.rules.variants import BACKGAMMON, Scoring
 from controller.service.errors import RefusedError
-from tabula.scene import Colour, Lamp, Pattern, Scene
+from hardware.board.scene import Colour, Lamp, Pattern, Scene
 
 __all__ = [
     "CameraLifted",

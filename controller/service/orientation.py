@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from controller.referee import Cell, Cells
-from tabula.scene import Colour, Lamp, Pattern, Scene
+from hardware.board.scene import Colour, Lamp, Pattern, Scene
 
 __all__ = ["ORIENTATIONS", "Orientation", "logical_cells", "mirror", "physical_scene", "propose"]
 

@@ -88,7 +88,7 @@ from controller.status import (
     NewMatch,
     Resign,
 )
-from tabula.scene import Scene
+from hardware.board.scene import Scene
 
 __all__ = ["RollSource", "Service", "first_error", "open_journal", "scene_text"]
 
@@ -103,7 +103,7 @@ def first_error(error: BaseException) -> BaseException:
     """The first error inside (nested) exception groups: what a task of the loop raised.
 
     Why: a task failing ends the ``TaskGroup`` with an ``ExceptionGroup``; the command line
-    shows the error itself (a :class:`~tabula.errors.TabulaError` gets a clear message).
+    shows the error itself (a :class:`~hardware.board.errors.TabulaError` gets a clear message).
     """
     while isinstance(error, BaseExceptionGroup) and error.exceptions:
         error = error.exceptions[0]

@@ -51,7 +51,7 @@ from controller.status import (
 )
 from controller.web.body import MAX_BODY_BYTES, read_json
 from controller.web.errors import BadRequestError
-from tabula.errors import clipped_repr
+from hardware.board.errors import clipped_repr
 
 __all__ = [
     "STATIC",

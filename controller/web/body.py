@@ -26,7 +26,7 @@ from aiohttp.http_exceptions import HttpProcessingError
 from aiohttp.web_protocol import RequestPayloadError
 
 from controller.web.errors import BadRequestError
-from tabula.errors import clipped_repr
+from hardware.board.errors import clipped_repr
 
 __all__ = [
     "MAX_BODY_BYTES",

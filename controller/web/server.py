@@ -19,7 +19,7 @@ from aiohttp import web
 
 from controller.web.body import aiohttp_refusal
 from controller.web.errors import WebError
-from tabula.errors import clipped_repr
+from hardware.board.errors import clipped_repr
 
 __all__ = ["WebServer"]
 

@@ -7,8 +7,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from firmware_bridge.layout import decode_cell, encode_cell, observe
-from tabula.errors import LayoutError
-from tabula.geometry import BARS, TRAYS, board_from_cells, cells_from_board, location_name
+from hardware.board.errors import LayoutError
+from hardware.board.geometry import BARS, TRAYS, board_from_cells, cells_from_board, location_name
 
 BAR_0, BAR_1 = BARS
 TRAY_0, TRAY_1 = TRAYS

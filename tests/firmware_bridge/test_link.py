@@ -22,9 +22,9 @@ from firmware_bridge import (
     LinkState,
     encode_frame,
 )
+from hardware.board.geometry import board_from_cells
 from hardware.runtimes import RUNTIMES
 from hardware.simulator import START, BoardSimulator
-from tabula.geometry import board_from_cells
 from tests.firmware_bridge.conftest import (
     FAST,
     ON_EVERY_RUNTIME,

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from firmware_bridge.settle import Settler
-from tabula.errors import LayoutError
-from tabula.geometry import cells_from_board
+from hardware.board.errors import LayoutError
+from hardware.board.geometry import cells_from_board
 
 START = (0, -2, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, -5, 5, 0, 0, 0, -3, 0, -5, 0, 0, 0, 0, 2, 0)
 

@@ -19,7 +19,7 @@ from firmware_bridge.messages import (
     SnapshotRequest,
 )
 from firmware_bridge.sync import BoardSync
-from tabula.geometry import cells_from_board
+from hardware.board.geometry import cells_from_board
 
 START = (0, -2, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, -5, 5, 0, 0, 0, -3, 0, -5, 0, 0, 0, 0, 2, 0)
 CELLS = cells_from_board(START)

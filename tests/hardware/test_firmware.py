@@ -13,9 +13,9 @@ from hypothesis import strategies as st
 
 from firmware_bridge import frames, messages
 from firmware_bridge.layout import decode_cell
+from hardware.board.geometry import cells_from_board
 from hardware.firmware import app, hal, lockstep, pinmap, scanner, wire
 from hardware.pinmap import PINMAP_PATH, PinmapError, load_pinmap, slots_per_location
-from tabula.geometry import cells_from_board
 
 FIRMWARE = Path(wire.__file__).parent
 PINS = load_pinmap()

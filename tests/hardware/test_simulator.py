@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from hardware.board.errors import LayoutError
+from hardware.board.geometry import board_from_cells, cells_from_board
 from hardware.pinmap import load_pinmap, slots_per_location
 from hardware.simulator import FIELD, START, BoardSimulator, VirtualBoard
-from tabula.errors import LayoutError
-from tabula.geometry import board_from_cells, cells_from_board
 
 PINS = load_pinmap()
 SLOTS = slots_per_location(PINS)

@@ -17,8 +17,8 @@ from controller.referee import (
     render,
 )
 from controller.rules import START
-from tabula.errors import SceneError
-from tabula.scene import Colour, Lamp, Pattern, Scene
+from hardware.board.errors import SceneError
+from hardware.board.scene import Colour, Lamp, Pattern, Scene
 from tests.referee._support import PARTIAL_13_8, PLAY_24_13, lift
 
 

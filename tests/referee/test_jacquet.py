@@ -39,7 +39,7 @@ from controller.rules import (
 )
 from controller.rules.variants import JACQUET, JACQUET_LUDII, Variant
 from controller.selfplay import JacquetPlayed, play_jacquet_game
-from tabula.scene import Colour, Lamp, Pattern
+from hardware.board.scene import Colour, Lamp, Pattern
 from tests.referee._support import ends_complete, lift, lift_for, put, random_steps
 from tests.rules.test_jacquet import (
     LUDII_4_1_COURIER_ARRIVES,

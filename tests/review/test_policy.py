@@ -6,7 +6,7 @@ import pytest
 
 from controller.config import MODES
 from controller.review import AIDS, AidForbiddenError, aid_allowed, check_aid
-from tabula.errors import TabulaError
+from hardware.board.errors import TabulaError
 
 
 def test_recorder_mode_refuses_every_hint() -> None:

@@ -7,7 +7,7 @@ import pytest
 from controller.engine import Review, Skill
 from controller.record import MatchRecord
 from controller.review import LAMPS, cube_signal, play_signal, signal_for
-from tabula.scene import Colour, Lamp, Pattern
+from hardware.board.scene import Colour, Lamp, Pattern
 
 
 @pytest.mark.parametrize(

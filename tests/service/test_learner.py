@@ -27,7 +27,7 @@ from controller.service.learner import SOURCE_LAMP, TARGET_LAMP, hint_scene, hin
 from controller.service.service import open_journal
 from controller.service.simulation import service_progress, until_progress
 from controller.status import EnterDice, Hint
-from tabula.scene import Colour, Lamp, Pattern, Scene
+from hardware.board.scene import Colour, Lamp, Pattern, Scene
 
 OPENING_BEST = next(p for p in legal_plays(START, 0, (3, 1)) if p.notation == "8/5 6/5")
 

@@ -31,8 +31,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from firmware_bridge import BoardLink, LinkState, Observation
+from hardware.board.geometry import board_from_cells
 from hardware.simulator import START, BoardSimulator
-from tabula.geometry import board_from_cells
 from tests.firmware_bridge.conftest import FAST, PATIENCE_S, SETTLE_S, Watcher
 
 #: Points hold five slots: a move never makes a stack taller than this.

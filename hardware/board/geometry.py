@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final, TypeAlias
 
-from tabula.errors import LayoutError
+from hardware.board.errors import LayoutError
 
 __all__ = [
     "BARS",

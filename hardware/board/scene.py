@@ -8,7 +8,7 @@ is a pure function of a phase in milliseconds (:func:`is_lit`), with the timings
 ``hardware/PROTOCOL.md`` (slow 1 Hz, fast 4 Hz, flash 100 ms a second, all from phase 0),
 so the Pi's chain and the board's chain blink alike.
 
-Locations are those of :mod:`tabula.geometry`: 0..23 points 1..24, 24 the bar of
+Locations are those of :mod:`hardware.board.geometry`: 0..23 points 1..24, 24 the bar of
 player 0, 25 the bar of player 1, 26 the tray of player 0, 27 the tray of player 1.
 """
 
@@ -18,8 +18,8 @@ import enum
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from tabula.errors import SceneError
-from tabula.geometry import LOCATIONS
+from hardware.board.errors import SceneError
+from hardware.board.geometry import LOCATIONS
 
 __all__ = [
     "DARK",

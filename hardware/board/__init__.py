@@ -1,0 +1,13 @@
+"""The words every package of Tabula shares: the root error, the 28 locations, the LED scene.
+
+Why here, in a leaf of ``hardware``: the rules, the referee, the serial bridge, the dice
+reader and the board's simulator all speak of the same locations of the physical board and
+refuse input the same way, and none of them may depend on another (or on ``controller``)
+for it. The project's top level is fixed, so the leaf lives under the board's own package;
+it imports nothing but the standard library (``tests/test_layering.py``).
+
+* :mod:`~hardware.board.errors`: :class:`~hardware.board.errors.TabulaError`, the root
+  of every refusal.
+* :mod:`~hardware.board.geometry`: the 28 locations and the 26-integer layout.
+* :mod:`~hardware.board.scene`: what the LEDs show, for the referee and every LED back-end.
+"""
