@@ -38,6 +38,8 @@ BASE_PACKAGES = ("python3", "ca-certificates")
 #: binfmt_misc's entry for arm64 programs, as Debian's qemu-user-static ships it.
 BINFMT_CONF = Path("/usr/lib/binfmt.d/qemu-aarch64.conf")
 BINFMT_DIR = Path("/proc/sys/fs/binfmt_misc")
+#: Where the host's trusted certificates are copied in the root.
+HOST_CERTIFICATES = Path("/etc/ssl/host-certificates.crt")
 #: A photo of the test data with one die, and its value (tests/data/dice-photos).
 PHOTO = ("IMG_20191208_112600.jpg", 3)
 STEPS = ("install", "config", "plays", "hint", "dice", "demo", "memory")
@@ -152,8 +154,11 @@ def ensure_root(root: Path, *, fresh: bool, arch: str = "arm64",
 
 @contextmanager
 def mounted(root: Path) -> Iterator[None]:
-    """/proc, /sys and /dev (ptys included) of the host inside ``root``, and its DNS."""
+    """/proc, /sys and /dev (ptys included) of the host inside ``root``, and its network's
+    set-up: DNS, and the certificates it trusts (a proxy's own CA, as here) for pip."""
     shutil.copy("/etc/resolv.conf", root / "etc" / "resolv.conf")
+    shutil.copy(os.environ.get("SSL_CERT_FILE", "/etc/ssl/certs/ca-certificates.crt"),
+                root / HOST_CERTIFICATES.relative_to("/"))
     mounts: list[Path] = []
     try:
         for source, target, kind in (("proc", "proc", "proc"), ("/sys", "sys", "rbind"),
@@ -175,7 +180,9 @@ def in_root(root: Path, script: str, *, what: str, cwd: str = "/") -> str:
     """Run the shell ``script`` as root inside ``root`` (emulated), from ``cwd``."""
     command = f"set -e; cd {shlex.quote(cwd)}; {script}"
     env = {"PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin:/usr/games",
-           "HOME": "/root", "LANG": "C.UTF-8", "DEBIAN_FRONTEND": "noninteractive"}
+           "HOME": "/root", "LANG": "C.UTF-8", "DEBIAN_FRONTEND": "noninteractive",
+           "PIP_CERT": str(HOST_CERTIFICATES), "SSL_CERT_FILE": str(HOST_CERTIFICATES),
+           "PYTHONUNBUFFERED": "1"}  # each line as it comes: emulated steps are slow
     return _run(["nice", "-n", "10", "chroot", str(root), "/bin/sh", "-c", command],
                 what=what, env=env)
 
@@ -216,9 +223,10 @@ def run_step(step: str, root: Path, args: argparse.Namespace, report: Report) ->
     service = SERVICE_MD.read_text()
     if step == "install":
         wheel = install(root)
-        version = in_root(root, "/opt/tabula/bin/python -c 'import platform, sys; "
+        # lgpio's C extension loads (opening a pin needs the Pi's /dev/gpiochip0).
+        version = in_root(root, "/opt/tabula/bin/python -c 'import platform, sys, lgpio; "
                           "print(platform.machine(), sys.version.split()[0])'", what="python")
-        return f"{wheel} installed, python {version.strip()}"
+        return f"{wheel} installed with lgpio, python {version.strip()}"
     if step == "config":
         source = root / "tmp" / "tabula-checkout" / "hardware"
         source.mkdir(parents=True, exist_ok=True)

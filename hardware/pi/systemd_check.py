@@ -39,11 +39,11 @@ DEFAULT_ROOT = Path.home() / ".cache" / "tabula" / "systemd-root-amd64"
 #: A bookworm that boots: systemd as init, and D-Bus for systemctl.
 BOOT_PACKAGES = ("python3", "ca-certificates", "systemd", "systemd-sysv", "dbus")
 MACHINE = "tabula-check"
-#: The configuration of the simulated board: its pty's link, no camera, mock pins.
+#: The configuration of the simulated board: its pty's link, no camera, mock pins (no GPIO).
 CONFIG = """mode = "referee"
 journal = "/var/lib/tabula/journal.sqlite3"
 [board]
-serial_device = "/run/tabula-board"
+serial_device = "/run/tabula-board/board"
 [camera]
 enabled = false
 [gpio]
@@ -127,9 +127,11 @@ def _show(leader: int, *properties: str) -> dict[str, str]:
 def check(leader: int) -> list[str]:
     """The three proofs in the booted container; a line each."""
     _until(leader, "the boot", "systemctl is-system-running", "running")
-    inside(leader, "systemd-run --unit=tabula-sim-board --property=Restart=no "
-           "/opt/tabula/bin/tabula sim-board --link /run/tabula-board")
-    _until(leader, "the simulated board", "ls -l /run/tabula-board", "/dev/pts/")
+    # As the tabula user, as udev gives the real board's port to dialout: the pty is theirs.
+    inside(leader, "systemd-run --unit=tabula-sim-board --property=User=tabula "
+           "--property=RuntimeDirectory=tabula-board "
+           "/opt/tabula/bin/tabula sim-board --link /run/tabula-board/board")
+    _until(leader, "the simulated board", "ls -l /run/tabula-board/board", "/dev/pts/")
     started = time.monotonic()
     unit = marked_block(SERVICE_MD.read_text(), "unit")
     inside(leader, f"set -e; cd /tmp/tabula-checkout; {unit}")

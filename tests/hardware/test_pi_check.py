@@ -56,7 +56,7 @@ def test_the_summary_gives_each_step_its_time_and_the_total() -> None:
 
 def test_the_systemd_check_configures_the_simulated_board() -> None:
     config = parse_config(systemd_check.CONFIG, check_files=False)
-    assert str(config.board.serial_device) == "/run/tabula-board"
+    assert str(config.board.serial_device) == "/run/tabula-board/board"
     assert (config.camera.enabled, config.gpio.pin_factory) == (False, "mock")
 
 
