@@ -206,6 +206,8 @@ def install(root: Path) -> str:
     for old in (root / "tmp").glob("tabula-*.whl"):
         old.unlink()
     shutil.copy(wheel, root / "tmp" / wheel.name)
+    # A new venv each run, as a new user's: pip keeps an installed 0.1.0 over a new wheel.
+    shutil.rmtree(root / "opt" / "tabula", ignore_errors=True)
     in_root(root, marked_block(SERVICE_MD.read_text(), "install"),
             what="the install of SERVICE.md")
     return wheel.name

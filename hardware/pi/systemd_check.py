@@ -70,7 +70,8 @@ def booted(root: Path) -> Iterator[int]:
     log = (root.parent / f"{MACHINE}.console").open("w")
     nspawn = subprocess.Popen(
         ["systemd-nspawn", "--boot", f"--directory={root}", f"--machine={MACHINE}",
-         "--register=no", "--console=pipe", "--resolv-conf=copy-host"],
+         # No bus to register with, nor a scope to create: PID 1 here is no systemd.
+         "--register=no", "--keep-unit", "--console=pipe", "--resolv-conf=copy-host"],
         stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT)
     try:
         deadline = time.monotonic() + PATIENCE_S
@@ -134,7 +135,7 @@ def check(leader: int) -> list[str]:
     _until(leader, "the simulated board", "ls -l /run/tabula-board/board", "/dev/pts/")
     started = time.monotonic()
     unit = marked_block(SERVICE_MD.read_text(), "unit")
-    inside(leader, f"set -e; cd /tmp/tabula-checkout; {unit}")
+    inside(leader, f"set -e; cd /root/tabula-checkout; {unit}")
     state = _show(leader, "ActiveState", "SubState", "MainPID", "NRestarts", "StatusText")
     if (state["ActiveState"], state["SubState"]) != ("active", "running"):
         raise CheckError(f"systemctl start tabula: {state}")
@@ -167,9 +168,9 @@ def prepare(root: Path) -> None:
     """Tabula installed in ``root`` as SERVICE.md says, the unit and the config in place."""
     with mounted(root):
         install(root)
-    (root / "tmp" / "tabula-checkout" / "hardware").mkdir(parents=True, exist_ok=True)
+    (root / "root" / "tabula-checkout" / "hardware").mkdir(parents=True, exist_ok=True)
     shutil.copy(CHECKOUT / "hardware" / "tabula.service",
-                root / "tmp" / "tabula-checkout" / "hardware" / "tabula.service")
+                root / "root" / "tabula-checkout" / "hardware" / "tabula.service")
     (root / "etc" / "tabula").mkdir(exist_ok=True)
     (root / "etc" / "tabula" / "tabula.toml").write_text(CONFIG)
     with mounted(root):
