@@ -1,12 +1,12 @@
 """``make systemd-check``: boot a Debian 12 with systemd-nspawn and start hardware/tabula.service.
 
 Why: ``systemd-analyze verify`` only reads the unit. Here systemd itself runs it, as on the
-Pi: a bookworm root (amd64, native: systemd as PID 1 under qemu-user is not what a Pi
-runs) is booted with ``systemd-nspawn --boot``; Tabula is installed and the unit enabled
-with the lines of ``hardware/SERVICE.md``; the simulated sensor board runs as another unit
-on a pty. The check asserts that ``systemctl start tabula`` reaches ``active (running)``
-through READY=1, that a SIGSTOPped service is killed by the watchdog and restarted, and
-that ``journalctl -u tabula`` holds the service's own lines.
+Pi: a bookworm root (amd64 by default, native and fast; ``--arch arm64`` runs systemd
+itself under qemu-user) is booted with ``systemd-nspawn --boot``; Tabula is installed and
+the unit enabled with the lines of ``hardware/SERVICE.md``; the simulated sensor board
+runs as another unit on a pty. The check asserts that ``systemctl start tabula`` reaches
+``active (running)`` through READY=1, that a SIGSTOPped service is killed by the watchdog
+and restarted, and that ``journalctl -u tabula`` holds the service's own lines.
 
 Runs as root on a Debian host (installs mmdebstrap and systemd-container when missing).
 Exit status: 0 when every check passed, 1 when one failed (named), 2 on a bad argument.
@@ -27,6 +27,7 @@ from hardware.pi.pi_check import (
     CHECKOUT,
     SERVICE_MD,
     CheckError,
+    ensure_host,
     ensure_programs,
     ensure_root,
     in_root,
@@ -35,7 +36,7 @@ from hardware.pi.pi_check import (
     mounted,
 )
 
-DEFAULT_ROOT = Path.home() / ".cache" / "tabula" / "systemd-root-amd64"
+CACHE = Path.home() / ".cache" / "tabula"
 #: A bookworm that boots: systemd as init, and D-Bus for systemctl.
 BOOT_PACKAGES = ("python3", "ca-certificates", "systemd", "systemd-sysv", "dbus")
 MACHINE = "tabula-check"
@@ -58,10 +59,15 @@ PATIENCE_S = 120.0
 def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python3 -m hardware.pi.systemd_check",
                                      description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--root", type=Path, default=DEFAULT_ROOT,
-                        help=f"the cached amd64 root (default {DEFAULT_ROOT})")
+    parser.add_argument("--arch", choices=("amd64", "arm64"), default="amd64",
+                        help="the root's architecture (arm64: systemd itself under qemu-user)")
+    parser.add_argument("--root", type=Path,
+                        help=f"the cached root (default {CACHE}/systemd-root-ARCH)")
     parser.add_argument("--fresh", action="store_true", help="build the root again")
-    return parser.parse_args(argv)
+    args = parser.parse_args(argv)
+    if args.root is None:
+        args.root = CACHE / f"systemd-root-{args.arch}"
+    return args
 
 
 @contextmanager
@@ -184,7 +190,9 @@ def main(argv: Sequence[str]) -> int:
     try:
         ensure_programs({"mmdebstrap": "mmdebstrap", "systemd-nspawn": "systemd-container",
                          "nsenter": "util-linux"})
-        ensure_root(args.root, fresh=args.fresh, arch="amd64", packages=BOOT_PACKAGES)
+        if args.arch == "arm64":
+            ensure_host()
+        ensure_root(args.root, fresh=args.fresh, arch=args.arch, packages=BOOT_PACKAGES)
         prepare(args.root)
         with booted(args.root) as leader:
             lines = check(leader)
@@ -194,7 +202,7 @@ def main(argv: Sequence[str]) -> int:
     for line in lines:
         print(f"systemd-check: {line}")
     print(f"systemd-check: passed in {time.monotonic() - start:.0f} s "
-          "(Debian 12 amd64 booted by systemd-nspawn)")
+          f"(Debian 12 {args.arch} booted by systemd-nspawn)")
     return 0
 
 

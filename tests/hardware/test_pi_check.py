@@ -67,3 +67,13 @@ def test_memory_of_tabula_run_after_a_game_with_the_board_in_another_process(
     assert lines[0].startswith("idle after start (")
     assert lines[1].startswith("after 1 game(s): VmRSS ")
     assert lines[2].endswith("events journalled, as played; stopped cleanly")
+
+
+def test_systemd_check_arguments() -> None:
+    assert systemd_check.parse_args([]).root == systemd_check.CACHE / "systemd-root-amd64"
+    arm = systemd_check.parse_args(["--arch", "arm64"])
+    assert (arm.arch, arm.root) == ("arm64", systemd_check.CACHE / "systemd-root-arm64")
+    assert systemd_check.parse_args(["--root", "/r"]).root == Path("/r")
+    with pytest.raises(SystemExit) as exit_:
+        systemd_check.parse_args(["--arch", "armhf"])
+    assert exit_.value.code == 2
