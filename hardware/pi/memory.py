@@ -83,6 +83,17 @@ def vm_figures(pid: int) -> dict[str, int]:
     return figures
 
 
+def bare_interpreter() -> dict[str, int]:
+    """VmRSS and VmHWM (kB) of this Python doing nothing: the share of the figures that is
+    the interpreter (and, under qemu-user, the emulator) rather than Tabula."""
+    probe = ("import json, re; print(json.dumps({k: int(v) for k, v in re.findall("
+             "r'(VmRSS|VmHWM):\\s+(\\d+)', open('/proc/self/status').read())}))")
+    output = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                            check=True).stdout
+    figures: dict[str, int] = json.loads(output)
+    return figures
+
+
 class _Web:
     """The service's web API, as a referee's phone uses it."""
 
@@ -175,6 +186,8 @@ def measure(games: int, folder: Path, *, seed: int = 1) -> list[str]:
             after = vm_figures(service.pid)
             lines.append(f"after {games} game(s): VmRSS {after['VmRSS'] / 1024:.1f} MiB, "
                          f"VmHWM {after['VmHWM'] / 1024:.1f} MiB")
+            bare = bare_interpreter()
+            lines.append(f"the bare interpreter: VmRSS {bare['VmRSS'] / 1024:.1f} MiB")
         finally:
             service.send_signal(signal.SIGTERM)
             _, stderr = service.communicate(timeout=PATIENCE_S)

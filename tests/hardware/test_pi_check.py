@@ -66,7 +66,8 @@ def test_memory_of_tabula_run_after_a_game_with_the_board_in_another_process(
     lines = memory.measure(1, tmp_path)
     assert lines[0].startswith("idle after start (")
     assert lines[1].startswith("after 1 game(s): VmRSS ")
-    assert lines[2].endswith("events journalled, as played; stopped cleanly")
+    assert lines[2].startswith("the bare interpreter: VmRSS ")
+    assert lines[3].endswith("events journalled, as played; stopped cleanly")
 
 
 def test_systemd_check_arguments() -> None:
