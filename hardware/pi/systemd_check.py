@@ -163,7 +163,7 @@ def check(leader: int) -> list[str]:
         if time.monotonic() > deadline:
             raise CheckError(f"the SIGSTOPped service was not restarted: {after}")
         time.sleep(1)
-    journal = inside(leader, "journalctl -u tabula --no-pager -o cat")
+    journal = inside(leader, "journalctl -b -u tabula --no-pager -o cat")
     if "Watchdog timeout" not in journal:
         raise CheckError("journalctl -u tabula does not show the watchdog's kill")
     lines.append(f"SIGSTOP: killed by the watchdog and restarted in "
@@ -186,8 +186,12 @@ def prepare(root: Path) -> None:
     (root / "etc" / "tabula").mkdir(exist_ok=True)
     (root / "etc" / "tabula" / "tabula.toml").write_text(CONFIG)
     with mounted(root):
+        # As a Pi that never had the unit: an enabled unit of a previous run would start at
+        # boot, before the lines of SERVICE.md are run.
         in_root(root, "chgrp tabula /etc/tabula/tabula.toml && chmod 0640 /etc/tabula/tabula.toml"
-                " && rm -f /var/lib/tabula/journal.sqlite3*", what="the configuration")
+                " && rm -f /var/lib/tabula/journal.sqlite3* /etc/systemd/system/tabula.service"
+                " /etc/systemd/system/multi-user.target.wants/tabula.service",
+                what="the configuration")
 
 
 def main(argv: Sequence[str]) -> int:
