@@ -15,7 +15,10 @@ Exit status: 0 when every check passed, 1 when one failed (named), 2 on a bad ar
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -79,9 +82,9 @@ def booted(root: Path) -> Iterator[int]:
          # No bus to register with, nor a scope to create: PID 1 here is no systemd.
          "--register=no", "--keep-unit", "--console=pipe", "--resolv-conf=copy-host"],
         stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT)
+    leader = None
     try:
         deadline = time.monotonic() + PATIENCE_S
-        leader = None
         while leader is None:
             if nspawn.poll() is not None or time.monotonic() > deadline:
                 console = (root.parent / f"{MACHINE}.console").read_text()[-2000:]
@@ -96,6 +99,12 @@ def booted(root: Path) -> Iterator[int]:
         try:
             nspawn.wait(timeout=60)
         except subprocess.TimeoutExpired:
+            # No power-off in a minute (systemd under qemu-user can hang in it): a SIGKILL
+            # of the container's PID 1 ends every process of its PID namespace; nspawn's
+            # own death would leave them running.
+            if leader is not None:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(leader, signal.SIGKILL)
             nspawn.kill()
             nspawn.wait()
         log.close()
