@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test bench lint system-deps venv micropython firmware
+.PHONY: demo test bench lint system-deps venv micropython firmware pi-check systemd-check
 
 venv: $(VENV)/.installed
 
@@ -61,3 +61,10 @@ test: venv system-deps micropython lint
 
 bench: venv
 	$(BIN)/python -m benchmarks
+
+# On demand, never in CI: they download Debian roots and emulate arm64 (hardware/SERVICE.md).
+pi-check:
+	$(PYTHON) -m hardware.pi.pi_check $(PI_CHECK_ARGS)
+
+systemd-check:
+	$(PYTHON) -m hardware.pi.systemd_check $(SYSTEMD_CHECK_ARGS)
