@@ -21,9 +21,8 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from vision._arrays import Image, narrow
 from vision.errors import CalibrationError
-
-Image = npt.NDArray[np.uint8]
 
 #: Board view size in pixels (width, height): the board's playing area and frame.
 BOARD_SIZE: tuple[int, int] = (640, 480)
@@ -87,7 +86,8 @@ class Calibration:
         """The top-down board view of a camera frame."""
         if frame.shape[1::-1] == self.board_size and np.allclose(self.matrix, np.eye(3)):
             return frame  # already the board view (synthetic camera)
-        return cv2.warpPerspective(frame, self.matrix, self.board_size, flags=cv2.INTER_LINEAR)
+        return narrow(cv2.warpPerspective(frame, self.matrix, self.board_size,
+                                          flags=cv2.INTER_LINEAR), np.uint8)
 
     def to_mapping(self) -> dict[str, Any]:
         """The calibration as the ``[camera.calibration]`` table."""
@@ -182,7 +182,8 @@ def calibrate(
 
 def annotate(frame: Image, detection: MarkerDetection, calibration: Calibration | None) -> Image:
     """A copy of the frame showing the markers found and the board outline they give."""
-    out = frame.copy() if frame.ndim == 3 else cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
+    out = frame.copy() if frame.ndim == 3 else narrow(cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR),
+                                                      np.uint8)
     for marker_id, pts in detection.corners.items():
         poly = np.array(pts, dtype=np.int32)
         cv2.polylines(out, [poly], True, (0, 255, 0), 2)
@@ -193,7 +194,7 @@ def annotate(frame: Image, detection: MarkerDetection, calibration: Calibration 
         inverse = np.linalg.inv(calibration.matrix)
         board = np.array([[[0, 0], [w, 0], [w, h], [0, h]]], dtype=np.float64)
         outline = cv2.perspectiveTransform(board, inverse).astype(np.int32)
-        cv2.polylines(out, outline, True, (255, 0, 0), 2)
+        cv2.polylines(out, [outline.reshape(4, 2)], True, (255, 0, 0), 2)
         middle = np.array([[[w / 2, 0], [w / 2, h]]], dtype=np.float64)
         line = cv2.perspectiveTransform(middle, inverse).astype(np.int32).reshape(2, 2)
         cv2.line(out, tuple(line[0].tolist()), tuple(line[1].tolist()), (255, 0, 255), 1)

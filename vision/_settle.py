@@ -19,14 +19,13 @@ from dataclasses import dataclass
 
 import cv2
 import numpy as np
-import numpy.typing as npt
 
+from vision._arrays import Image
 from vision._model import Die, RollReading, Thrower
 from vision._reader import BoardView, DiceReader, check_frame
 from vision._sources import FrameSource
 from vision.errors import CameraError, ImageError
 
-Image = npt.NDArray[np.uint8]
 _SMALL = (160, 120)
 #: Frame changes seen before the camera's noise is estimated from them.
 NOISE_SAMPLES = 8

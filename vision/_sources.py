@@ -16,13 +16,12 @@ from typing import Any, Protocol, Self, runtime_checkable
 
 import cv2
 import numpy as np
-import numpy.typing as npt
 
+from vision._arrays import Image
 from vision._hands import with_noise
 from vision._synth import render_roll
 from vision.errors import CameraError, ImageError
 
-Image = npt.NDArray[np.uint8]
 IMAGE_SUFFIXES = frozenset({".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp"})
 
 
