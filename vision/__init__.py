@@ -45,6 +45,7 @@ from vision._calibration import (
     BOARD_SIZE,
     MARKER_CENTRES,
     Calibration,
+    CalibrationTable,
     MarkerDetection,
     annotate,
     calibrate,
@@ -62,7 +63,17 @@ from vision._hands import (
     with_noise,
     without_die,
 )
-from vision._model import CUBE_VALUES, CubeReading, Die, RollReading, Thrower, Verdict
+from vision._model import (
+    CUBE_VALUES,
+    CubeJson,
+    CubeReading,
+    Die,
+    DieJson,
+    ReadingJson,
+    RollReading,
+    Thrower,
+    Verdict,
+)
 from vision._reader import BoardView, DiceReader
 from vision._settle import RollEvent, RollWatcher, SettleDetector, WatchState, frame_change
 from vision._sources import (
@@ -88,11 +99,14 @@ __all__ = [
     "BoardView",
     "Calibration",
     "CalibrationError",
+    "CalibrationTable",
     "CameraError",
     "CameraSource",
+    "CubeJson",
     "CubeReading",
     "DiceReader",
     "Die",
+    "DieJson",
     "FolderSource",
     "FrameSource",
     "ImageError",
@@ -100,6 +114,7 @@ __all__ = [
     "MarkerDetection",
     "ModelError",
     "PiCameraSource",
+    "ReadingJson",
     "RollEvent",
     "RollReading",
     "RollWatcher",

@@ -12,10 +12,10 @@ import os
 import re
 import tempfile
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import NotRequired, TypedDict
 
 import cv2
 import numpy as np
@@ -39,6 +39,14 @@ TABLE = ("camera", "calibration")
 #: How far the frame that carries the markers reaches into the board view (pixels): the
 #: markers, 24 pixels wide, and their quiet zone end 47 pixels in.
 FRAME_WIDTH = 48
+
+
+class CalibrationTable(TypedDict):
+    """The ``[camera.calibration]`` table of the config (:meth:`Calibration.to_mapping`)."""
+
+    homography: list[list[float]]
+    board_size: list[int]
+    frame_size: NotRequired[list[int]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,16 +97,16 @@ class Calibration:
         return narrow(cv2.warpPerspective(frame, self.matrix, self.board_size,
                                           flags=cv2.INTER_LINEAR), np.uint8)
 
-    def to_mapping(self) -> dict[str, Any]:
+    def to_mapping(self) -> CalibrationTable:
         """The calibration as the ``[camera.calibration]`` table."""
-        table: dict[str, Any] = {"homography": [list(r) for r in self.homography],
-                                 "board_size": list(self.board_size)}
+        table: CalibrationTable = {"homography": [list(r) for r in self.homography],
+                                   "board_size": list(self.board_size)}
         if self.frame_size is not None:
             table["frame_size"] = list(self.frame_size)
         return table
 
     @classmethod
-    def from_mapping(cls, table: Mapping[str, Any], where: str = "[camera.calibration]"
+    def from_mapping(cls, table: Mapping[str, object], where: str = "[camera.calibration]"
                      ) -> Calibration:
         """The calibration stored in a config table.
 
@@ -106,15 +114,48 @@ class Calibration:
             CalibrationError: a key is missing or malformed (named with ``where``).
         """
         try:
-            rows = table["homography"]
-            size = table.get("board_size", list(BOARD_SIZE))
-            homography = tuple((float(r[0]), float(r[1]), float(r[2])) for r in rows)
-            board = (int(size[0]), int(size[1]))
+            rows = [_fields(row, 3) for row in _array(table["homography"])]
+            homography = tuple((float(a), float(b), float(c)) for a, b, c in rows)
+            board = _size(table.get("board_size", list(BOARD_SIZE)))
             seen = table.get("frame_size")
-            frame = None if seen is None else (int(seen[0]), int(seen[1]))
+            frame = None if seen is None else _size(seen)
         except (KeyError, TypeError, ValueError, IndexError) as error:
             raise CalibrationError(f"invalid calibration in {where}: {error!r}") from None
         return cls(homography, board, frame)
+
+
+def _array(value: object) -> Sequence[object]:
+    """A TOML array (any sequence) of a calibration table.
+
+    Raises:
+        TypeError: ``value`` is no sequence.
+    """
+    if not isinstance(value, Sequence):
+        raise TypeError(f"expected an array, got {value!r}")
+    return value
+
+
+def _size(value: object) -> tuple[int, int]:
+    """A (width, height) TOML array."""
+    width, height = _fields(value, 2)
+    return int(width), int(height)
+
+
+def _fields(value: object, count: int) -> list[float | str]:
+    """The first ``count`` numbers of a TOML array (numbers, or strings of numbers).
+
+    Raises:
+        TypeError: ``value`` is no sequence, or a field is no number nor string.
+        IndexError: it has fewer than ``count`` fields.
+    """
+    fields = _array(value)
+    out: list[float | str] = []
+    for k in range(count):
+        field = fields[k]
+        if not isinstance(field, int | float | str):
+            raise TypeError(f"expected a number, got {field!r}")
+        out.append(field)
+    return out
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,6 +16,7 @@ import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Literal
 
 import cv2
 import numpy as np
@@ -136,7 +137,7 @@ class WatchState(enum.StrEnum):
 class RollEvent:
     """A roll read over settled frames (``kind="roll"``) or the dice lifted (``"lifted"``)."""
 
-    kind: str
+    kind: Literal["roll", "lifted"]
     reading: RollReading | None = None
     votes: int = 0
 

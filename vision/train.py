@@ -28,7 +28,7 @@ import random
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import TypedDict
 
 import cv2
 import numpy as np
@@ -58,6 +58,14 @@ Label = tuple[float, float, float, float, int]
 Sample = tuple[Image, list[Label]]
 #: Training epochs of the classifier and of the detector (vision/models/README.md: why).
 EPOCHS = (60, 30)
+
+
+class Trained(TypedDict):
+    """What :func:`train_model` did: the model's name, its photos and its CPU time."""
+
+    model: str
+    photos: int
+    cpu_seconds: int
 
 
 def load_photos(folder: Path, exclude_fold: int | None) -> list[Sample]:
@@ -308,7 +316,7 @@ def export(net: nn.Module, path: Path, shape: tuple[int, int]) -> None:
 
 
 def train_model(name: str, photos: Path, out: Path, *, quick: bool = False,
-                part: str = "both", epochs: tuple[int, int] = EPOCHS) -> dict[str, Any]:
+                part: str = "both", epochs: tuple[int, int] = EPOCHS) -> Trained:
     """Train and export the detector and (or) the classifier of one model name
     (``epochs``: the classifier's and the detector's)."""
     fold = None if name == "all" else int(name.removeprefix("fold"))
