@@ -311,7 +311,11 @@ def load_calibration(path: str | os.PathLike[str]) -> Calibration | None:
         raise CalibrationError(f"cannot read config {str(target)!r}: {error.strerror}") from None
     except tomllib.TOMLDecodeError as error:
         raise CalibrationError(f"config {str(target)!r} is not valid TOML: {error}") from None
-    table = data.get("camera", {}).get("calibration")
+    camera = data.get("camera", {})
+    if not isinstance(camera, dict):
+        raise CalibrationError(f"invalid calibration in {str(target)!r} [camera]: "
+                               f"expected a table, got {camera!r}")
+    table = camera.get("calibration")
     if table is None:
         return None
     return Calibration.from_mapping(table, f"{str(target)!r} [camera.calibration]")

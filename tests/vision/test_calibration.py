@@ -114,3 +114,10 @@ def test_a_table_of_numbers_as_toml_writes_them_reads_back() -> None:
     assert calibration.board_size == (640, 480) and calibration.frame_size == (1280, 720)
     assert calibration.homography == ((1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0))
 
+
+@pytest.mark.parametrize("text", ["camera = 5\n", "[camera]\ncalibration = 5\n"])
+def test_a_camera_key_that_is_no_table_is_a_named_error(tmp_path: Path, text: str) -> None:
+    config = tmp_path / "odd.toml"
+    config.write_text(text)
+    with pytest.raises(CalibrationError, match=r"invalid calibration in '.*odd\.toml'"):
+        load_calibration(config)
