@@ -203,8 +203,7 @@ def _top_face(out: Image, outlines: list[Outline], contour: Contour,
     np.maximum(region, piece, out=region)
 
 
-def _cut_neck(contour: Contour, min_area: float
-              ) -> list[Contour]:
+def _cut_neck(contour: Contour, min_area: float) -> list[Contour]:
     """A blob cut in two across its narrowest waist, when it has one: two dice touching
     in the view (a die's own outline is convex, or has one bite where its face matched
     the board). The pieces smaller than ``min_area`` are dropped."""
