@@ -22,9 +22,10 @@ The referee service uses a small API::
     # a hand, a sleeve or a player leaning over dice that stayed put is no roll.
     watcher.state                         # searching / moving / settled / empty / covered
 
-- :class:`FrameSource` is the protocol of the frame sources (``read()`` -> frame or None,
-  ``close()``): :class:`CameraSource` (USB, ``cv2.VideoCapture``), :class:`PiCameraSource`
-  (``picamera2``), :class:`FolderSource`, :class:`VideoFileSource`, :class:`SyntheticSource`.
+- :class:`FrameSource` is the protocol of the frame sources (``read()`` -> an
+  :data:`Image`, a BGR uint8 array, or None; ``close()``): :class:`CameraSource` (USB,
+  ``cv2.VideoCapture``), :class:`PiCameraSource` (``picamera2``), :class:`FolderSource`,
+  :class:`VideoFileSource`, :class:`SyntheticSource`.
 - :func:`calibrate` finds the ArUco markers (DICT_4X4_50 ids 0..3 at
   :data:`MARKER_CENTRES` of the board view) and gives a :class:`Calibration`;
   :func:`save_calibration` / :func:`load_calibration` keep it in ``[camera.calibration]``.
@@ -41,10 +42,12 @@ The referee service uses a small API::
 
 from __future__ import annotations
 
+from vision._arrays import Image
 from vision._calibration import (
     BOARD_SIZE,
     MARKER_CENTRES,
     Calibration,
+    CalibrationTable,
     MarkerDetection,
     annotate,
     calibrate,
@@ -62,7 +65,17 @@ from vision._hands import (
     with_noise,
     without_die,
 )
-from vision._model import CUBE_VALUES, CubeReading, Die, RollReading, Thrower, Verdict
+from vision._model import (
+    CUBE_VALUES,
+    CubeJson,
+    CubeReading,
+    Die,
+    DieJson,
+    ReadingJson,
+    RollReading,
+    Thrower,
+    Verdict,
+)
 from vision._reader import BoardView, DiceReader
 from vision._settle import RollEvent, RollWatcher, SettleDetector, WatchState, frame_change
 from vision._sources import (
@@ -88,18 +101,23 @@ __all__ = [
     "BoardView",
     "Calibration",
     "CalibrationError",
+    "CalibrationTable",
     "CameraError",
     "CameraSource",
+    "CubeJson",
     "CubeReading",
     "DiceReader",
     "Die",
+    "DieJson",
     "FolderSource",
     "FrameSource",
+    "Image",
     "ImageError",
     "LightChange",
     "MarkerDetection",
     "ModelError",
     "PiCameraSource",
+    "ReadingJson",
     "RollEvent",
     "RollReading",
     "RollWatcher",

@@ -12,18 +12,17 @@ import os
 import re
 import tempfile
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import NotRequired, TypedDict
 
 import cv2
 import numpy as np
 import numpy.typing as npt
 
+from vision._arrays import Image, narrow
 from vision.errors import CalibrationError
-
-Image = npt.NDArray[np.uint8]
 
 #: Board view size in pixels (width, height): the board's playing area and frame.
 BOARD_SIZE: tuple[int, int] = (640, 480)
@@ -40,6 +39,14 @@ TABLE = ("camera", "calibration")
 #: How far the frame that carries the markers reaches into the board view (pixels): the
 #: markers, 24 pixels wide, and their quiet zone end 47 pixels in.
 FRAME_WIDTH = 48
+
+
+class CalibrationTable(TypedDict):
+    """The ``[camera.calibration]`` table of the config (:meth:`Calibration.to_mapping`)."""
+
+    homography: list[list[float]]
+    board_size: list[int]
+    frame_size: NotRequired[list[int]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,18 +94,19 @@ class Calibration:
         """The top-down board view of a camera frame."""
         if frame.shape[1::-1] == self.board_size and np.allclose(self.matrix, np.eye(3)):
             return frame  # already the board view (synthetic camera)
-        return cv2.warpPerspective(frame, self.matrix, self.board_size, flags=cv2.INTER_LINEAR)
+        return narrow(cv2.warpPerspective(frame, self.matrix, self.board_size,
+                                          flags=cv2.INTER_LINEAR), np.uint8)
 
-    def to_mapping(self) -> dict[str, Any]:
+    def to_mapping(self) -> CalibrationTable:
         """The calibration as the ``[camera.calibration]`` table."""
-        table: dict[str, Any] = {"homography": [list(r) for r in self.homography],
-                                 "board_size": list(self.board_size)}
+        table: CalibrationTable = {"homography": [list(r) for r in self.homography],
+                                   "board_size": list(self.board_size)}
         if self.frame_size is not None:
             table["frame_size"] = list(self.frame_size)
         return table
 
     @classmethod
-    def from_mapping(cls, table: Mapping[str, Any], where: str = "[camera.calibration]"
+    def from_mapping(cls, table: Mapping[str, object], where: str = "[camera.calibration]"
                      ) -> Calibration:
         """The calibration stored in a config table.
 
@@ -106,15 +114,48 @@ class Calibration:
             CalibrationError: a key is missing or malformed (named with ``where``).
         """
         try:
-            rows = table["homography"]
-            size = table.get("board_size", list(BOARD_SIZE))
-            homography = tuple((float(r[0]), float(r[1]), float(r[2])) for r in rows)
-            board = (int(size[0]), int(size[1]))
+            rows = [_fields(row, 3) for row in _array(table["homography"])]
+            homography = tuple((float(a), float(b), float(c)) for a, b, c in rows)
+            board = _size(table.get("board_size", list(BOARD_SIZE)))
             seen = table.get("frame_size")
-            frame = None if seen is None else (int(seen[0]), int(seen[1]))
+            frame = None if seen is None else _size(seen)
         except (KeyError, TypeError, ValueError, IndexError) as error:
             raise CalibrationError(f"invalid calibration in {where}: {error!r}") from None
         return cls(homography, board, frame)
+
+
+def _array(value: object) -> Sequence[object]:
+    """A TOML array (any sequence) of a calibration table.
+
+    Raises:
+        TypeError: ``value`` is no sequence.
+    """
+    if not isinstance(value, Sequence):
+        raise TypeError(f"expected an array, got {value!r}")
+    return value
+
+
+def _size(value: object) -> tuple[int, int]:
+    """A (width, height) TOML array."""
+    width, height = _fields(value, 2)
+    return int(width), int(height)
+
+
+def _fields(value: object, count: int) -> list[float | str]:
+    """The first ``count`` numbers of a TOML array (numbers, or strings of numbers).
+
+    Raises:
+        TypeError: ``value`` is no sequence, or a field is no number nor string.
+        IndexError: it has fewer than ``count`` fields.
+    """
+    fields = _array(value)
+    out: list[float | str] = []
+    for k in range(count):
+        field = fields[k]
+        if not isinstance(field, int | float | str):
+            raise TypeError(f"expected a number, got {field!r}")
+        out.append(field)
+    return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,7 +223,8 @@ def calibrate(
 
 def annotate(frame: Image, detection: MarkerDetection, calibration: Calibration | None) -> Image:
     """A copy of the frame showing the markers found and the board outline they give."""
-    out = frame.copy() if frame.ndim == 3 else cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
+    out = frame.copy() if frame.ndim == 3 else narrow(cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR),
+                                                      np.uint8)
     for marker_id, pts in detection.corners.items():
         poly = np.array(pts, dtype=np.int32)
         cv2.polylines(out, [poly], True, (0, 255, 0), 2)
@@ -193,7 +235,7 @@ def annotate(frame: Image, detection: MarkerDetection, calibration: Calibration 
         inverse = np.linalg.inv(calibration.matrix)
         board = np.array([[[0, 0], [w, 0], [w, h], [0, h]]], dtype=np.float64)
         outline = cv2.perspectiveTransform(board, inverse).astype(np.int32)
-        cv2.polylines(out, outline, True, (255, 0, 0), 2)
+        cv2.polylines(out, [outline.reshape(4, 2)], True, (255, 0, 0), 2)
         middle = np.array([[[w / 2, 0], [w / 2, h]]], dtype=np.float64)
         line = cv2.perspectiveTransform(middle, inverse).astype(np.int32).reshape(2, 2)
         cv2.line(out, tuple(line[0].tolist()), tuple(line[1].tolist()), (255, 0, 255), 1)
@@ -269,7 +311,11 @@ def load_calibration(path: str | os.PathLike[str]) -> Calibration | None:
         raise CalibrationError(f"cannot read config {str(target)!r}: {error.strerror}") from None
     except tomllib.TOMLDecodeError as error:
         raise CalibrationError(f"config {str(target)!r} is not valid TOML: {error}") from None
-    table = data.get("camera", {}).get("calibration")
+    camera = data.get("camera", {})
+    if not isinstance(camera, dict):
+        raise CalibrationError(f"invalid calibration in {str(target)!r} [camera]: "
+                               f"expected a table, got {camera!r}")
+    table = camera.get("calibration")
     if table is None:
         return None
     return Calibration.from_mapping(table, f"{str(target)!r} [camera.calibration]")

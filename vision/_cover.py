@@ -12,9 +12,8 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from vision._arrays import Image
 from vision._model import Box
-
-Image = npt.NDArray[np.uint8]
 
 #: What differs from the learnt board is "far larger than a die" from this share of the
 #: board view on: a die is 0.3% of it, the checkers one turn moves at most about 2%, an arm

@@ -21,9 +21,8 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from vision._arrays import Image, narrow
 from vision._model import CUBE_VALUES, Box, CubeReading
-
-Image = npt.NDArray[np.uint8]
 
 #: The fonts a cube's digits are drawn in: the renderer's and the reader's masks.
 FONTS: tuple[int, ...] = (
@@ -97,7 +96,8 @@ def ink_mask(face: Image) -> npt.NDArray[np.float32] | None:
     box[(side - h) // 2 : (side - h) // 2 + h, (side - w) // 2 : (side - w) // 2 + w] = \
         keep[y : y + h, x : x + w]
     small = cv2.resize(box, (_MASK, _MASK), interpolation=cv2.INTER_AREA).astype(np.float32)
-    small = cv2.GaussianBlur(small, (0, 0), 0.8)  # strokes of any weight overlap
+    # Strokes of any weight overlap.
+    small = narrow(cv2.GaussianBlur(small, (0, 0), 0.8), np.float32)
     norm = float(np.linalg.norm(small))
     return (small.ravel() / norm) if norm > 0 else None
 
@@ -160,7 +160,7 @@ def find_cube(view: Image, die_side: float, *, mask: Image | None = None,
     looked for (the calibration markers). ``fonts`` are the masks' (all but one of them,
     to measure how the reader does on a font it has not seen).
     """
-    grey = cv2.cvtColor(view, cv2.COLOR_BGR2GRAY)
+    grey = narrow(cv2.cvtColor(view, cv2.COLOR_BGR2GRAY), np.uint8)
     # The squares are looked for at half scale (a quarter of the time); faces are read
     # at full scale.
     half = cv2.resize(grey, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
@@ -213,5 +213,5 @@ def _upright(grey: Image, centre: tuple[float, float], side: float, angle: float
     m = cv2.getRotationMatrix2D(centre, angle, _FACE / side)
     m[0, 2] += _FACE / 2 - centre[0]
     m[1, 2] += _FACE / 2 - centre[1]
-    return cv2.warpAffine(grey, m, (_FACE, _FACE), flags=cv2.INTER_AREA,
-                          borderMode=cv2.BORDER_REPLICATE)
+    return narrow(cv2.warpAffine(grey, m, (_FACE, _FACE), flags=cv2.INTER_AREA,
+                                 borderMode=cv2.BORDER_REPLICATE), np.uint8)

@@ -9,10 +9,9 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from vision._arrays import Contour, Image, narrow
 from vision._layout import fit_layouts
 from vision.errors import VisionError
-
-Image = npt.NDArray[np.uint8]
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,7 +33,7 @@ def _background(image: Image, scale: int = 8, kernel: int = 9) -> Image:
     size = (max(1, w // scale), max(1, h // scale))
     small = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
     small = cv2.medianBlur(small, kernel)
-    return cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
+    return narrow(cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR), np.uint8)
 
 
 #: How much wider than the mask's pixels the box :func:`_clean` works in is: the closing
@@ -74,13 +73,13 @@ def _clean(mask: Image) -> Image:
 def _max_channel(image: Image) -> Image:
     """Per-pixel maximum over the colour channels (cv2: numpy's axis reduction is slow)."""
     b, g, r = cv2.split(image)
-    return cv2.max(cv2.max(b, g), r)
+    return narrow(cv2.max(cv2.max(b, g), r), np.uint8)
 
 
 def _min_channel(image: Image) -> Image:
     """Per-pixel minimum over the colour channels."""
     b, g, r = cv2.split(image)
-    return cv2.min(cv2.min(b, g), r)
+    return narrow(cv2.min(cv2.min(b, g), r), np.uint8)
 
 
 #: A gain of 1 in the 8-bit gain maps of :func:`light_gain` (8 bits: OpenCV's median
@@ -104,7 +103,7 @@ def light_gain(image: Image, background: Image, *, scale: int = 8, kernel: int =
     board = cv2.resize(background, size, interpolation=cv2.INTER_LINEAR).astype(np.float32)
     # The offset keeps the ratio of dark pixels (sensor noise over little light) tame.
     gain = cv2.convertScaleAbs((small + 8) / (board + 8), alpha=GAIN_ONE)
-    return cv2.medianBlur(gain, kernel)
+    return narrow(cv2.medianBlur(gain, kernel), np.uint8)
 
 
 def foreground(image: Image, background: Image | None = None, *,
@@ -122,8 +121,9 @@ def foreground(image: Image, background: Image | None = None, *,
         # The estimate is rough near every object: a higher threshold keeps touching
         # dice apart (measured on the real photos).
         bg = _background(image)
-        diff = _max_channel(cv2.absdiff(cv2.GaussianBlur(image, (3, 3), 0), bg))
-        return _clean(cv2.threshold(diff, 40, 255, cv2.THRESH_BINARY)[1])
+        diff = _max_channel(narrow(cv2.absdiff(cv2.GaussianBlur(image, (3, 3), 0), bg),
+                                   np.uint8))
+        return _clean(narrow(cv2.threshold(diff, 40, 255, cv2.THRESH_BINARY)[1], np.uint8))
     h, w = image.shape[:2]
     if model_light:
         gain = light_gain(image, background)
@@ -133,11 +133,12 @@ def foreground(image: Image, background: Image | None = None, *,
         # from the board as much as it did in the light.
         limit = cv2.resize(cv2.convertScaleAbs(_min_channel(gain), alpha=28 / GAIN_ONE),
                            (w, h), interpolation=cv2.INTER_LINEAR)
-        mask = cv2.compare(_max_channel(cv2.absdiff(image, lit)), limit, cv2.CMP_GT)
+        mask = narrow(cv2.compare(_max_channel(narrow(cv2.absdiff(image, lit), np.uint8)),
+                                  limit, cv2.CMP_GT), np.uint8)
     else:
         lit = background
-        mask = cv2.threshold(_max_channel(cv2.absdiff(image, lit)), 28, 255,
-                             cv2.THRESH_BINARY)[1]
+        mask = narrow(cv2.threshold(_max_channel(narrow(cv2.absdiff(image, lit), np.uint8)),
+                                    28, 255, cv2.THRESH_BINARY)[1], np.uint8)
     x, y, rw, rh = cv2.boundingRect(mask)  # of the changed pixels
     if rw:
         # Only the changed pixels are tested for shadow (speed), by their index in the
@@ -171,7 +172,7 @@ def _blobs(score: Image, inner: npt.NDArray[np.bool_], side: float, floor: float
     # with the area.
     zoom = min(max(1.0, 64.0 / side), 128.0 / max(score.shape))
     side *= zoom
-    params = cv2.SimpleBlobDetector_Params()
+    params = cv2.SimpleBlobDetector.Params()
     top = float(score[inner].max()) if inner.any() else 0.0
     if top <= floor:
         return []
@@ -194,8 +195,9 @@ def _blobs(score: Image, inner: npt.NDArray[np.bool_], side: float, floor: float
     params.minDistBetweenBlobs = 0.12 * side
     masked = np.where(inner, score, 0).astype(np.uint8)
     if zoom != 1.0:
-        masked = cv2.resize(masked, None, fx=zoom, fy=zoom, interpolation=cv2.INTER_CUBIC)
-    detector = cv2.SimpleBlobDetector_create(params)
+        masked = narrow(cv2.resize(masked, None, fx=zoom, fy=zoom,
+                                   interpolation=cv2.INTER_CUBIC), np.uint8)
+    detector = cv2.SimpleBlobDetector.create(params)
     out = [(k.pt[0] / zoom, k.pt[1] / zoom, (k.size / zoom) ** 2)
            for k in detector.detect(masked)]
     if len(out) > 1:
@@ -213,7 +215,7 @@ def _pip_map(crop: Image, inner: npt.NDArray[np.bool_]) -> tuple[Image, float]:
     maps, and a local median, were tried and read the real photos worse.)
     """
     face = np.median(crop[inner], axis=0).astype(np.uint8)
-    return _max_channel(cv2.absdiff(crop, np.full_like(crop, face))), 25.0
+    return _max_channel(narrow(cv2.absdiff(crop, np.full_like(crop, face)), np.uint8)), 25.0
 
 
 def _fit_costs(sets: npt.NDArray[np.float64], half: float
@@ -250,7 +252,7 @@ def _fit(points: npt.NDArray[np.float64], half: float) -> tuple[int, float, floa
     return value, cost, second, keep
 
 
-def _read_component(image: Image, contour: npt.NDArray[np.int32]) -> Candidate | None:
+def _read_component(image: Image, contour: Contour) -> Candidate | None:
     """Read one blob as one die: its pips, the layout they fit, and how well."""
     (cx, cy), (rw, rh), angle = cv2.minAreaRect(contour)
     side = math.sqrt(max(rw * rh, 1.0))
@@ -295,7 +297,7 @@ def _read_component(image: Image, contour: npt.NDArray[np.int32]) -> Candidate |
     )
 
 
-def _split(contour: npt.NDArray[np.int32], parts: int) -> list[npt.NDArray[np.int32]]:
+def _split(contour: Contour, parts: int) -> list[Contour]:
     """Cut a blob of touching dice into ``parts`` compact pieces (k-means on its pixels)."""
     x, y, w, h = cv2.boundingRect(contour)
     blob = np.zeros((h, w), np.uint8)
@@ -304,7 +306,9 @@ def _split(contour: npt.NDArray[np.int32], parts: int) -> list[npt.NDArray[np.in
     points = np.column_stack([xs, ys]).astype(np.float32)
     criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
     cv2.setRNGSeed(1)  # the same frame always splits the same way
-    _c, labels, _centres = cv2.kmeans(points, parts, None, criteria, 2, cv2.KMEANS_PP_CENTERS)
+    no_labels = np.empty((0, 1), np.int32)  # none to start from: k-means++ draws the centres
+    _c, labels, _centres = cv2.kmeans(points, parts, no_labels, criteria, 2,
+                                      cv2.KMEANS_PP_CENTERS)
     pieces = []
     for k in range(parts):
         piece = np.zeros_like(blob)
@@ -313,18 +317,18 @@ def _split(contour: npt.NDArray[np.int32], parts: int) -> list[npt.NDArray[np.in
         found, _ = cv2.findContours(piece, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         if found:
             biggest = max(found, key=cv2.contourArea)
-            pieces.append(biggest + np.array([x, y], dtype=np.int32))
+            pieces.append(narrow(biggest, np.int32) + np.array([x, y], dtype=np.int32))
     return pieces
 
 
-def _attach_specks(contours: list[npt.NDArray[np.int32]],
-                   specks: list[npt.NDArray[np.int32]]) -> list[npt.NDArray[np.int32]]:
+def _attach_specks(contours: list[Contour],
+                   specks: list[Contour]) -> list[Contour]:
     """Join small blobs lying next to a die to it: pips of a face partly lost against a
     board of its colour (an ivory die on an ivory point) are seen, the face is not."""
     if not specks:
         return contours
     rects = [cv2.minAreaRect(c) for c in contours]
-    joined: list[list[npt.NDArray[np.int32]]] = [[c] for c in contours]
+    joined: list[list[Contour]] = [[c] for c in contours]
     for speck in specks:
         m = cv2.moments(speck)
         if m["m00"] == 0:
@@ -335,11 +339,11 @@ def _attach_specks(contours: list[npt.NDArray[np.int32]],
         side = max(rects[i][1])
         if dist < 0.8 * side:
             joined[i].append(speck)
-    return [parts[0] if len(parts) == 1 else cv2.convexHull(np.vstack(parts))
+    return [parts[0] if len(parts) == 1 else narrow(cv2.convexHull(np.vstack(parts)), np.int32)
             for parts in joined]
 
 
-def _elongation(contour: npt.NDArray[np.int32]) -> float:
+def _elongation(contour: Contour) -> float:
     """Length over width of a blob's minimal rectangle."""
     (_cx, _cy), (rw, rh), _angle = cv2.minAreaRect(contour)
     return max(rw, rh) / max(1.0, min(rw, rh))
@@ -367,10 +371,11 @@ def find_dice(image: Image, mask: Image, *, limit: int | None = None) -> list[Ca
         return []
     largest = 0.1 * mask.shape[0] * mask.shape[1]
     outer = [c for c, h in zip(found, hierarchy[0], strict=True) if h[3] < 0]
-    contours = [c for c in outer if 80 <= cv2.contourArea(c) <= largest]
+    contours = [narrow(c, np.int32) for c in outer if 80 <= cv2.contourArea(c) <= largest]
     if not contours:
         return []
-    contours = _attach_specks(contours, [c for c in outer if 4 <= cv2.contourArea(c) < 80])
+    contours = _attach_specks(contours, [narrow(c, np.int32) for c in outer
+                                         if 4 <= cv2.contourArea(c) < 80])
     areas = [cv2.contourArea(c) for c in contours]
     # A long sliver (the tip of a point, an edge of the board) is no die: not read.
     compact = [_elongation(c) < 2.5 for c in contours]

@@ -161,7 +161,9 @@ def evaluate_synthetic(count: int, seed: int = 0, *, light_change: float = 0.0,
     for i in range(count):
         kind = KINDS[i % len(KINDS)]
         roll = render_roll(random.Random(seed * 1_000_003 + i), light_change=light_change,
-                           cast_shadow=cast_shadow, **({} if kind == "flat" else {kind: 1}))
+                           cast_shadow=cast_shadow, cocked=int(kind == "cocked"),
+                           off_half=int(kind == "off_half"), on_checker=int(kind == "on_checker"),
+                           missing=int(kind == "missing"))
         reader.set_background(roll.background)
         reading = reader.read(roll.image)
         out.rolls += 1

@@ -17,9 +17,8 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from vision._arrays import Image, narrow
 from vision._model import Box
-
-Image = npt.NDArray[np.uint8]
 
 #: Skin tones and sleeve colours (BGR) an arm is drawn in.
 _SKINS: tuple[tuple[int, int, int], ...] = (
@@ -112,7 +111,8 @@ def _arm_alpha(arm: Arm, size: tuple[int, int]) -> tuple[Image, Image]:
             cv2.line(mask, (round(base[0] * 16), round(base[1] * 16)),
                      (round(tip[0] * 16), round(tip[1] * 16)), 255, thick, cv2.LINE_AA, shift)
     soft = max(1.0, arm.width / 40)  # an arm is out of focus, a little: soft edges
-    return (cv2.GaussianBlur(whole, (0, 0), soft), cv2.GaussianBlur(bare, (0, 0), soft))
+    return (narrow(cv2.GaussianBlur(whole, (0, 0), soft), np.uint8),
+            narrow(cv2.GaussianBlur(bare, (0, 0), soft), np.uint8))
 
 
 def draw_arm(image: Image, arm: Arm) -> Image:
@@ -133,8 +133,8 @@ def draw_arm(image: Image, arm: Arm) -> Image:
     part *= (1 - arm.shadow_depth * shade)[:, :, None]
     # The arm: skin where bare, sleeve elsewhere, shaded across its width (it is round).
     b = bare.astype(np.float32)[:, :, None] / 255
-    sleeve = np.float32(arm.sleeve if arm.sleeve is not None else arm.skin)
-    colour = sleeve * (1 - b) + np.float32(arm.skin) * b
+    sleeve = np.array(arm.sleeve if arm.sleeve is not None else arm.skin, np.float32)
+    colour = sleeve * (1 - b) + np.array(arm.skin, np.float32) * b
     colour *= (0.65 + 0.4 * _blurred(whole, arm.width / 5))[:, :, None]
     a = whole.astype(np.float32)[:, :, None] / 255
     out = image.copy()
@@ -149,9 +149,10 @@ def _blurred(mask: Image, sigma: float, shift: tuple[float, float] = (0.0, 0.0)
     h, w = mask.shape
     size = (max(1, w // 4), max(1, h // 4))
     small = cv2.resize(mask, size, interpolation=cv2.INTER_AREA)
-    m = np.float32([[1, 0, shift[0] / 4], [0, 1, shift[1] / 4]])
+    m = np.array([[1, 0, shift[0] / 4], [0, 1, shift[1] / 4]], np.float32)
     small = cv2.GaussianBlur(cv2.warpAffine(small, m, size), (0, 0), sigma / 4)
-    return cv2.resize(small.astype(np.float32) / 255, (w, h), interpolation=cv2.INTER_LINEAR)
+    return narrow(cv2.resize(small.astype(np.float32) / 255, (w, h),
+                             interpolation=cv2.INTER_LINEAR), np.float32)
 
 
 def _centre(boxes: list[Box]) -> tuple[float, float]:
@@ -221,7 +222,7 @@ def _body_shadow(arm: Arm, size: tuple[int, int], rng: random.Random
     d = np.sqrt((xx - sx) ** 2 + (yy - sy) ** 2)
     depth = rng.uniform(0.15, 0.35)
     light = (1 - depth * np.clip(1 - d / radius, 0, 1) ** 0.7).astype(np.float32)
-    return cv2.resize(light, (w, h), interpolation=cv2.INTER_LINEAR)
+    return narrow(cv2.resize(light, (w, h), interpolation=cv2.INTER_LINEAR), np.float32)
 
 
 def with_noise(image: Image | npt.NDArray[np.float32], rng: random.Random,
@@ -232,8 +233,10 @@ def with_noise(image: Image | npt.NDArray[np.float32], rng: random.Random,
         return np.clip(image, 0, 255).astype(np.uint8)
     noise = np.empty(image.shape, np.float32)
     cv2.setRNGSeed(rng.getrandbits(31))
-    cv2.randn(noise, (0.0,) * 3, (sigma,) * 3)  # a scalar would draw the first channel only
-    return np.clip(image.astype(np.float32) + noise, 0, 255).astype(np.uint8)
+    # Per channel: a scalar would draw the first channel only.
+    cv2.randn(noise, np.zeros(3), np.full(3, sigma))
+    noisy: npt.NDArray[np.float32] = image.astype(np.float32) + noise
+    return np.clip(noisy, 0, 255).astype(np.uint8)
 
 
 def _die_area(image: Image, box: Box) -> tuple[int, int, int, int]:

@@ -4,9 +4,36 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
-from typing import Any
+from typing import NotRequired, TypedDict
 
 Box = tuple[int, int, int, int]
+
+
+class DieJson(TypedDict):
+    """A die as ``tabula dice`` prints it (:meth:`Die.to_json`)."""
+
+    value: int
+    box: list[int]
+    confidence: float
+    flags: NotRequired[list[str]]
+
+
+class CubeJson(TypedDict):
+    """The cube as ``tabula dice`` prints it (:meth:`CubeReading.to_json`)."""
+
+    value: int
+    box: list[int]
+    side: str
+    confidence: float
+
+
+class ReadingJson(TypedDict):
+    """A reading as ``tabula dice`` prints it (:meth:`RollReading.to_json`)."""
+
+    dice: list[DieJson]
+    verdict: str
+    reason: str
+    cube: NotRequired[CubeJson]
 
 
 class Verdict(enum.StrEnum):
@@ -63,9 +90,9 @@ class Die:
         """The centre of the die's box."""
         return ((self.box[0] + self.box[2]) / 2, (self.box[1] + self.box[3]) / 2)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> DieJson:
         """The die as the ``tabula dice`` JSON object."""
-        out: dict[str, Any] = {
+        out: DieJson = {
             "value": self.value,
             "box": list(self.box),
             "confidence": round(self.confidence, 3),
@@ -98,7 +125,7 @@ class CubeReading:
             raise ValueError(f"invalid cube side {self.side!r}")
         _check_box(self.box, "cube")
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> CubeJson:
         """The cube as a JSON object."""
         return {
             "value": self.value,
@@ -128,9 +155,9 @@ class RollReading:
         """The dice values, highest first (the order a roll is written in)."""
         return tuple(sorted((d.value for d in self.dice), reverse=True))
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> ReadingJson:
         """The reading as the ``tabula dice`` JSON object (without the image name)."""
-        out: dict[str, Any] = {
+        out: ReadingJson = {
             "dice": [d.to_json() for d in self.dice],
             "verdict": str(self.verdict),
             "reason": self.reason,

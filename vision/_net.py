@@ -29,9 +29,9 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from vision._arrays import Image, narrow
 from vision.errors import ModelError
 
-Image = npt.NDArray[np.uint8]
 Floats = npt.NDArray[np.float32]
 
 MODELS = Path(__file__).resolve().parent / "models"
@@ -80,7 +80,8 @@ def crop(image: Image, centre: tuple[float, float], side: float, angle: float = 
     m[0, 2] += size / 2 - centre[0]
     m[1, 2] += size / 2 - centre[1]
     flags = cv2.INTER_AREA if span > size else cv2.INTER_LINEAR
-    return cv2.warpAffine(image, m, (size, size), flags=flags, borderMode=cv2.BORDER_REPLICATE)
+    return narrow(cv2.warpAffine(image, m, (size, size), flags=flags,
+                                 borderMode=cv2.BORDER_REPLICATE), np.uint8)
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,10 +139,10 @@ class Nets:
     def detect(self, image: Image, threshold: float = 0.3) -> list[Detection]:
         """The dice the detector sees in a BGR frame."""
         w, h, scale = detector_size(image.shape[1], image.shape[0])
-        small = cv2.resize(image, (w, h), interpolation=cv2.INTER_AREA)
+        small = narrow(cv2.resize(image, (w, h), interpolation=cv2.INTER_AREA), np.uint8)
         with self._lock:
             self._detector.setInput(normalise(small)[None])
-            out = self._detector.forward()
+            out = narrow(self._detector.forward(), np.float32)
         return decode(out[0], scale, threshold)
 
     def classify(self, image: Image, centres: list[tuple[float, float]],
@@ -192,13 +193,13 @@ class Nets:
         Why a few fixed shapes: ``cv2.dnn`` keeps buffers for each input shape it has seen,
         so a varying number of dice grew the service by tens of megabytes.
         """
-        out = []
+        out: list[Floats] = []
         with self._lock:
             start = 0
             for size in BATCHES:
                 while len(batch) - start >= size:
                     self._classifier.setInput(batch[start : start + size])
-                    out.append(self._classifier.forward().copy())
+                    out.append(narrow(self._classifier.forward(), np.float32).copy())
                     start += size
         return np.concatenate(out)
 

@@ -19,9 +19,9 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from vision._arrays import Contour, Image, narrow
 from vision._detect import Candidate
 
-Image = npt.NDArray[np.uint8]
 Floats = npt.NDArray[np.float64]
 
 #: Below this, in units of the board view, the side faces' band is under a pixel: the
@@ -81,7 +81,7 @@ def camera_pose(camera_to_board: Floats, frame_size: tuple[int, int]) -> CameraP
     a common webcam (a field of view of about 56 degrees across) is assumed: the side
     faces are then narrow and an error in it matters little.
     """
-    board_to_frame = np.linalg.inv(camera_to_board)
+    board_to_frame = narrow(np.linalg.inv(camera_to_board), np.float64)
     measured = focal_length(board_to_frame, frame_size)
     w, h = frame_size
     focal = measured if measured is not None else 0.95 * w
@@ -110,7 +110,7 @@ def _line_kernel(dx: float, dy: float) -> tuple[Image, tuple[int, int]]:
 class Outline:
     """A blob of the board view and how far its shape is from an upright die's there."""
 
-    hull: npt.NDArray[np.int32]
+    hull: Contour
     #: An aspect compared as :attr:`Candidate.aspect` is: about 1 for an upright die (its
     #: side faces' band as its top predicts), more for a leaning one.
     elongation: float
@@ -155,7 +155,8 @@ def top_faces(mask: Image, pose: CameraPose, *, min_area: float = 80.0
     out = np.zeros_like(mask)
     outlines: list[Outline] = []
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    for blob in contours:
+    for found in contours:
+        blob = narrow(found, np.int32)
         if cv2.contourArea(blob) < min_area:
             # A speck: maybe pips of a face lost against the board, which the dice finder
             # joins to the die beside them.
@@ -170,12 +171,12 @@ def top_faces(mask: Image, pose: CameraPose, *, min_area: float = 80.0
     return out, outlines
 
 
-def _top_face(out: Image, outlines: list[Outline], contour: npt.NDArray[np.int32],
+def _top_face(out: Image, outlines: list[Outline], contour: Contour,
               pose: CameraPose) -> None:
     """Draw into ``out`` the top face of one blob (:func:`top_faces`), add its outline."""
     # A die is convex: its hull restores faces partly lost against a board of their
     # colour (a white die on an ivory point), which would cut the erosion short.
-    hull = cv2.convexHull(contour)
+    hull = narrow(cv2.convexHull(contour), np.int32)
     extent = _extent(hull.reshape(-1, 2).astype(np.float64), pose)
     if extent is None:
         return
@@ -187,8 +188,9 @@ def _top_face(out: Image, outlines: list[Outline], contour: npt.NDArray[np.int32
     cv2.drawContours(blob, [hull - [x - pad, y - pad]], -1, 255, cv2.FILLED)
     if band >= _MIN_BAND:
         kernel, anchor = _line_kernel(*(extent.toward * band))
-        blob = cv2.erode(blob, kernel, anchor=anchor)
-        blob = cv2.morphologyEx(blob, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        blob = narrow(cv2.erode(blob, kernel, anchor=anchor), np.uint8)
+        blob = narrow(cv2.morphologyEx(blob, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)),
+                      np.uint8)
     if _split_row(blob, extent.toward):
         # Dice in a row toward the camera: the outline is several dice's, no lean.
         outlines.append(Outline(hull, 1.0))
@@ -201,8 +203,7 @@ def _top_face(out: Image, outlines: list[Outline], contour: npt.NDArray[np.int32
     np.maximum(region, piece, out=region)
 
 
-def _cut_neck(contour: npt.NDArray[np.int32], min_area: float
-              ) -> list[npt.NDArray[np.int32]]:
+def _cut_neck(contour: Contour, min_area: float) -> list[Contour]:
     """A blob cut in two across its narrowest waist, when it has one: two dice touching
     in the view (a die's own outline is convex, or has one bite where its face matched
     the board). The pieces smaller than ``min_area`` are dropped."""
@@ -224,7 +225,7 @@ def _cut_neck(contour: npt.NDArray[np.int32], min_area: float
     # Two dice make two halves; a bite in one die's outline makes a sliver.
     if len(areas) < 2 or areas[1] < _HALF * cv2.contourArea(contour):
         return [contour]
-    return [p + np.array([x - 1, y - 1], np.int32) for p in pieces
+    return [narrow(p, np.int32) + np.array([x - 1, y - 1], np.int32) for p in pieces
             if cv2.contourArea(p) >= min_area]
 
 

@@ -16,6 +16,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from vision._arrays import Image, narrow
 from vision._calibration import MARKER_CENTRES, Calibration
 from vision._cover import board_seen_at, hides_board
 from vision._cube import find_cube
@@ -24,8 +25,6 @@ from vision._model import Box, Die, RollReading, Thrower, Verdict
 from vision._net import Nets, load_nets
 from vision._oblique import CameraPose, Outline, camera_pose, footprint, top_faces
 from vision.errors import ImageError
-
-Image = npt.NDArray[np.uint8]
 
 #: The calibration markers' squares in the board view (with their quiet zone): no cube.
 _MARKER_BOXES = tuple((round(x) - 20, round(y) - 20, round(x) + 20, round(y) + 20)
@@ -51,9 +50,9 @@ def check_frame(frame: object, what: str = "frame") -> Image:
         raise ImageError(f"invalid {what}: shape {frame.shape!r} dtype {frame.dtype}, "
                          "expected HxWx3 uint8 of at least 16x16")
     if frame.ndim == 2:
-        return cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
+        return narrow(cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR), np.uint8)
     if frame.shape[2] == 4:
-        return cv2.cvtColor(frame, cv2.COLOR_BGRA2BGR)
+        return narrow(cv2.cvtColor(frame, cv2.COLOR_BGRA2BGR), np.uint8)
     if frame.shape[2] != 3:
         raise ImageError(f"invalid {what}: {frame.shape[2]} channels, expected 3")
     return frame

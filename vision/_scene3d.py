@@ -21,6 +21,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from vision._arrays import Image, narrow
 from vision._calibration import BOARD_SIZE
 from vision._synth import (
     _ADJACENT,
@@ -35,7 +36,6 @@ from vision._synth import (
     _random_light,
 )
 
-Image = npt.NDArray[np.uint8]
 Floats = npt.NDArray[np.float64]
 
 #: The camera frame's size (width, height): an HD webcam (at 640 x 480, the markers of
@@ -306,7 +306,7 @@ def _shadow(img: npt.NDArray[np.float32], solid: _Solid, camera: PinholeCamera,
     hull = cv2.convexHull(camera.project(on_plane).astype(np.float32))
     mask = np.zeros(img.shape[:2], np.float32)
     cv2.fillConvexPoly(mask, np.round(hull * 16).astype(np.int32), 1.0, cv2.LINE_AA, 4)
-    mask = cv2.GaussianBlur(mask, (0, 0), 2.0)
+    mask = narrow(cv2.GaussianBlur(mask, (0, 0), 2.0), np.float32)
     img *= (1 - 0.4 * mask)[:, :, None]
 
 
@@ -317,12 +317,14 @@ def _table(rng: random.Random, to_frame: Floats, frame_size: tuple[int, int]) ->
     grain = np.array([rng.randint(60, 110), rng.randint(90, 140), rng.randint(120, 170)],
                      np.float32)
     rows = np.random.default_rng(rng.getrandbits(32)).normal(0, 8, (3 * h, 1)).astype(np.float32)
-    rows = cv2.GaussianBlur(rows, (1, 0), 2)  # the grain runs along the table
+    # The grain runs along the table.
+    rows = narrow(cv2.GaussianBlur(rows, (1, 0), 2), np.float32)
     texture = np.clip(grain[None, None, :] + rows[:, :, None], 0, 255).astype(np.uint8)
     texture = np.ascontiguousarray(np.broadcast_to(texture, (3 * h, 3 * w, 3)))
     shift = np.array([[1, 0, -w], [0, 1, -h], [0, 0, 1]], np.float64)
-    return cv2.warpPerspective(texture, to_frame @ shift, frame_size, flags=cv2.INTER_LINEAR,
-                               borderMode=cv2.BORDER_CONSTANT, borderValue=_WALL)
+    return narrow(cv2.warpPerspective(texture, to_frame @ shift, frame_size,
+                                      flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,
+                                      borderValue=_WALL), np.uint8)
 
 
 def render_oblique(

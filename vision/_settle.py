@@ -16,17 +16,17 @@ import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Literal
 
 import cv2
 import numpy as np
-import numpy.typing as npt
 
+from vision._arrays import Image
 from vision._model import Die, RollReading, Thrower
 from vision._reader import BoardView, DiceReader, check_frame
 from vision._sources import FrameSource
 from vision.errors import CameraError, ImageError
 
-Image = npt.NDArray[np.uint8]
 _SMALL = (160, 120)
 #: Frame changes seen before the camera's noise is estimated from them.
 NOISE_SAMPLES = 8
@@ -137,7 +137,7 @@ class WatchState(enum.StrEnum):
 class RollEvent:
     """A roll read over settled frames (``kind="roll"``) or the dice lifted (``"lifted"``)."""
 
-    kind: str
+    kind: Literal["roll", "lifted"]
     reading: RollReading | None = None
     votes: int = 0
 

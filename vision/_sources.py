@@ -12,17 +12,16 @@ import random
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Protocol, Self, runtime_checkable
+from typing import Protocol, Self, runtime_checkable
 
 import cv2
 import numpy as np
-import numpy.typing as npt
 
+from vision._arrays import Image
 from vision._hands import with_noise
-from vision._synth import render_roll
+from vision._synth import SyntheticRoll, render_roll
 from vision.errors import CameraError, ImageError
 
-Image = npt.NDArray[np.uint8]
 IMAGE_SUFFIXES = frozenset({".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp"})
 
 
@@ -76,7 +75,7 @@ class CameraSource(_Closing):
     """
 
     def __init__(self, index: int = 0, *, width: int | None = None, height: int | None = None,
-                 capture: Callable[[int], Any] = cv2.VideoCapture) -> None:
+                 capture: Callable[[int], cv2.VideoCapture] = cv2.VideoCapture) -> None:
         self.index = index
         # OpenCV logs its own warnings for a missing device; the error below says it.
         cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_ERROR)
@@ -106,6 +105,20 @@ class CameraSource(_Closing):
             self._capture.release()
 
 
+class _PiCamera(Protocol):
+    """What :class:`PiCameraSource` uses of ``picamera2.Picamera2``."""
+
+    def create_video_configuration(self, *, main: dict[str, object]) -> object: ...
+
+    def configure(self, config: object) -> None: ...
+
+    def start(self) -> None: ...
+
+    def capture_array(self, name: str) -> Image: ...
+
+    def close(self) -> None: ...
+
+
 class PiCameraSource(_Closing):
     """The Raspberry Pi camera through ``picamera2`` (OpenCV's capture cannot drive it).
 
@@ -121,7 +134,7 @@ class PiCameraSource(_Closing):
             raise CameraError(f"the Pi camera needs the {module!r} package, "
                               "which is not installed") from None
         try:
-            self._camera = picamera2.Picamera2()
+            self._camera: _PiCamera = picamera2.Picamera2()
             config = self._camera.create_video_configuration(
                 main={"size": size, "format": "RGB888"})
             self._camera.configure(config)
@@ -216,12 +229,11 @@ class SyntheticSource(_Closing):
     """
 
     def __init__(self, rng: random.Random, *, count: int | None = None, moving: int = 3,
-                 settled: int = 6, empty: int = 4, **render: Any) -> None:
+                 settled: int = 6, empty: int = 4) -> None:
         self._rng = rng
         self._count = count
         self._moving, self._settled, self._empty = moving, settled, empty
-        self._render = render
-        self.rolls: list[Any] = []
+        self.rolls: list[SyntheticRoll] = []
         self._board_seed = rng.getrandbits(32)
         self._frames: Iterator[Image] = self._generate()
 
@@ -237,12 +249,11 @@ class SyntheticSource(_Closing):
         while self._count is None or n < self._count:
             n += 1
             seed = self._rng.getrandbits(32)
-            roll = render_roll(random.Random(seed), board_seed=self._board_seed, **self._render)
+            roll = render_roll(random.Random(seed), board_seed=self._board_seed)
             for _ in range(self._empty):
                 yield self._noisy(roll.background)
             for k in range(self._moving):
-                yield render_roll(random.Random(seed + k + 1), board_seed=self._board_seed,
-                                  **self._render).image
+                yield render_roll(random.Random(seed + k + 1), board_seed=self._board_seed).image
             self.rolls.append(roll)
             for _ in range(self._settled):
                 yield self._noisy(roll.image)

@@ -15,12 +15,11 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from vision._arrays import Image, narrow
 from vision._calibration import BOARD_SIZE, MARKER_CENTRES
 from vision._cube import FONTS, CubeLook, draw_face
 from vision._layout import LAYOUTS
 from vision._model import Box
-
-Image = npt.NDArray[np.uint8]
 
 #: (face colour, pip colour) of the dice the renderer draws, BGR.
 DIE_COLOURS: tuple[tuple[tuple[int, int, int], tuple[int, int, int]], ...] = (
@@ -101,8 +100,9 @@ def _board(rng: random.Random, markers: bool) -> tuple[Image, tuple[int, int, in
     # Fine texture of felt and wood grain, so that the background is not flat.
     texture = np.empty((h, w), np.float32)
     cv2.setRNGSeed(rng.getrandbits(31))
-    cv2.randn(texture, 0.0, 3.0)
-    img = cv2.convertScaleAbs(img.astype(np.float32) + cv2.merge([texture] * 3))
+    cv2.randn(texture, np.zeros(1), np.full(1, 3.0))
+    img = narrow(cv2.convertScaleAbs(img.astype(np.float32) + cv2.merge([texture] * 3)),
+                 np.uint8)
     if markers:
         for marker_id, (mx, my) in MARKER_CENTRES.items():
             _draw_marker(img, marker_id, mx, my)
@@ -165,8 +165,8 @@ def varied_look(rng: random.Random) -> DieLook:
     """A random die of any colour with pips of any colour, plain, marbled or translucent,
     some glossy: the training set's dice (the plain colours alone are too easy)."""
     def colour(value: tuple[float, float]) -> tuple[int, int, int]:
-        hsv = np.uint8([[[rng.randrange(180), rng.randint(60, 255),
-                          round(255 * rng.uniform(*value))]]])
+        hsv = np.array([[[rng.randrange(180), rng.randint(60, 255),
+                          round(255 * rng.uniform(*value))]]], np.uint8)
         b, g, r = (int(v) for v in cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)[0, 0])
         return b, g, r
     face = colour((0.12, 0.95)) if rng.random() < 0.8 else (rng.choice((30, 235)),) * 3
@@ -189,10 +189,10 @@ def _marble(side: int, look: DieLook, rng: random.Random) -> Image:
         return body
     cells = rng.randint(3, 6)
     field = np.random.default_rng(rng.getrandbits(32)).random((cells, cells), np.float32)
-    field = cv2.resize(field, (side, side), interpolation=cv2.INTER_CUBIC)
+    field = narrow(cv2.resize(field, (side, side), interpolation=cv2.INTER_CUBIC), np.float32)
     bands = np.abs(np.sin(field * rng.uniform(6, 14)))
-    weight = np.clip(1 - bands / rng.uniform(0.15, 0.4), 0, 1)[:, :, None]
-    return (body * (1 - weight) + np.float32(look.vein) * weight).astype(np.uint8)
+    weight = narrow(np.clip(1 - bands / rng.uniform(0.15, 0.4), 0, 1)[:, :, None], np.float32)
+    return (body * (1 - weight) + np.array(look.vein, np.float32) * weight).astype(np.uint8)
 
 
 def _face(value: int, side: int, body: Image, pip: tuple[int, int, int],
@@ -214,7 +214,8 @@ def _gloss(top: Image, strength: float, rng: random.Random) -> Image:
     s = top.shape[0]
     yy, xx = np.mgrid[0:s, 0:s].astype(np.float32)
     cx, cy, sigma = rng.uniform(0.2, 0.8) * s, rng.uniform(0.2, 0.8) * s, rng.uniform(0.1, 0.3) * s
-    g = strength * np.exp(-((xx - cx) ** 2 + (yy - cy) ** 2) / (2 * sigma**2))[:, :, None]
+    g = narrow(strength * np.exp(-((xx - cx) ** 2 + (yy - cy) ** 2) / (2 * sigma**2))[:, :, None],
+               np.float32)
     return (top + (255 - top.astype(np.float32)) * g).astype(np.uint8)
 
 
@@ -240,12 +241,12 @@ def _die_patch(value: int, side: float, angle: float, tilt: float, *, rng: rando
     if tilt > 0:
         th = max(4, round(s * math.cos(tilt)))
         sh = max(4, round(s * math.sin(tilt)))
-        top = cv2.resize(top, (s, th), interpolation=cv2.INTER_AREA)
-        pips = cv2.resize(pips, (s, th), interpolation=cv2.INTER_AREA)
+        top = narrow(cv2.resize(top, (s, th), interpolation=cv2.INTER_AREA), np.uint8)
+        pips = narrow(cv2.resize(pips, (s, th), interpolation=cv2.INTER_AREA), np.uint8)
         side_face, side_pips = _face(rng.choice(_ADJACENT[value]), s, _marble(s, look, rng),
                                      look.pip, pip_ratio)
-        side_face = (cv2.resize(side_face, (s, sh), interpolation=cv2.INTER_AREA) * 0.7)
-        body = np.vstack([top, side_face.astype(np.uint8)])
+        shaded = cv2.resize(side_face, (s, sh), interpolation=cv2.INTER_AREA) * 0.7
+        body = np.vstack([top, shaded.astype(np.uint8)])
         pips = np.vstack([pips, cv2.resize(side_pips, (s, sh), interpolation=cv2.INTER_AREA)])
     else:
         body = top
@@ -271,12 +272,10 @@ def _die_patch(value: int, side: float, angle: float, tilt: float, *, rng: rando
     canvas[oy : oy + bh, ox : ox + bw] = body
     acanvas[oy : oy + bh, ox : ox + bw] = alpha
     m = cv2.getRotationMatrix2D((size / 2, size / 2), math.degrees(angle), 1.0)
-    canvas = cv2.warpAffine(canvas, m, (size, size), flags=cv2.INTER_LINEAR)
-    acanvas = cv2.warpAffine(acanvas, m, (size, size), flags=cv2.INTER_LINEAR)
-    out = size // _SS
-    patch = cv2.resize(canvas, (out, out), interpolation=cv2.INTER_AREA)
-    a = cv2.resize(acanvas, (out, out), interpolation=cv2.INTER_AREA).astype(np.float32) / 255
-    return patch, a
+    canvas = narrow(cv2.warpAffine(canvas, m, (size, size), flags=cv2.INTER_LINEAR), np.uint8)
+    acanvas = narrow(cv2.warpAffine(acanvas, m, (size, size), flags=cv2.INTER_LINEAR),
+                     np.uint8)
+    return _shrunk(canvas, acanvas, size // _SS)
 
 
 def _cube_patch(value: int, side: float, angle: float, look: CubeLook
@@ -294,12 +293,16 @@ def _cube_patch(value: int, side: float, angle: float, look: CubeLook
     canvas[o : o + s, o : o + s] = face
     acanvas[o : o + s, o : o + s] = 255
     m = cv2.getRotationMatrix2D((size / 2, size / 2), math.degrees(angle), 1.0)
-    canvas = cv2.warpAffine(canvas, m, (size, size))
-    acanvas = cv2.warpAffine(acanvas, m, (size, size))
-    out = size // _SS
-    patch = cv2.resize(canvas, (out, out), interpolation=cv2.INTER_AREA)
-    a = cv2.resize(acanvas, (out, out), interpolation=cv2.INTER_AREA).astype(np.float32) / 255
-    return patch, a
+    canvas = narrow(cv2.warpAffine(canvas, m, (size, size)), np.uint8)
+    acanvas = narrow(cv2.warpAffine(acanvas, m, (size, size)), np.uint8)
+    return _shrunk(canvas, acanvas, size // _SS)
+
+
+def _shrunk(canvas: Image, alpha: Image, size: int) -> tuple[Image, npt.NDArray[np.float32]]:
+    """A supersampled patch and its alpha (0..255) at ``size`` pixels, the alpha as 0..1."""
+    patch = narrow(cv2.resize(canvas, (size, size), interpolation=cv2.INTER_AREA), np.uint8)
+    small = cv2.resize(alpha, (size, size), interpolation=cv2.INTER_AREA)
+    return patch, narrow(small.astype(np.float32) / 255, np.float32)
 
 
 def cube_look(rng: random.Random) -> CubeLook:
@@ -470,7 +473,7 @@ def place_cube(image: Image, value: int, side: str, rng: random.Random, *,
     img = image.astype(np.float32)
     patch, alpha = _cube_patch(value, size, rng.uniform(-0.4, 0.4), look or CubeLook())
     _paste(img, patch, alpha, _cube_spot(side), (rng.uniform(-4, 4), rng.uniform(1, 5)))
-    return cv2.convertScaleAbs(img)
+    return narrow(cv2.convertScaleAbs(img), np.uint8)
 
 
 def _throw_halves(thrower: str, dice: int) -> list[str]:
@@ -541,8 +544,9 @@ def _camera(img: npt.NDArray[np.float32], light: _Light, rng: random.Random) -> 
         out = cv2.GaussianBlur(out, (0, 0), light.blur)
     noise = np.empty(out.shape, np.float32)
     cv2.setRNGSeed(rng.getrandbits(31))
-    cv2.randn(noise, 0.0, 3.0)
-    return cv2.convertScaleAbs(out + noise)
+    # On the first channel only, as OpenCV draws for a scalar (the rolls as rendered).
+    cv2.randn(noise, np.zeros(3), np.array([3.0, 0.0, 0.0]))
+    return narrow(cv2.convertScaleAbs(out + noise), np.uint8)
 
 
 @dataclass(frozen=True, slots=True)
@@ -597,7 +601,7 @@ class LightChange:
         offset = (2 * self.at - 1) * reach
         xs = np.arange(w, dtype=np.float32)[None, :] - w / 2
         ys = np.arange(h, dtype=np.float32)[:, None] - h / 2
-        d = xs * math.cos(self.angle) + ys * math.sin(self.angle) - offset
+        d = narrow(xs * math.cos(self.angle) + ys * math.sin(self.angle) - offset, np.float32)
         half = self.width / 2
         band = (_sigmoid((d + half) / self.softness) - _sigmoid((d - half) / self.softness))
         return (gain * (1 - self.shadow * band)).astype(np.float32)
@@ -605,7 +609,8 @@ class LightChange:
     def apply(self, image: Image) -> Image:
         """``image`` (taken under the empty board's light) under this light."""
         h, w = image.shape[:2]
-        return cv2.convertScaleAbs(image.astype(np.float32) * self.field((w, h))[:, :, None])
+        lit = image.astype(np.float32) * self.field((w, h))[:, :, None]
+        return narrow(cv2.convertScaleAbs(lit), np.uint8)
 
 
 def _sigmoid(x: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
@@ -664,4 +669,4 @@ def with_clutter(roll: SyntheticRoll, rng: random.Random, count: int, *,
             corners = cv2.boxPoints(((cx, cy), (side, side * rng.uniform(0.6, 1.0)),
                                      rng.uniform(0, 90)))
             cv2.fillConvexPoly(image, np.round(corners).astype(np.int32), colour, cv2.LINE_AA)
-    return replace(roll, image=cv2.convertScaleAbs(image))
+    return replace(roll, image=narrow(cv2.convertScaleAbs(image), np.uint8))

@@ -28,13 +28,15 @@ import random
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import TypedDict
 
 import cv2
 import numpy as np
+import numpy.typing as npt
 import torch
 from torch import nn
 
+from vision._arrays import Image, narrow
 from vision._net import (
     CROP,
     DETECT_WIDTH,
@@ -46,13 +48,24 @@ from vision._net import (
     normalise,
     photo_fold,
 )
+from vision._sources import read_image
 from vision._synth import render_roll
 
 PHOTOS = Path(__file__).resolve().parents[1] / "tests" / "data" / "dice-photos"
+#: A labelled die: (cx, cy, w, h, value).
+Label = tuple[float, float, float, float, int]
 #: (image, [(cx, cy, w, h, value)]) of one labelled picture.
-Sample = tuple[np.ndarray, list[tuple[float, float, float, float, int]]]
+Sample = tuple[Image, list[Label]]
 #: Training epochs of the classifier and of the detector (vision/models/README.md: why).
 EPOCHS = (60, 30)
+
+
+class Trained(TypedDict):
+    """What :func:`train_model` did: the model's name, its photos and its CPU time."""
+
+    model: str
+    photos: int
+    cpu_seconds: int
 
 
 def load_photos(folder: Path, exclude_fold: int | None) -> list[Sample]:
@@ -63,8 +76,8 @@ def load_photos(folder: Path, exclude_fold: int | None) -> list[Sample]:
     for row in rows:
         if exclude_fold is not None and photo_fold(row["image"]) == exclude_fold:
             continue
-        image = cv2.imread(str(folder / row["image"]), cv2.IMREAD_COLOR)
-        dice = [((d["box"][0] + d["box"][2]) / 2, (d["box"][1] + d["box"][3]) / 2,
+        image = read_image(folder / row["image"])
+        dice: list[Label] = [((d["box"][0] + d["box"][2]) / 2, (d["box"][1] + d["box"][3]) / 2,
                  d["box"][2] - d["box"][0], d["box"][3] - d["box"][1], d["value"])
                 for d in row["dice"]]
         out.append((image, dice))
@@ -80,19 +93,21 @@ def synthetic_rolls(count: int, seed: int) -> list[Sample]:
         rng = random.Random(seed * 7_919 + i)
         roll = render_roll(rng, dice=rng.randint(1, 4), cocked=int(rng.random() < 0.25),
                            varied=rng.random() < 2 / 3)
-        dice = [((d.box[0] + d.box[2]) / 2, (d.box[1] + d.box[3]) / 2,
-                 d.box[2] - d.box[0], d.box[3] - d.box[1], d.value) for d in roll.dice]
+        dice: list[Label] = [((d.box[0] + d.box[2]) / 2, (d.box[1] + d.box[3]) / 2,
+                              d.box[2] - d.box[0], d.box[3] - d.box[1], d.value)
+                             for d in roll.dice]
         out.append((roll.image, dice))
     return out
 
 
-def _colour_jitter(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    x = img.astype(np.float32)
+def _colour_jitter(img: Image, rng: np.random.Generator) -> Image:
+    # float32, then float64 from the per-channel gain on.
+    x: npt.NDArray[np.floating] = img.astype(np.float32)
     gain = rng.uniform(0.75, 1.25) * rng.uniform(0.9, 1.1, size=3)
     x = (x - 128) * rng.uniform(0.8, 1.2) + 128
     x = x * gain + rng.uniform(-20, 20)
     if rng.random() < 0.3:
-        x = cv2.GaussianBlur(x, (0, 0), rng.uniform(0.4, 1.0))
+        x = narrow(cv2.GaussianBlur(x, (0, 0), rng.uniform(0.4, 1.0)), np.float64)
     x += rng.normal(0, rng.uniform(0, 4), x.shape)
     return np.clip(x, 0, 255).astype(np.uint8)
 
@@ -113,7 +128,7 @@ def classifier_net() -> nn.Module:
 
 
 def classifier_samples(samples: list[Sample], rng: np.random.Generator, copies: int,
-                       negatives: float) -> tuple[np.ndarray, np.ndarray]:
+                       negatives: float) -> tuple[Image, npt.NDArray[np.int64]]:
     """Augmented patches: each die ``copies`` times (jittered centre, size, any turn,
     colours), and about ``negatives`` x as many patches that are not one die's centre."""
     patches, labels = [], []
@@ -206,8 +221,8 @@ def detector_net() -> nn.Module:
                          *conv(24, 24, 1, 4), head)
 
 
-def detector_sample(image: np.ndarray, dice: list[tuple[float, float, float, float, int]],
-                    rng: np.random.Generator, size: int) -> tuple[np.ndarray, np.ndarray]:
+def detector_sample(image: Image, dice: list[Label], rng: np.random.Generator, size: int
+                    ) -> tuple[Image, npt.NDArray[np.float32]]:  # fmt: skip
     """One augmented ``size`` x ``size`` window of the detector input and its targets."""
     _w, _h, scale = detector_size(image.shape[1], image.shape[0])
     scale *= rng.uniform(0.8, 1.25)
@@ -272,7 +287,7 @@ def train_detector(train: list[Sample], synth: list[Sample], epochs: int,
     for epoch in range(epochs):
         pool = train + train + [synth[int(i)] for i in rng.integers(0, len(synth), len(synth) // 2)]
         order = rng.permutation(len(pool))
-        windows, targets = zip(*(detector_sample(*pool[i], rng, 128) for i in order),
+        windows, targets = zip(*(detector_sample(*pool[int(i)], rng, 128) for i in order),
                                strict=True)
         x = torch.from_numpy(normalise(np.stack(windows)))
         t = torch.from_numpy(np.stack(targets))
@@ -301,7 +316,7 @@ def export(net: nn.Module, path: Path, shape: tuple[int, int]) -> None:
 
 
 def train_model(name: str, photos: Path, out: Path, *, quick: bool = False,
-                part: str = "both", epochs: tuple[int, int] = EPOCHS) -> dict[str, Any]:
+                part: str = "both", epochs: tuple[int, int] = EPOCHS) -> Trained:
     """Train and export the detector and (or) the classifier of one model name
     (``epochs``: the classifier's and the detector's)."""
     fold = None if name == "all" else int(name.removeprefix("fold"))

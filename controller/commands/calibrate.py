@@ -40,11 +40,12 @@ def run(args: argparse.Namespace) -> int:
     else:
         source = open_source(args.source)
         try:
-            frame = source.read()
+            first = source.read()
         finally:
             source.close()
-        if frame is None:
+        if first is None:
             raise CameraError(f"source {args.source!r} gave no frame")
+        frame = first
     try:
         calibration, detection = calibrate(frame)
     except CalibrationError:

@@ -82,3 +82,42 @@ def test_bad_config_files_are_clear_errors(tmp_path: Path) -> None:
     empty = tmp_path / "empty.toml"
     empty.write_text("[camera]\nindex = 1\n")
     assert load_calibration(empty) is None
+
+
+IDENTITY = [[1, 0, 0], [0, 1, 0], [0, 0, 1]]
+
+
+@pytest.mark.parametrize(
+    "table",
+    [
+        {},
+        {"homography": 1},
+        {"homography": [[1, 0], [0, 1, 0], [0, 0, 1]]},
+        {"homography": [{"a": 1}, [0, 1, 0], [0, 0, 1]]},
+        {"homography": [[1, 0, "x"], [0, 1, 0], [0, 0, 1]]},
+        {"homography": [[1, 0, [0]], [0, 1, 0], [0, 0, 1]]},
+        {"homography": IDENTITY, "board_size": 640},
+        {"homography": IDENTITY, "board_size": [640, {}]},
+        {"homography": IDENTITY, "frame_size": 1280},
+    ],
+)
+def test_malformed_calibration_tables_are_named_errors(table: dict[str, object]) -> None:
+    with pytest.raises(CalibrationError, match=r"^invalid calibration in \[camera.calibration\]: "):
+        Calibration.from_mapping(table)
+
+
+def test_a_table_of_numbers_as_toml_writes_them_reads_back() -> None:
+    table = {"homography": [[1.0, "0", 0], [0, 1, 0.0], [0, 0, True]],
+             "board_size": ["640", 480.0], "frame_size": [1280, 720]}
+    calibration = Calibration.from_mapping(table)
+    assert calibration == Calibration.from_mapping(calibration.to_mapping())
+    assert calibration.board_size == (640, 480) and calibration.frame_size == (1280, 720)
+    assert calibration.homography == ((1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0))
+
+
+@pytest.mark.parametrize("text", ["camera = 5\n", "[camera]\ncalibration = 5\n"])
+def test_a_camera_key_that_is_no_table_is_a_named_error(tmp_path: Path, text: str) -> None:
+    config = tmp_path / "odd.toml"
+    config.write_text(text)
+    with pytest.raises(CalibrationError, match=r"invalid calibration in '.*odd\.toml'"):
+        load_calibration(config)
