@@ -32,7 +32,7 @@ from benchmarks.bench_rules import gnubg_bindings, gnubg_board
 from benchmarks.measure import Interleaved, Row, count, latency_rows, timed_row
 from controller.engine import ENGINE_KINDS, Engine, configured_engine
 from controller.rules import START, Rules, Xgid
-from controller.selfplay import GameStarted, Played, SimulatedPlayer, play_match
+from controller.simulated.players import GameStarted, Played, SimulatedPlayer, play_match
 
 SMALL = ("--engines", "cli", "--positions", "2", "--deep-positions", "1", "--ply", "1",
          "--rounds", "2")  # fmt: skip
@@ -163,10 +163,10 @@ async def _through_service(engine: Engine, rounds: int) -> list[Row]:
     ``hint`` of the same position, in turns.
     """
     from controller.referee import Mode, cells_from_board
-    from controller.service.demo import SimulatedBoard
     from controller.service.flow import Observed
     from controller.service.learner import SOURCE_LAMP
-    from controller.service.simulation import button_presser
+    from controller.simulated.demo import SimulatedBoard
+    from controller.simulated.table import button_presser
     from controller.status import EnterDice
 
     through: list[float] = []

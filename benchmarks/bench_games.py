@@ -3,11 +3,11 @@
 ``python -m benchmarks games [--games 200] [--boards 2]``. Each board is a whole service
 on its own simulators (pty board, rendered rolls, MockFactory pins) with its own simulated
 players, all in one asyncio loop; every match's journal is compared with what its players
-did (:meth:`controller.service.demo.DemoResult.problems`): every roll, play, illegal play
+did (:meth:`controller.simulated.demo.DemoResult.problems`): every roll, play, illegal play
 accepted, cube action and result, every illegal play flagged and no legal one. A journal
 that differs is a miss. The figure is CPU time per game (every thread: service,
 simulators, camera, players): the service busy. Reference: as many games played by
-simulated players on the rules engine alone (:func:`controller.selfplay.play_match`), the
+simulated players on the rules engine alone (:func:`controller.simulated.players.play_match`), the
 least any game costs; the ratio is what a board, its sensors, camera and LEDs add around
 the rules. The peak memory of the process (every board) is reported against its target.
 """
@@ -24,8 +24,8 @@ from pathlib import Path
 
 from benchmarks.measure import Row, count, timed_row
 from controller.rules import Rules
-from controller.selfplay import GameWon, SimulatedPlayer, play_match
-from controller.service.demo import DemoResult, run_simulated
+from controller.simulated.demo import DemoResult, run_simulated
+from controller.simulated.players import GameWon, SimulatedPlayer, play_match
 
 SMALL = ("--games", "1", "--boards", "1")
 

@@ -24,7 +24,7 @@ from benchmarks.measure import Row, best_of, count, timed_row
 from controller.record import Event, event_to_json
 from controller.record.journal import Journal
 from controller.rules import Rules
-from controller.selfplay import SimulatedPlayer, play_match, record_events
+from controller.simulated.players import SimulatedPlayer, play_match, record_events
 
 SMALL = ("--length", "1", "--repeats", "1")
 

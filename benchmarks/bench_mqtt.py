@@ -4,7 +4,7 @@
 ``tabula hub`` in its own process (so its CPU and memory are its own, read from /proc),
 and N boards in this process, each publishing a 1-point match through its own
 MqttPublisher connection as fast as it can. The matches are played first by
-:class:`~controller.selfplay_board.SelfPlayBoard` (``--matches`` of them, shared out under
+:class:`~controller.simulated.board_service.SelfPlayBoard` (``--matches`` of them, shared out under
 each board's id) and replayed from memory, so that the figure is the pipeline's, not the
 simulated players'. The time (wall: three processes) runs from the first board's start
 until the hub has taken every event (its /api/boards polled every 20 ms). Reference, in
@@ -39,7 +39,7 @@ from controller.config import MqttConfig
 from controller.hub import hub_process
 from controller.mqtt import MqttPublisher, client_options, subscriptions
 from controller.mqtt.mosquitto import Mosquitto
-from controller.selfplay_board import SelfPlayBoard
+from controller.simulated.board_service import SelfPlayBoard
 from controller.status import Action, ActionError, BoardEvent, BoardStatus, ExportFormat
 
 SMALL = ("--boards", "2", "--matches", "1")

@@ -23,7 +23,7 @@ from benchmarks.measure import Row, best_of, best_per_item, count, timed_row
 from controller.referee import Cells, Judge, cells_from_board
 from controller.rules import BACKGAMMON, JACQUET, JACQUET_LUDII, Board, Variant, legal_results
 from controller.rules.tree import PlayTree
-from controller.selfplay import JacquetPlayed, play_jacquet_game
+from controller.simulated.players import JacquetPlayed, play_jacquet_game
 
 GOLDEN = Path(__file__).parent.parent / "tests" / "data" / "backgammon-golden" / "cases.jsonl"
 

@@ -27,7 +27,7 @@ from controller.record.decisions import decisions_of
 from controller.record.sgf import write_sgf
 from controller.review import analyse, build_report, render_html, render_text
 from controller.rules import Rules, Xgid
-from controller.selfplay import SimulatedPlayer, play_match, record_events
+from controller.simulated.players import SimulatedPlayer, play_match, record_events
 
 SMALL = ("--length", "1", "--repeats", "1")
 

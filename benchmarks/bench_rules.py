@@ -27,7 +27,7 @@ from controller.rules.board import Board, flip
 from controller.rules.plays import legal_plays, legal_results, plays_of_numbers
 from controller.rules.tree import PlayTree
 from controller.rules.variants import BACKGAMMON, JACQUET, JACQUET_LUDII
-from controller.selfplay import JacquetPlayed, play_jacquet_game
+from controller.simulated.players import JacquetPlayed, play_jacquet_game
 from tests.rules.reference_general import reference_plays
 
 GOLDEN = Path(__file__).parent.parent / "tests" / "data" / "backgammon-golden" / "cases.jsonl"

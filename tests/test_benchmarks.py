@@ -24,7 +24,7 @@ from benchmarks import bench_serial, bench_service
 from benchmarks.__main__ import known, load, main
 from benchmarks.measure import Row
 from controller.referee import Mode
-from controller.service.demo import SimulatedBoard
+from controller.simulated.demo import SimulatedBoard
 from firmware_bridge import SerialPort
 
 ROOT = Path(__file__).resolve().parents[1]

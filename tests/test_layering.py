@@ -28,16 +28,16 @@ BANNED = {
 
 # fmt: off
 _SERVICE_EDGES = {
-    "controller.closing", "controller.config", "controller.devices", "controller.engine",
-    "controller.mqtt", "controller.record", "controller.referee", "controller.review",
-    "controller.rules", "controller.selfplay", "controller.status", "firmware_bridge",
-    "hardware", "hardware.board", "vision",
+    "controller.closing", "controller.devices", "controller.engine", "controller.record",
+    "controller.referee", "controller.review", "controller.rules", "controller.status",
+    "hardware.board",
 }
 _COMMANDS_EDGES = {
     "controller.config", "controller.controls", "controller.devices", "controller.engine",
     "controller.hub", "controller.mqtt", "controller.record", "controller.referee",
-    "controller.review", "controller.rules", "controller.service", "controller.systemd",
-    "controller.web", "firmware_bridge", "hardware", "hardware.board", "vision",
+    "controller.review", "controller.rules", "controller.service", "controller.simulated",
+    "controller.systemd", "controller.web", "firmware_bridge", "hardware", "hardware.board",
+    "vision",
 }
 
 #: Every import allowed from one unit to another; any other import fails the test.
@@ -72,10 +72,11 @@ ALLOWED: dict[str, set[str]] = {
     "controller.review": {
         "controller.engine", "controller.record", "controller.rules", "hardware.board",
     },
-    "controller.selfplay": {"controller.record", "controller.rules"},
-    "controller.selfplay_board": {
-        "controller.record", "controller.referee", "controller.rules", "controller.selfplay",
-        "controller.status",
+    # The simulated table assembles the real service on simulated edges (the demo, tests).
+    "controller.simulated": {
+        "controller.closing", "controller.config", "controller.devices", "controller.engine",
+        "controller.mqtt", "controller.record", "controller.referee", "controller.rules",
+        "controller.service", "controller.status", "firmware_bridge", "hardware", "vision",
     },
     "controller.service": _SERVICE_EDGES,
     "controller.status": {"controller.record", "controller.rules", "hardware.board"},

@@ -181,8 +181,8 @@ def _play_matches(
     """
     from controller.record import MatFileError
     from controller.referee import Mode
-    from controller.service.demo import run_simulated
     from controller.service.service import open_journal
+    from controller.simulated.demo import run_simulated
 
     wanted = args.games if args.games is not None else 10**9  # else: to the match's end
     echo = None if args.headless else _echo

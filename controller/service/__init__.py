@@ -4,8 +4,9 @@
 * :mod:`~controller.service.service` — :class:`Service`, the asyncio shell (a
   :class:`controller.status.BoardService`).
 * :mod:`~controller.service.orientation` — which side is player 0.
-* :mod:`~controller.service.simulation`, :mod:`~controller.service.demo` — the simulated
-  table (players, camera, pins) for ``tabula demo`` and the tests.
+
+The simulated table that ``tabula demo`` and the tests run it on is
+:mod:`controller.simulated`.
 """
 
 from controller.service.errors import RefusedError, ServiceError

@@ -15,8 +15,8 @@ from controller.mqtt import decode_event, journal_events
 from controller.mqtt.mosquitto import Mosquitto
 from controller.rules.board import CHECKERS
 from controller.rules.cube import Rules
-from controller.selfplay import GameWon, Played, SimulatedPlayer, play_match
 from controller.service.service import open_journal
+from controller.simulated.players import GameWon, Played, SimulatedPlayer, play_match
 from tests.commands.test_plays import tabula
 
 ROOT = Path(__file__).resolve().parents[2]

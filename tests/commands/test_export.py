@@ -78,7 +78,7 @@ def test_errors_are_one_line_without_traceback(tmp_path: Path) -> None:
 def test_a_jacquet_match_is_refused_as_sgf_and_exported_as_json_or_text(tmp_path: Path) -> None:
     import random
 
-    from controller.selfplay import jacquet_record_events
+    from controller.simulated.players import jacquet_record_events
 
     events = list(jacquet_record_events(Rules(3), random.Random(7), games=1))
     path = journal(tmp_path, events)

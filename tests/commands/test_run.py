@@ -21,7 +21,7 @@ import pytest
 from controller.record import JournalDamagedError, MatchStarted
 from controller.record.journal import Journal
 from controller.rules import Rules
-from controller.service.demo import DEMO_PINMAP, FAST_FIRMWARE
+from controller.simulated.demo import DEMO_PINMAP, FAST_FIRMWARE
 from hardware.simulator import BoardSimulator
 from tests.commands.test_plays import tabula
 from tests.record.damage import contents, damage_log, power_cut_image, rows_sqlite_keeps

@@ -25,7 +25,7 @@ from controller.engine import (
 )
 from controller.rules import START, Rules, Xgid, flip, legal_plays
 from controller.rules.errors import IllegalActionError
-from controller.selfplay import GameStarted, Played, SimulatedPlayer, play_match
+from controller.simulated.players import GameStarted, Played, SimulatedPlayer, play_match
 
 # Player 0 is about to bear off (57 pips), player 1 is far behind (111 pips): no contact.
 RACE = (0, 2, 2, 2, 3, 3, 3, 0, 0, 0, -3, -3, 0, 0, 0, 0, 0, 0, 0, 0, 0, -3, -2, -2, -2, 0)

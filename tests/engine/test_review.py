@@ -16,7 +16,7 @@ from controller.engine import (
     review,
 )
 from controller.rules import START, Rules, Xgid, legal_plays, pip_counts
-from controller.selfplay import (
+from controller.simulated.players import (
     Doubled,
     Dropped,
     GameWon,

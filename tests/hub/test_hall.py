@@ -1,6 +1,6 @@
 """A hall of simulated boards through a real Mosquitto broker to one hub.
 
-Each board is a :class:`~controller.selfplay_board.SelfPlayBoard` publishing through its
+Each board is a :class:`~controller.simulated.board_service.SelfPlayBoard` publishing through its
 own :class:`~controller.mqtt.MqttPublisher` connection (tasks in this process, or a process
 of its own where it must die); the broker is Debian's mosquitto on a free loopback port.
 """
@@ -26,7 +26,7 @@ from controller.mqtt import MqttPublisher
 from controller.mqtt.mosquitto import Mosquitto
 from controller.record.matfile import read_mat
 from controller.record.sgf import read_sgf
-from controller.selfplay_board import SelfPlayBoard
+from controller.simulated.board_service import SelfPlayBoard
 from tests._browser import ARGS, ARTIFACTS, CHROMIUM
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -11,7 +11,7 @@ from controller.cli import main
 from controller.hub import HubState, write_archive
 from controller.mqtt import encode_event, encode_status, topic
 from controller.record.matfile import read_mat
-from controller.selfplay_board import SelfPlayBoard
+from controller.simulated.board_service import SelfPlayBoard
 from controller.status import BoardEvent, BoardStatus
 
 
@@ -120,7 +120,7 @@ def test_a_jacquet_match_is_archived_as_its_events(tmp_path: Path) -> None:
 
     from controller.record import event_from_json, event_to_dict
     from controller.rules import Rules
-    from controller.selfplay import jacquet_record_events
+    from controller.simulated.players import jacquet_record_events
 
     match = list(jacquet_record_events(Rules(1), random.Random(7)))
     events = [

@@ -11,7 +11,7 @@ import sys
 
 from controller.config import MqttConfig
 from controller.mqtt import MqttPublisher
-from controller.selfplay_board import SelfPlayBoard
+from controller.simulated.board_service import SelfPlayBoard
 
 
 async def main(broker: str, board_id: str, keepalive: int) -> None:

@@ -17,7 +17,7 @@ from controller.mqtt import (
     subscriptions,
     topic,
 )
-from controller.selfplay_board import SelfPlayBoard
+from controller.simulated.board_service import SelfPlayBoard
 from controller.status import BoardEvent
 
 

@@ -12,7 +12,7 @@ import pytest
 from controller.config import MqttConfig
 from controller.mqtt import MqttPublisher
 from controller.mqtt.mosquitto import Mosquitto
-from controller.selfplay_board import SelfPlayBoard
+from controller.simulated.board_service import SelfPlayBoard
 
 try:
     _probe = Mosquitto(Path("/nonexistent"))

@@ -18,7 +18,7 @@ from controller.config import MqttConfig
 from controller.hub import Hub
 from controller.mqtt import MqttPublisher
 from controller.mqtt.mosquitto import Mosquitto
-from controller.selfplay_board import SelfPlayBoard
+from controller.simulated.board_service import SelfPlayBoard
 
 if shutil.which("openssl") is None or (
     shutil.which("mosquitto") is None and shutil.which("mosquitto", path="/usr/sbin") is None

@@ -1,6 +1,6 @@
 """Simulated matches for the records' tests: self-play, and self-play with irregularities.
 
-``selfplay_events`` records :func:`controller.selfplay.play_match` as it is. The referee
+``selfplay_events`` records :func:`controller.simulated.players.play_match` as it is. The referee
 will also record illegal plays accepted by the opponent, boards seen mid-turn and position
 corrections: ``irregular_events`` plays matches with the same simulated players and slips
 those in at random, always through :class:`~controller.record.Replayer` so that every
@@ -40,7 +40,7 @@ from controller.rules import (
     legal_results,
     outcome,
 )
-from controller.selfplay import SimulatedPlayer, play_match, record_events
+from controller.simulated.players import SimulatedPlayer, play_match, record_events
 
 NAMES = ("Alice", "Bob")
 

@@ -22,7 +22,7 @@ from controller.rules import (
     Rules,
     WinKind,
 )
-from controller.selfplay import jacquet_record_events
+from controller.simulated.players import jacquet_record_events
 
 NAMES = ("Ann", "Bob")
 

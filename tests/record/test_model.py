@@ -24,7 +24,7 @@ from controller.record import (
     replay,
 )
 from controller.rules import START, Rules, legal_plays, xgid
-from controller.selfplay import GameWon, play_match, record_events
+from controller.simulated.players import GameWon, play_match, record_events
 from tests.record.matches import NAMES, irregular_events, nudge, players
 
 RULES = Rules(match_length=5)

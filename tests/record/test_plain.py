@@ -7,7 +7,7 @@ import random
 from controller.record import replay
 from controller.record.plain import write_text
 from controller.rules import Rules
-from controller.selfplay import jacquet_record_events
+from controller.simulated.players import jacquet_record_events
 from tests.record.matches import scripted_cube_events
 
 THREE_DROPS = [

@@ -38,7 +38,7 @@ from controller.rules import (
     PlayTree,
 )
 from controller.rules.variants import JACQUET, JACQUET_LUDII, Variant
-from controller.selfplay import JacquetPlayed, play_jacquet_game
+from controller.simulated.players import JacquetPlayed, play_jacquet_game
 from hardware.board.scene import Colour, Lamp, Pattern
 from tests.referee._support import ends_complete, lift, lift_for, put, random_steps
 from tests.rules.test_jacquet import (

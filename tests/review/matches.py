@@ -13,7 +13,7 @@ from controller.record import (
     Taken,
 )
 from controller.rules import START, Rules, legal_plays
-from controller.selfplay import GameWon, SimulatedPlayer, play_match, record_events
+from controller.simulated.players import GameWon, SimulatedPlayer, play_match, record_events
 from tests.record.matches import selfplay_events
 
 NAMES = ("Alice", "Bob")

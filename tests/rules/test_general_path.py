@@ -24,7 +24,7 @@ from controller.rules.variants import (
     Unplayable,
     Variant,
 )
-from controller.selfplay import JacquetDeclined, JacquetPlayed, play_jacquet_game
+from controller.simulated.players import JacquetDeclined, JacquetPlayed, play_jacquet_game
 from tests.rules.positions import golden_cases, roll
 from tests.rules.reference_general import reference_plays
 

@@ -17,7 +17,7 @@ from controller.rules.errors import IllegalActionError
 from controller.rules.jacquet import JacquetResult, JacquetTurn, jacquet_result
 from controller.rules.plays import legal_plays
 from controller.rules.variants import JACQUET, JACQUET_LUDII
-from controller.selfplay import JacquetPlayed, play_jacquet_game
+from controller.simulated.players import JacquetPlayed, play_jacquet_game
 
 
 def jboard(

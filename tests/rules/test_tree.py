@@ -14,7 +14,7 @@ from controller.rules.jacquet import JacquetTurn
 from controller.rules.plays import Move, legal_results
 from controller.rules.tree import PlayTree
 from controller.rules.variants import BACKGAMMON, JACQUET, JACQUET_LUDII, Variant
-from controller.selfplay import JacquetPlayed, play_jacquet_game
+from controller.simulated.players import JacquetPlayed, play_jacquet_game
 from tests.rules.positions import bar_case, bearoff_case, contact_bearoff_case, playout_cases
 from tests.rules.test_jacquet import (
     LUDII_4_1_SAME_CHECKER_GOES_ON,

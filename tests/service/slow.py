@@ -23,8 +23,8 @@ from pathlib import Path
 
 from controller.referee import Mode
 from controller.rules import Rules
-from controller.service.demo import DemoResult, run_simulated
 from controller.service.throttle import PI_ZERO_SHARE, CpuThrottle, ThrottleStats
+from controller.simulated.demo import DemoResult, run_simulated
 
 
 @dataclass(frozen=True, slots=True)

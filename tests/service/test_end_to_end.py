@@ -18,7 +18,7 @@ from controller import record
 from controller.record.journal import Journal
 from controller.referee import Mode
 from controller.rules import Rules
-from controller.service.demo import run_simulated
+from controller.simulated.demo import run_simulated
 
 GAMES = 4
 
@@ -74,7 +74,7 @@ def test_the_journal_is_what_the_simulated_players_did(tmp_path: Path, seed: int
 
 
 def test_a_flipped_board_records_the_same_game(tmp_path: Path) -> None:
-    from controller.service.demo import SimulatedBoard
+    from controller.simulated.demo import SimulatedBoard
 
     async def play() -> tuple[list[record.Event], int]:
         import random

@@ -16,7 +16,7 @@ from pathlib import Path
 from controller import record
 from controller.record.journal import Journal
 from controller.rules import JACQUET, Rules
-from controller.service.demo import SimulatedBoard, run_simulated
+from controller.simulated.demo import SimulatedBoard, run_simulated
 
 
 def test_jacquet_games_through_the_service_are_journalled_as_played(tmp_path: Path) -> None:

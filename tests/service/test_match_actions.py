@@ -24,7 +24,7 @@ from controller.service import Service
 from controller.service.flow import CameraRoll, Observed
 from controller.service.orientation import Orientation
 from controller.service.service import open_journal
-from controller.service.simulation import service_progress, until_progress
+from controller.simulated.table import service_progress, until_progress
 from controller.status import ActionError, BoardEvent, ConfirmOrientation, NewGame, NewMatch
 
 NAMES = ("Ann", "Bob")

@@ -16,11 +16,11 @@ import pytest
 
 from controller import record
 from controller.rules import JACQUET, Rules, WinKind
-from controller.selfplay_board import SelfPlayBoard
 from controller.service import Service
 from controller.service.errors import RefusedError
 from controller.service.flow import CameraRoll, Flow
 from controller.service.service import open_journal
+from controller.simulated.board_service import SelfPlayBoard
 from controller.status import ActionError, AnswerResignation, BoardEvent, Decline, Resign
 from controller.web import WebServer, create_app
 from tests.service.test_match_actions import NAMES, QueueBoard, journalled, play_opening, running

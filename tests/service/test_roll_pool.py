@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 
-from controller.service.simulation import PoolRoll, RollPool
+from controller.simulated.table import PoolRoll, RollPool
 
 
 def small_pool(shade: int) -> RollPool:

@@ -165,7 +165,7 @@ async def replug_link(cycles: int, folder: Path, *, seed: int = 1) -> ReplugRepo
 async def replug_service(games: int, folder: Path, *, seed: int = 5) -> ReplugReport:
     """Play ``games`` games on the simulated table while its board is replugged at random."""
     from controller.rules import Rules
-    from controller.service.demo import SimulatedBoard
+    from controller.simulated.demo import SimulatedBoard
     from tests.service.test_end_to_end import journalled_play
 
     rng = random.Random(seed)

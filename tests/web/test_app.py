@@ -11,7 +11,7 @@ import aiohttp
 import pytest
 
 from controller.record.matfile import read_mat
-from controller.selfplay_board import SelfPlayBoard
+from controller.simulated.board_service import SelfPlayBoard
 from controller.web import WebError, WebServer, create_app
 
 TOKEN = "referee-token-0123456789"

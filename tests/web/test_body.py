@@ -17,7 +17,7 @@ from collections.abc import Awaitable, Callable
 import aiohttp
 import pytest
 
-from controller.selfplay_board import SelfPlayBoard
+from controller.simulated.board_service import SelfPlayBoard
 from controller.web import WebServer, create_app
 from controller.web.body import MAX_BODY_BYTES, MAX_DEPTH, json_depth
 

@@ -1,6 +1,6 @@
 """The board's page in a real browser: Playwright driving Debian's chromium, headless.
 
-The board is a :class:`~controller.selfplay_board.SelfPlayBoard` (the service is not
+The board is a :class:`~controller.simulated.board_service.SelfPlayBoard` (the service is not
 wired yet); its statuses come from the rules engine, the record and the referee.
 Screenshots go to ``tests/artifacts/`` (ignored by git) for a person to look at.
 """
@@ -15,7 +15,7 @@ from collections.abc import Awaitable, Callable
 
 import pytest
 
-from controller.selfplay_board import SelfPlayBoard
+from controller.simulated.board_service import SelfPlayBoard
 from controller.web import WebServer, create_app
 from tests._browser import ARGS, ARTIFACTS, CHROMIUM
 

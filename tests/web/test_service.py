@@ -20,7 +20,7 @@ import pytest
 from controller.config import MqttConfig
 from controller.hub import Hub
 from controller.mqtt.mosquitto import Mosquitto, free_port
-from controller.service.demo import DEMO_PINMAP, FAST_FIRMWARE
+from controller.simulated.demo import DEMO_PINMAP, FAST_FIRMWARE
 from hardware.simulator import BoardSimulator
 from tests._browser import ARGS, ARTIFACTS, CHROMIUM
 from tests.commands.test_run import _config

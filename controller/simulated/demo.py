@@ -26,7 +26,7 @@ from controller.record.journal import Journal
 from controller.referee import Mode
 from controller.rules import BACKGAMMON, Rules, Variant
 from controller.service.service import Service, open_journal, scene_text
-from controller.service.simulation import DriverCounts, RollPool, TableCamera, TableDriver
+from controller.simulated.table import DriverCounts, RollPool, TableCamera, TableDriver
 
 __all__ = [
     "DEMO_PINMAP",
@@ -204,12 +204,12 @@ class SimulatedBoard:
 
     def driver(self, rng: random.Random, **options: Any) -> TableDriver:
         """Simulated players at this board."""
-        from controller.service.simulation import button_presser
+        from controller.simulated.table import button_presser
 
         press = button_presser(self.buttons, self.factory)
         driver = TableDriver
         if self.service.flow.is_jacquet:
-            from controller.service.jacquet_simulation import JacquetTableDriver
+            from controller.simulated.jacquet_table import JacquetTableDriver
 
             driver = JacquetTableDriver
         return driver(

@@ -1,6 +1,6 @@
 """Simulated players of Jacquet de Versailles at the simulated table.
 
-Why a subclass of :class:`~controller.service.simulation.TableDriver`: the table, the
+Why a subclass of :class:`~controller.simulated.table.TableDriver`: the table, the
 camera, the buttons and the checks are the same; what differs is the match (the primauté
 instead of the opening roll, no cube, numbers handed over played by the opponent, rule
 11's decline, 1 or 2 points a game), so only the players' side of it is written here.
@@ -18,7 +18,7 @@ import asyncio
 from controller import record
 from controller.referee import explaining_dice, location_of
 from controller.rules import Board, JacquetTurn, Player, WinKind, jacquet_result
-from controller.service.simulation import TableDriver
+from controller.simulated.table import TableDriver
 
 __all__ = ["JacquetTableDriver"]
 

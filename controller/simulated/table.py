@@ -9,10 +9,11 @@ simulators, and compare the journal with the players' own log (:attr:`TableDrive
   one light, each checked once by the real reader: the camera then shows only rolls whose
   truth is known, flat ones read right and cocked ones read as rerolls. Now and then the
   room's light has changed since the empty board (up to 30%, some with a shadow across).
-* :class:`TableDriver` — the two simulated players (``controller.selfplay``'s strength),
-  making a share of illegal plays and cocked rolls, and now and then passing a hand over
-  the dice or leaning over the board (``vision.hand_crossing``, ``vision.leaning_over``,
-  drawn over the camera's picture): neither is a roll.
+* :class:`TableDriver` — the two simulated players (the strength of
+  :mod:`controller.simulated.players`), making a share of illegal plays and cocked rolls,
+  and now and then passing a hand over the dice or leaning over the board
+  (``vision.hand_crossing``, ``vision.leaning_over``, drawn over the camera's picture):
+  neither is a roll.
 """
 
 from __future__ import annotations
@@ -38,11 +39,11 @@ from controller.rules import (
     legal_plays,
     outcome,
 )
-from controller.selfplay import SimulatedPlayer
 from controller.service.cube_seen import cube_shown
 from controller.service.flow import canonical_notation
 from controller.service.orientation import Orientation, mirror
 from controller.service.service import Service
+from controller.simulated.players import SimulatedPlayer
 
 __all__ = [
     "STALL_S",

@@ -7,9 +7,10 @@ a camera. Their tests, the MQTT benchmark and a simulated tournament hall run it
 service (``controller.service``) is the real thing on a Pi.
 
 Each :meth:`SelfPlayBoard.step` makes one record event (an opening roll, a roll, a play, a
-cube action, a game's end) with two :class:`~controller.selfplay.SimulatedPlayer`, applies it
-to a :class:`~controller.record.Replayer` (which refuses anything the rules forbid) and
-publishes a :class:`~controller.status.BoardEvent` then the new
+cube action, a game's end) with two
+:class:`~controller.simulated.players.SimulatedPlayer`, applies it to a
+:class:`~controller.record.Replayer` (which refuses anything the rules forbid) and publishes a
+:class:`~controller.status.BoardEvent` then the new
 :class:`~controller.status.BoardStatus` to every :meth:`~SelfPlayBoard.updates` iterator.
 """
 
@@ -43,7 +44,7 @@ from controller.record.plain import write_events, write_text
 from controller.record.sgf import write_sgf
 from controller.referee import Mode, Seen, TurnState, cells_from_board, render
 from controller.rules import Rules, gnubg_id, legal_plays, pip_counts, xgid
-from controller.selfplay import SimulatedPlayer
+from controller.simulated.players import SimulatedPlayer
 from controller.status import (
     AcceptPlay,
     Action,

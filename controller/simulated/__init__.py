@@ -1,0 +1,15 @@
+"""The simulated table: players, camera, pins and the demo's assembly, in one place.
+
+* :mod:`~controller.simulated.players` — :class:`SimulatedPlayer` and matches played on the
+  rules engine alone (``play_match``, ``play_jacquet_game``, their recorded events).
+* :mod:`~controller.simulated.table` — the table around the real :class:`Service`: the
+  players' hands on the board, the camera rendering their dice, the buttons pressed.
+* :mod:`~controller.simulated.jacquet_table` — the same table playing Jacquet de Versailles.
+* :mod:`~controller.simulated.demo` — ``tabula demo``: the real service assembled on the
+  simulated board (``hardware.simulator`` on a pty), camera and gpiozero's MockFactory.
+* :mod:`~controller.simulated.board_service` — :class:`SelfPlayBoard`, a board publishing
+  self-played matches for the web view, MQTT and the hub tests.
+
+Why no re-exports here: the rules tests import the players alone, and must not pull in
+the asyncio service, OpenCV and gpiozero that the table and the demo need.
+"""
