@@ -5,10 +5,8 @@ from __future__ import annotations
 import pytest
 
 from controller import record
-from controller.referee import Button, cells_from_board
-from controller.rules import START, Rules, legal_plays
-from controller.service.errors import RefusedError
-from controller.service.flow import (
+from controller.match.errors import RefusedError
+from controller.match.flow import (
     CameraLifted,
     CameraRoll,
     DiceEntered,
@@ -16,7 +14,9 @@ from controller.service.flow import (
     KeyPressed,
     Observed,
 )
-from tests.service.test_flow import play, started
+from controller.referee import Button, cells_from_board
+from controller.rules import START, Rules, legal_plays
+from tests.match.test_flow import play, started
 
 START_EVENT = record.MatchStarted(("Ann", "Bob"), Rules(match_length=5))
 

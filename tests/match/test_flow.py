@@ -5,10 +5,8 @@ from __future__ import annotations
 import pytest
 
 from controller import record
-from controller.referee import Button, Mode, cells_from_board
-from controller.rules import START, Rules, legal_plays
-from controller.service.errors import RefusedError
-from controller.service.flow import (
+from controller.match.errors import RefusedError
+from controller.match.flow import (
     CameraLifted,
     CameraRoll,
     CameraRollFault,
@@ -18,6 +16,8 @@ from controller.service.flow import (
     Observed,
     PositionSet,
 )
+from controller.referee import Button, Mode, cells_from_board
+from controller.rules import START, Rules, legal_plays
 
 
 def started(dice: tuple[int, int] = (3, 1)) -> Flow:
