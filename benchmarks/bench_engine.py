@@ -162,7 +162,7 @@ async def _through_service(engine: Engine, rounds: int) -> list[Row]:
     checker of the best play (the LED back-end's scene), beside the same engine's
     ``hint`` of the same position, in turns.
     """
-    from controller.match.flow import Observed
+    from controller.match.inputs import Observed
     from controller.match.learner import SOURCE_LAMP
     from controller.referee import Mode, cells_from_board
     from controller.service.demo import SimulatedBoard

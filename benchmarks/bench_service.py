@@ -29,7 +29,7 @@ from pathlib import Path
 
 from benchmarks.bench_serial import LinkLatency
 from benchmarks.measure import Row, count, duration, latency_rows
-from controller.match.flow import DiceEntered
+from controller.match.inputs import DiceEntered
 from controller.referee import Mode
 from controller.service.demo import FAST_FIRMWARE, SimulatedBoard
 

@@ -17,6 +17,17 @@ from dataclasses import dataclass, replace
 from typing import Protocol
 
 from controller.match.errors import RefusedError
+from controller.match.inputs import (
+    CameraLifted,
+    CameraRoll,
+    CameraRollFault,
+    CameraUnreadable,
+    DiceEntered,
+    Input,
+    KeyPressed,
+    Observed,
+    PositionSet,
+)
 from controller.record import events as recorded
 from controller.record.errors import InvalidEventError
 from controller.record.model import MatchSnapshot
@@ -58,84 +69,11 @@ from controller.rules.variants import BACKGAMMON, Scoring
 from hardware.board.scene import Colour, Lamp, Pattern, Scene
 
 __all__ = [
-    "CameraLifted",
-    "CameraRoll",
-    "CameraRollFault",
-    "CameraUnreadable",
-    "DiceEntered",
     "Flow",
-    "Input",
-    "KeyPressed",
-    "Observed",
-    "PositionSet",
     "VariantTurns",
     "canonical_notation",
     "register_variant_turns",
 ]
-
-
-@dataclass(frozen=True, slots=True)
-class CameraRoll:
-    """The camera read a settled roll; ``dice`` is (player 0's die, player 1's die) by side."""
-
-    dice: tuple[int, int]
-
-
-@dataclass(frozen=True, slots=True)
-class CameraRollFault:
-    """The camera saw an irregular roll (cocked, off the right-hand half...)."""
-
-    reason: str
-
-
-@dataclass(frozen=True, slots=True)
-class CameraUnreadable:
-    """The camera cannot read the dice: they must be entered."""
-
-
-@dataclass(frozen=True, slots=True)
-class CameraLifted:
-    """The dice were picked up."""
-
-
-@dataclass(frozen=True, slots=True)
-class KeyPressed:
-    """A button (or the web view's equivalent action)."""
-
-    key: Button
-
-
-@dataclass(frozen=True, slots=True)
-class DiceEntered:
-    """Dice entered by hand (buttons or web view)."""
-
-    dice: tuple[int, int]
-
-
-@dataclass(frozen=True, slots=True)
-class PositionSet:
-    """The referee corrects the position (a knocked board), before the mover rolls."""
-
-    board: Board
-
-
-@dataclass(frozen=True, slots=True)
-class Observed:
-    """A settled observation, already in logical locations (orientation applied)."""
-
-    cells: Cells
-
-
-Input = (
-    CameraRoll
-    | CameraRollFault
-    | CameraUnreadable
-    | CameraLifted
-    | KeyPressed
-    | DiceEntered
-    | PositionSet
-    | Observed
-)
 
 
 def turn_thrower(turn: TurnState) -> Player:

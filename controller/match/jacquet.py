@@ -22,20 +22,22 @@ from dataclasses import replace
 
 from controller.match.errors import RefusedError
 from controller.match.flow import (
+    Flow,
+    _high_first,
+    _seen_events,
+    register_variant_turns,
+    turn_thrower,
+)
+from controller.match.inputs import (
     CameraLifted,
     CameraRoll,
     CameraRollFault,
     CameraUnreadable,
     DiceEntered,
-    Flow,
     Input,
     KeyPressed,
     Observed,
     PositionSet,
-    _high_first,
-    _seen_events,
-    register_variant_turns,
-    turn_thrower,
 )
 from controller.record import events as recorded
 from controller.record.model import MatchSnapshot

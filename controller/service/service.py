@@ -36,13 +36,13 @@ from controller.engine import NO_ENGINE, CubeAdvice, Engine, EngineError, Ranked
 from controller.engine.review import CheckerDecision, PlayVerdict, review
 from controller.match.cube_seen import CubeSeen, cube_disagreement
 from controller.match.errors import RefusedError
-from controller.match.flow import (
+from controller.match.flow import Flow
+from controller.match.inputs import (
     CameraLifted,
     CameraRoll,
     CameraRollFault,
     CameraUnreadable,
     DiceEntered,
-    Flow,
     Input,
     KeyPressed,
     Observed,

@@ -6,12 +6,12 @@ import pytest
 
 from controller import record
 from controller.match.errors import RefusedError
-from controller.match.flow import (
+from controller.match.flow import Flow
+from controller.match.inputs import (
     CameraLifted,
     CameraRoll,
     CameraRollFault,
     DiceEntered,
-    Flow,
     KeyPressed,
     Observed,
     PositionSet,

@@ -9,7 +9,8 @@ import pytest
 
 from controller import record
 from controller.match.errors import RefusedError
-from controller.match.flow import CameraRoll, Flow, Input, KeyPressed, Observed
+from controller.match.flow import Flow
+from controller.match.inputs import CameraRoll, Input, KeyPressed, Observed
 from controller.referee import Button, Phase, cells_from_board
 from controller.rules import JACQUET, JACQUET_LUDII, Rules, Variant
 from controller.selfplay import jacquet_record_events

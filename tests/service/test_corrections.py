@@ -6,14 +6,8 @@ import pytest
 
 from controller import record
 from controller.match.errors import RefusedError
-from controller.match.flow import (
-    CameraLifted,
-    CameraRoll,
-    DiceEntered,
-    Flow,
-    KeyPressed,
-    Observed,
-)
+from controller.match.flow import Flow
+from controller.match.inputs import CameraLifted, CameraRoll, DiceEntered, KeyPressed, Observed
 from controller.referee import Button, cells_from_board
 from controller.rules import START, Rules, legal_plays
 from tests.match.test_flow import play, started

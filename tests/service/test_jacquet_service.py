@@ -11,7 +11,7 @@ from pathlib import Path
 import aiohttp
 
 from controller import record
-from controller.match.flow import CameraRoll
+from controller.match.inputs import CameraRoll
 from controller.rules import JACQUET, Rules
 from controller.service import Service
 from controller.service.service import open_journal

@@ -19,7 +19,7 @@ import pytest
 
 from controller.engine import ENGINE_KINDS, NO_ENGINE, EngineKind, make_engine
 from controller.match import RefusedError
-from controller.match.flow import Observed
+from controller.match.inputs import Observed
 from controller.match.learner import SOURCE_LAMP, TARGET_LAMP, hint_scene, hint_step
 from controller.referee import Button, Mode, cells_from_board
 from controller.rules import START, Rules, legal_plays

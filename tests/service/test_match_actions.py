@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from controller import record
-from controller.match.flow import CameraRoll, Observed
+from controller.match.inputs import CameraRoll, Observed
 from controller.match.orientation import Orientation
 from controller.record.journal import Journal
 from controller.record.sgf import write_sgf

@@ -16,7 +16,8 @@ import pytest
 
 from controller import record
 from controller.match.errors import RefusedError
-from controller.match.flow import CameraRoll, Flow
+from controller.match.flow import Flow
+from controller.match.inputs import CameraRoll
 from controller.rules import JACQUET, Rules, WinKind
 from controller.selfplay_board import SelfPlayBoard
 from controller.service import Service

@@ -44,7 +44,7 @@ from typing import Any
 
 from controller.config import MqttConfig
 from controller.hub import Hub
-from controller.match.flow import Observed
+from controller.match.inputs import Observed
 from controller.mqtt import MqttPublisher
 from controller.mqtt.mosquitto import Mosquitto
 from controller.referee import cells_from_board

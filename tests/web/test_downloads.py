@@ -15,7 +15,7 @@ import aiohttp
 import pytest
 
 from controller import record
-from controller.match.flow import CameraRoll
+from controller.match.inputs import CameraRoll
 from controller.rules import JACQUET, NACKGAMMON, Rules, Variant
 from controller.service import Service
 from controller.service.service import open_journal

@@ -19,7 +19,7 @@ import aiohttp
 import pytest
 
 from controller.engine import make_engine
-from controller.match.flow import Observed
+from controller.match.inputs import Observed
 from controller.referee import Button, Mode, cells_from_board
 from controller.rules import START, legal_plays
 from controller.service import Service
