@@ -162,9 +162,9 @@ async def _through_service(engine: Engine, rounds: int) -> list[Row]:
     checker of the best play (the LED back-end's scene), beside the same engine's
     ``hint`` of the same position, in turns.
     """
+    from controller.match.inputs import Observed
+    from controller.match.learner import SOURCE_LAMP
     from controller.referee import Mode, cells_from_board
-    from controller.service.flow import Observed
-    from controller.service.learner import SOURCE_LAMP
     from controller.simulated.demo import SimulatedBoard
     from controller.simulated.table import button_presser
     from controller.status import EnterDice

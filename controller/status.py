@@ -12,9 +12,10 @@ from collections.abc import AsyncIterator, Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any, Final, Literal, Protocol
 
+from controller.match.errors import ActionError
 from controller.record import names_clash
 from controller.rules import MAX_MATCH_LENGTH
-from hardware.board.errors import TabulaError, clipped_repr
+from hardware.board.errors import clipped_repr
 
 __all__ = [
     "ACTIONS",
@@ -177,10 +178,6 @@ class BoardEvent:
             "data": dict(self.data),
             "time": self.time,
         }
-
-
-class ActionError(TabulaError, ValueError):
-    """An action the board refuses now (bad dice, nothing to accept...): a 4xx, no change."""
 
 
 # Actions a referee takes from the web view (behind the token) or the buttons.

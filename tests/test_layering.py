@@ -18,8 +18,14 @@ import pytest
 ROOT = Path(__file__).parent.parent
 PACKAGES = ("controller", "firmware_bridge", "vision", "hardware")
 
-#: Units that compute without I/O: the shared words, the rules, the referee, the controls.
-PURE = {"hardware.board", "controller.rules", "controller.referee", "controller.controls"}
+#: Units that compute without I/O: the shared words, the rules, the referee, the controls,
+#: the match core and the record's events and replay.
+PURE = {
+    "hardware.board", "controller.rules", "controller.referee", "controller.controls",
+    "controller.match", "controller.record.model",
+}  # fmt: skip
+#: The record's modules that hold its events and fold them (pure), apart from its journal.
+_RECORD_MODEL = {"events", "errors", "model", "_jacquet"}
 # `random` is allowed: chance arrives as a random.Random parameter, never a module-level call.
 BANNED = {
     "asyncio", "serial", "cv2", "sqlite3", "gpiozero", "socket", "subprocess", "threading",
@@ -28,9 +34,9 @@ BANNED = {
 
 # fmt: off
 _SERVICE_EDGES = {
-    "controller.closing", "controller.devices", "controller.engine", "controller.record",
-    "controller.referee", "controller.review", "controller.rules", "controller.status",
-    "hardware.board",
+    "controller.closing", "controller.devices", "controller.engine", "controller.match",
+    "controller.record", "controller.referee", "controller.review", "controller.rules",
+    "controller.status", "hardware.board",
 }
 _COMMANDS_EDGES = {
     "controller.config", "controller.controls", "controller.devices", "controller.engine",
@@ -62,24 +68,33 @@ ALLOWED: dict[str, set[str]] = {
     "controller.engine": {"controller.rules", "hardware.board"},
     "controller.hub": {
         "controller.closing", "controller.config", "controller.mqtt", "controller.record",
-        "controller.status", "controller.web", "hardware.board",
+        "controller.record.model", "controller.status", "controller.web", "hardware.board",
+    },
+    "controller.match": {
+        "controller.record.model", "controller.referee", "controller.rules", "hardware.board",
     },
     "controller.mqtt": {
         "controller.closing", "controller.config", "controller.record", "controller.status",
         "hardware.board",
     },
-    "controller.record": {"controller.engine", "controller.rules", "hardware.board"},
+    "controller.record": {
+        "controller.engine", "controller.record.model", "controller.rules", "hardware.board",
+    },
+    "controller.record.model": {"controller.rules", "hardware.board"},
     "controller.review": {
         "controller.engine", "controller.record", "controller.rules", "hardware.board",
     },
     # The simulated table assembles the real service on simulated edges (the demo, tests).
     "controller.simulated": {
         "controller.closing", "controller.config", "controller.devices", "controller.engine",
-        "controller.mqtt", "controller.record", "controller.referee", "controller.rules",
-        "controller.service", "controller.status", "firmware_bridge", "hardware", "vision",
+        "controller.match", "controller.mqtt", "controller.record", "controller.record.model",
+        "controller.referee", "controller.rules", "controller.service", "controller.status",
+        "firmware_bridge", "hardware", "vision",
     },
     "controller.service": _SERVICE_EDGES,
-    "controller.status": {"controller.record", "controller.rules", "hardware.board"},
+    "controller.status": {
+        "controller.match", "controller.record", "controller.rules", "hardware.board",
+    },
     "controller.systemd": {"controller.closing", "hardware.board"},
     "controller.web": {"controller.closing", "controller.status", "hardware.board"},
     "firmware_bridge": {"hardware.board"},
@@ -97,6 +112,8 @@ ALLOWED: dict[str, set[str]] = {
 def unit_of(module: str) -> str:
     """The unit a dotted module name belongs to."""
     parts = module.split(".")
+    if parts[:2] == ["controller", "record"] and len(parts) > 2 and parts[2] in _RECORD_MODEL:
+        return "controller.record.model"
     if parts[0] == "controller" and len(parts) > 1:
         return ".".join(parts[:2])
     if parts[0] == "hardware" and len(parts) > 1 and parts[1] in {"board", "firmware", "pi"}:
@@ -190,4 +207,35 @@ def test_the_graph_sees_every_kind_of_import() -> None:
     firmware = imported_modules(ROOT / "hardware" / "firmware" / "app.py")
     assert {"hardware.firmware.wire", "hardware.firmware.scanner"} <= firmware
     assert "controller.controls" in imported_modules(ROOT / "controller" / "commands" / "run.py")
-    assert "controller.record" in imported_modules(ROOT / "controller" / "service" / "flow.py")
+    assert "controller.record" in imported_modules(ROOT / "controller" / "service" / "service.py")
+
+
+def _import_cycle(modules: dict[str, set[str]]) -> list[str]:
+    """One import cycle among ``modules`` (name -> the modules it imports), or []."""
+    done: set[str] = set()
+
+    def visit(module: str, path: list[str]) -> list[str]:
+        if module in path:
+            return [*path[path.index(module) :], module]
+        if module in done:
+            return []
+        for imported in sorted(modules.get(module, set())):
+            if cycle := visit(imported, [*path, module]):
+                return cycle
+        done.add(module)
+        return []
+
+    for module in sorted(modules):
+        if cycle := visit(module, []):
+            return cycle
+    return []
+
+
+def test_the_match_core_has_no_import_cycle() -> None:
+    """The flow hands a variant's turns to hooks the variant registers, never importing it."""
+    modules = {
+        ".".join(path.relative_to(ROOT).with_suffix("").parts): imported_modules(path)
+        for path in sorted((ROOT / "controller" / "match").glob("*.py"))
+        if path.name != "__init__.py"
+    }
+    assert not _import_cycle(modules), " -> ".join(_import_cycle(modules))

@@ -1,26 +1,14 @@
 """Tabula's board service: the referee's loop joining board, camera, buttons, LEDs, journal.
 
-* :mod:`~controller.service.flow` — the match's flow, pure (opening, cube, turns, game end).
 * :mod:`~controller.service.service` — :class:`Service`, the asyncio shell (a
-  :class:`controller.status.BoardService`).
-* :mod:`~controller.service.orientation` — which side is player 0.
+  :class:`controller.status.BoardService`) around the pure match core
+  (:mod:`controller.match`).
 
 The simulated table that ``tabula demo`` and the tests run it on is
 :mod:`controller.simulated`.
 """
 
-from controller.service.errors import RefusedError, ServiceError
-from controller.service.flow import Flow
-from controller.service.orientation import logical_cells, mirror, physical_scene
+from controller.service.errors import ServiceError
 from controller.service.service import Service, scene_text
 
-__all__ = [
-    "Flow",
-    "RefusedError",
-    "Service",
-    "ServiceError",
-    "logical_cells",
-    "mirror",
-    "physical_scene",
-    "scene_text",
-]
+__all__ = ["Service", "ServiceError", "scene_text"]

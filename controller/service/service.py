@@ -1,5 +1,5 @@
 """The board service: one asyncio loop joining the board, the camera, the buttons, the LEDs
-and the journal around the pure :class:`~controller.service.flow.Flow`.
+and the journal around the pure :class:`~controller.match.flow.Flow`.
 
 Why one consumer: every input (a settled observation, a camera event, a button, a web
 action) goes through one queue and one task, so inputs are judged and journalled in the
@@ -34,6 +34,22 @@ from controller import record
 from controller.devices import LedBackend, blink_forever
 from controller.engine import NO_ENGINE, CubeAdvice, Engine, EngineError, RankedPlay
 from controller.engine.review import CheckerDecision, PlayVerdict, review
+from controller.match.cube_seen import CubeSeen, cube_disagreement
+from controller.match.errors import RefusedError
+from controller.match.flow import Flow
+from controller.match.inputs import (
+    CameraLifted,
+    CameraRoll,
+    CameraRollFault,
+    CameraUnreadable,
+    DiceEntered,
+    Input,
+    KeyPressed,
+    Observed,
+    PositionSet,
+)
+from controller.match.learner import hint_step
+from controller.match.orientation import Orientation, propose
 from controller.record.journal import Journal, archive_path
 from controller.record.matfile import write_mat
 from controller.record.plain import write_events, write_text
@@ -53,22 +69,6 @@ from controller.rules import (
     xgid,
 )
 from controller.rules.cube import CubePhase
-from controller.service.cube_seen import CubeSeen, cube_disagreement
-from controller.service.errors import RefusedError
-from controller.service.flow import (
-    CameraLifted,
-    CameraRoll,
-    CameraRollFault,
-    CameraUnreadable,
-    DiceEntered,
-    Flow,
-    Input,
-    KeyPressed,
-    Observed,
-    PositionSet,
-)
-from controller.service.learner import hint_step
-from controller.service.orientation import Orientation, propose
 from controller.status import (
     AcceptPlay,
     Action,

@@ -30,6 +30,9 @@ from pathlib import Path
 from typing import Any
 
 from controller import record
+from controller.match.cube_seen import cube_shown
+from controller.match.flow import canonical_notation
+from controller.match.orientation import Orientation, mirror
 from controller.referee import cells_from_board, explaining_dice, location_of
 from controller.rules import (
     Board,
@@ -39,9 +42,6 @@ from controller.rules import (
     legal_plays,
     outcome,
 )
-from controller.service.cube_seen import cube_shown
-from controller.service.flow import canonical_notation
-from controller.service.orientation import Orientation, mirror
 from controller.service.service import Service
 from controller.simulated.players import SimulatedPlayer
 

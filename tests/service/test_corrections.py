@@ -5,18 +5,12 @@ from __future__ import annotations
 import pytest
 
 from controller import record
+from controller.match.errors import RefusedError
+from controller.match.flow import Flow
+from controller.match.inputs import CameraLifted, CameraRoll, DiceEntered, KeyPressed, Observed
 from controller.referee import Button, cells_from_board
 from controller.rules import START, Rules, legal_plays
-from controller.service.errors import RefusedError
-from controller.service.flow import (
-    CameraLifted,
-    CameraRoll,
-    DiceEntered,
-    Flow,
-    KeyPressed,
-    Observed,
-)
-from tests.service.test_flow import play, started
+from tests.match.test_flow import play, started
 
 START_EVENT = record.MatchStarted(("Ann", "Bob"), Rules(match_length=5))
 

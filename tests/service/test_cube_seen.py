@@ -6,12 +6,12 @@ import asyncio
 import random
 from pathlib import Path
 
+from controller.match.cube_seen import CubeSeen, cube_disagreement
+from controller.match.orientation import Orientation
 from controller.referee import cells_from_board
 from controller.rules import START, CubeState
 from controller.rules.cube import CubePhase
 from controller.service import Service
-from controller.service.cube_seen import CubeSeen, cube_disagreement
-from controller.service.orientation import Orientation
 from controller.service.service import open_journal
 from controller.simulated.demo import roll_pool
 from tests.service.test_camera_hands import opening_roll, table_camera

@@ -20,7 +20,7 @@ from controller.record.journal import Journal
 from controller.service import Service
 from controller.service.service import open_journal
 from controller.web import WebServer, create_app
-from tests.service.test_jacquet_flow import match_events
+from tests.match.test_jacquet import match_events
 from tests.service.test_resign import TOKEN, post
 
 

@@ -11,9 +11,9 @@ from pathlib import Path
 import aiohttp
 
 from controller import record
+from controller.match.inputs import CameraRoll
 from controller.rules import JACQUET, Rules
 from controller.service import Service
-from controller.service.flow import CameraRoll
 from controller.service.service import open_journal
 from controller.web import WebServer, create_app
 

@@ -18,11 +18,12 @@ from typing import Any
 import pytest
 
 from controller.engine import ENGINE_KINDS, NO_ENGINE, EngineKind, make_engine
+from controller.match import RefusedError
+from controller.match.inputs import Observed
+from controller.match.learner import SOURCE_LAMP, TARGET_LAMP, hint_scene, hint_step
 from controller.referee import Button, Mode, cells_from_board
 from controller.rules import START, Rules, legal_plays
-from controller.service import RefusedError, Service
-from controller.service.flow import Observed
-from controller.service.learner import SOURCE_LAMP, TARGET_LAMP, hint_scene, hint_step
+from controller.service import Service
 from controller.service.service import open_journal
 from controller.simulated.demo import SimulatedBoard
 from controller.simulated.table import service_progress, until_progress

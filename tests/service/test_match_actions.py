@@ -16,13 +16,13 @@ from pathlib import Path
 import pytest
 
 from controller import record
+from controller.match.inputs import CameraRoll, Observed
+from controller.match.orientation import Orientation
 from controller.record.journal import Journal
 from controller.record.sgf import write_sgf
 from controller.referee import Button, Cells, cells_from_board
 from controller.rules import START, legal_plays
 from controller.service import Service
-from controller.service.flow import CameraRoll, Observed
-from controller.service.orientation import Orientation
 from controller.service.service import open_journal
 from controller.simulated.table import service_progress, until_progress
 from controller.status import ActionError, BoardEvent, ConfirmOrientation, NewGame, NewMatch

@@ -15,10 +15,11 @@ import aiohttp
 import pytest
 
 from controller import record
+from controller.match.errors import RefusedError
+from controller.match.flow import Flow
+from controller.match.inputs import CameraRoll
 from controller.rules import JACQUET, Rules, WinKind
 from controller.service import Service
-from controller.service.errors import RefusedError
-from controller.service.flow import CameraRoll, Flow
 from controller.service.service import open_journal
 from controller.simulated.board_service import SelfPlayBoard
 from controller.status import ActionError, AnswerResignation, BoardEvent, Decline, Resign

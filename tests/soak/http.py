@@ -44,12 +44,12 @@ from typing import Any
 
 from controller.config import MqttConfig
 from controller.hub import Hub
+from controller.match.inputs import Observed
 from controller.mqtt import MqttPublisher
 from controller.mqtt.mosquitto import Mosquitto
 from controller.referee import cells_from_board
 from controller.rules import START, Rules
 from controller.service import Service
-from controller.service.flow import Observed
 from controller.service.service import open_journal
 from controller.status import ACTIONS, RESIGN_KINDS, RULE_OPTIONS
 from controller.web import WebServer, create_app

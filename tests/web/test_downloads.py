@@ -15,9 +15,9 @@ import aiohttp
 import pytest
 
 from controller import record
+from controller.match.inputs import CameraRoll
 from controller.rules import JACQUET, NACKGAMMON, Rules, Variant
 from controller.service import Service
-from controller.service.flow import CameraRoll
 from controller.service.service import open_journal
 from controller.web import WebServer, create_app
 

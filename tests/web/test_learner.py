@@ -19,10 +19,10 @@ import aiohttp
 import pytest
 
 from controller.engine import make_engine
+from controller.match.inputs import Observed
 from controller.referee import Button, Mode, cells_from_board
 from controller.rules import START, legal_plays
 from controller.service import Service
-from controller.service.flow import Observed
 from controller.service.service import open_journal
 from controller.status import EnterDice
 from controller.web import WebServer, create_app

@@ -5,19 +5,19 @@ from __future__ import annotations
 import pytest
 
 from controller import record
-from controller.referee import Button, Mode, cells_from_board
-from controller.rules import START, Rules, legal_plays
-from controller.service.errors import RefusedError
-from controller.service.flow import (
+from controller.match.errors import RefusedError
+from controller.match.flow import Flow
+from controller.match.inputs import (
     CameraLifted,
     CameraRoll,
     CameraRollFault,
     DiceEntered,
-    Flow,
     KeyPressed,
     Observed,
     PositionSet,
 )
+from controller.referee import Button, Mode, cells_from_board
+from controller.rules import START, Rules, legal_plays
 
 
 def started(dice: tuple[int, int] = (3, 1)) -> Flow:

@@ -14,8 +14,23 @@ rules engine's :class:`~controller.rules.CubeState`; the score the rules' :class
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Protocol
 
-from controller import record
+from controller.match.errors import RefusedError
+from controller.match.inputs import (
+    CameraLifted,
+    CameraRoll,
+    CameraRollFault,
+    CameraUnreadable,
+    DiceEntered,
+    Input,
+    KeyPressed,
+    Observed,
+    PositionSet,
+)
+from controller.record import events as recorded
+from controller.record.errors import InvalidEventError
+from controller.record.model import MatchSnapshot
 from controller.referee import (
     Button,
     Cells,
@@ -51,86 +66,14 @@ from controller.rules import (
     outcome,
 )
 from controller.rules.variants import BACKGAMMON, Scoring
-from controller.service.errors import RefusedError
 from hardware.board.scene import Colour, Lamp, Pattern, Scene
 
 __all__ = [
-    "CameraLifted",
-    "CameraRoll",
-    "CameraRollFault",
-    "CameraUnreadable",
-    "DiceEntered",
     "Flow",
-    "Input",
-    "KeyPressed",
-    "Observed",
-    "PositionSet",
+    "VariantTurns",
     "canonical_notation",
+    "register_variant_turns",
 ]
-
-
-@dataclass(frozen=True, slots=True)
-class CameraRoll:
-    """The camera read a settled roll; ``dice`` is (player 0's die, player 1's die) by side."""
-
-    dice: tuple[int, int]
-
-
-@dataclass(frozen=True, slots=True)
-class CameraRollFault:
-    """The camera saw an irregular roll (cocked, off the right-hand half...)."""
-
-    reason: str
-
-
-@dataclass(frozen=True, slots=True)
-class CameraUnreadable:
-    """The camera cannot read the dice: they must be entered."""
-
-
-@dataclass(frozen=True, slots=True)
-class CameraLifted:
-    """The dice were picked up."""
-
-
-@dataclass(frozen=True, slots=True)
-class KeyPressed:
-    """A button (or the web view's equivalent action)."""
-
-    key: Button
-
-
-@dataclass(frozen=True, slots=True)
-class DiceEntered:
-    """Dice entered by hand (buttons or web view)."""
-
-    dice: tuple[int, int]
-
-
-@dataclass(frozen=True, slots=True)
-class PositionSet:
-    """The referee corrects the position (a knocked board), before the mover rolls."""
-
-    board: Board
-
-
-@dataclass(frozen=True, slots=True)
-class Observed:
-    """A settled observation, already in logical locations (orientation applied)."""
-
-    cells: Cells
-
-
-Input = (
-    CameraRoll
-    | CameraRollFault
-    | CameraUnreadable
-    | CameraLifted
-    | KeyPressed
-    | DiceEntered
-    | PositionSet
-    | Observed
-)
 
 
 def turn_thrower(turn: TurnState) -> Player:
@@ -145,6 +88,36 @@ def canonical_notation(before: Board, player: Player, dice: tuple[int, int], aft
         if play.result == after:
             return play.notation
     raise RefusedError(f"no legal play of {dice!r} reaches {after!r}")
+
+
+class VariantTurns(Protocol):
+    """The turns of a variant with states of its own (Jacquet's primauté, numbers handed
+    over, Decline).
+
+    Why hooks: :class:`Flow` hands such a match's inputs to its variant, as python-chess's
+    variant boards override a few methods, and never imports the variant's module; each
+    variant module registers its hooks (:func:`register_variant_turns`).
+    """
+
+    def resume(self, flow: Flow, snapshot: MatchSnapshot) -> Flow:
+        """The flow where the journal's ``snapshot`` stands (no game over owed)."""
+        ...
+
+    def on(self, flow: Flow, event: Input) -> tuple[Flow, list[recorded.Event]]:
+        """The next flow after ``event`` and the record events to journal first."""
+        ...
+
+    def thrower(self, flow: Flow) -> Player | None:
+        """Who throws the next dice the camera sees (:attr:`Flow.thrower`)."""
+        ...
+
+
+_VARIANT_TURNS: dict[Scoring, VariantTurns] = {}
+
+
+def register_variant_turns(scoring: Scoring, turns: VariantTurns) -> None:
+    """Let ``turns`` play the matches scored by ``scoring``."""
+    _VARIANT_TURNS[scoring] = turns
 
 
 _OPENING_SCENE = Scene(status=Lamp(Colour.AMBER, Pattern.SLOW))
@@ -166,7 +139,7 @@ class Flow:
         notice: the last thing to tell the players.
         partial: the last partial board journalled this turn (not journalled twice).
         variant: the game played; Jacquet de Versailles goes through
-            :mod:`controller.service.jacquet_flow` (no cube: ``cube`` stays None).
+            :mod:`controller.match.jacquet` (no cube: ``cube`` stays None).
         resignation: a resignation offered, awaiting the opponent's answer.
     """
 
@@ -181,7 +154,7 @@ class Flow:
     notice: str = "opening roll: one die each"
     partial: Board | None = None
     variant: Variant = BACKGAMMON
-    resignation: record.Resigned | None = None
+    resignation: recorded.Resigned | None = None
 
     @classmethod
     def new(
@@ -198,14 +171,19 @@ class Flow:
         return flow
 
     @property
+    def _variant_turns(self) -> VariantTurns | None:
+        """The hooks of a variant with turns of its own; None for backgammon's."""
+        return _VARIANT_TURNS.get(self.variant.scoring)
+
+    @property
     def is_jacquet(self) -> bool:
         """Whether the match is Jacquet de Versailles (either ruleset)."""
         return self.variant.scoring is Scoring.JACQUET
 
     @classmethod
     def resume(
-        cls, snapshot: record.MatchSnapshot, mode: Mode = Mode.REFEREE
-    ) -> tuple[Flow, list[record.Event]]:
+        cls, snapshot: MatchSnapshot, mode: Mode = Mode.REFEREE
+    ) -> tuple[Flow, list[recorded.Event]]:
         """The flow a journal's snapshot stands at, and the events still owed (a game's end).
 
         A turn being played resumes with its dice; the board then tells how far the play got.
@@ -219,15 +197,13 @@ class Flow:
             variant=snapshot.variant,
         )
         cube = snapshot.cube
-        owed: list[record.Event] = []
+        owed: list[recorded.Event] = []
         if snapshot.pending is not None:
             result = snapshot.pending
             owed.append(_ended(result))
             return flow._game_over(result, owed)
-        if flow.is_jacquet:
-            from controller.service.jacquet_flow import jacquet_resume
-
-            return jacquet_resume(flow, snapshot), owed
+        if flow._variant_turns is not None:
+            return flow._variant_turns.resume(flow, snapshot), owed
         if cube is None:
             return flow, owed
         dice = snapshot.dice if cube.phase is CubePhase.ROLLED else None
@@ -279,17 +255,15 @@ class Flow:
         """Who throws the next dice the camera sees; None when each player throws one die
         (the opening roll, Jacquet's primauté). The camera needs it: each player throws
         into the right-hand half of the board as he sees it."""
-        if self.is_jacquet:
-            from controller.service.jacquet_flow import jacquet_thrower
-
-            return jacquet_thrower(self)
+        if self._variant_turns is not None:
+            return self._variant_turns.thrower(self)
         if self.cube is None or self.turn is None:
             return None
         return turn_thrower(self.turn)
 
     # Transitions.
 
-    def on(self, event: Input) -> tuple[Flow, list[record.Event]]:
+    def on(self, event: Input) -> tuple[Flow, list[recorded.Event]]:
         """The next flow after ``event`` and the record events to journal before adopting it.
 
         Raises:
@@ -297,14 +271,12 @@ class Flow:
         """
         try:
             return self._on(event)
-        except (RulesError, record.InvalidEventError) as error:
+        except (RulesError, InvalidEventError) as error:
             raise RefusedError(str(error)) from None
 
-    def _on(self, event: Input) -> tuple[Flow, list[record.Event]]:
-        if self.is_jacquet:
-            from controller.service.jacquet_flow import jacquet_on
-
-            return jacquet_on(self, event)
+    def _on(self, event: Input) -> tuple[Flow, list[recorded.Event]]:
+        if self._variant_turns is not None:
+            return self._variant_turns.on(self, event)
         if isinstance(event, Observed):
             flow = replace(self, cells=event.cells)
             if self.turn is None or self.resignation is not None:
@@ -339,7 +311,7 @@ class Flow:
             return self._turn(turn.on(RollFault(roller, event.reason)))
         return self._turn(turn.on(RollUnreadable(roller)))
 
-    def _opening(self, event: Input) -> tuple[Flow, list[record.Event]]:
+    def _opening(self, event: Input) -> tuple[Flow, list[recorded.Event]]:
         if isinstance(event, CameraRollFault):
             return replace(self, notice=f"opening roll again: {event.reason}"), []
         if isinstance(event, CameraUnreadable):
@@ -351,7 +323,7 @@ class Flow:
         else:
             raise RefusedError("waiting for the opening roll: one die each")
         opening = (self.opening or OpeningRoll(rules=self.rules)).roll(*dice)
-        events: list[record.Event] = [record.OpeningRolled(dice)]
+        events: list[recorded.Event] = [recorded.OpeningRolled(dice)]
         if not opening.is_decided:
             return replace(
                 self, opening=opening, notice=f"opening roll {dice}: tie, roll again"
@@ -364,16 +336,16 @@ class Flow:
         flow = replace(self, opening=None, cube=cube, turn=turn, partial=None)
         return replace(flow, notice=turn.notice), events
 
-    def _correct(self, board: Board, turn: TurnState) -> tuple[Flow, list[record.Event]]:
+    def _correct(self, board: Board, turn: TurnState) -> tuple[Flow, list[recorded.Event]]:
         if turn.phase not in (Phase.ROLL, Phase.MANUAL_DICE):
             raise RefusedError("the position is corrected before the roll, not during a play")
-        edited = record.PositionEdited(check_board(board), "corrected by the referee")
+        edited = recorded.PositionEdited(check_board(board), "corrected by the referee")
         following = TurnState.start(edited.board, turn.player, notice="position corrected")
         if self.cells is not None:
             following = following.on(Seen(self.cells))
         return replace(self, turn=following, partial=None, notice=following.notice), [edited]
 
-    def abandon(self, reason: str) -> tuple[Flow, list[record.Event]]:
+    def abandon(self, reason: str) -> tuple[Flow, list[recorded.Event]]:
         """The game in progress abandoned (a knocked board): the score stays, a new opening.
 
         Raises:
@@ -383,12 +355,12 @@ class Flow:
             raise RefusedError("the match is over")
         if self.turn is None and self.opening is None:
             raise RefusedError("no game in progress: waiting for the opening roll")
-        event = record.GameAbandoned(reason)
+        event = recorded.GameAbandoned(reason)
         text = f"game {self.match.game_number} abandoned: opening roll, one die each"
         flow = replace(self, opening=None, cube=None, turn=None, partial=None, notice=text)
         return replace(flow, resignation=None), [event]
 
-    def resign(self, player: Player, kind: WinKind) -> tuple[Flow, list[record.Event]]:
+    def resign(self, player: Player, kind: WinKind) -> tuple[Flow, list[recorded.Event]]:
         """``player`` offers to resign a single game, a gammon or a backgammon.
 
         The opponent then accepts (:meth:`answer_resignation`: the game ends with ``kind``
@@ -414,12 +386,12 @@ class Flow:
         problem = self.cube.resign_problem(player)
         if problem is not None:
             raise RefusedError(problem)
-        event = record.Resigned(player, kind)
+        event = recorded.Resigned(player, kind)
         what = f"player {player} resigns a {kind.name.lower()}"
         notice = f"{what}: player {1 - player} accepts or refuses"
         return replace(self, resignation=event, notice=notice), [event]
 
-    def answer_resignation(self, accept: bool) -> tuple[Flow, list[record.Event]]:
+    def answer_resignation(self, accept: bool) -> tuple[Flow, list[recorded.Event]]:
         """The opponent accepts the pending resignation (the game ends) or refuses it.
 
         Raises:
@@ -432,39 +404,39 @@ class Flow:
         flow = replace(self, resignation=None)
         if not accept:
             notice = f"player {answerer} refused the resignation: play on"
-            return replace(flow, notice=notice), [record.ResignRefused(answerer)]
+            return replace(flow, notice=notice), [recorded.ResignRefused(answerer)]
         result = self.cube.resign(offered.player, offered.kind)
-        return flow._game_over(result, [record.ResignAccepted(answerer), _ended(result)])
+        return flow._game_over(result, [recorded.ResignAccepted(answerer), _ended(result)])
 
     def with_mode(self, mode: Mode) -> Flow:
         """The same flow shown in another mode (the Mode button)."""
         return replace(self, mode=mode, notice=f"{mode.value} mode")
 
-    def _answer(self, event: Input, cube: CubeState) -> tuple[Flow, list[record.Event]]:
+    def _answer(self, event: Input, cube: CubeState) -> tuple[Flow, list[recorded.Event]]:
         """A double (or beaver) is pending: only Take, Drop and (a beaver) Double count."""
         player = cube.to_act
         key = event.key if isinstance(event, KeyPressed) else None
         if key is Button.TAKE:
             cube = cube.take(player)
             return replace(self, cube=cube, notice=f"player {player} took: cube at {cube.value}"), [
-                record.Taken(player)
+                recorded.Taken(player)
             ]
         if key is Button.DROP:
             result = cube.drop(player)
-            return self._game_over(result, [record.Dropped(player), _ended(result)])
+            return self._game_over(result, [recorded.Dropped(player), _ended(result)])
         if key is Button.DOUBLE:
             problem = cube.beaver_problem(player)
             if problem is not None:
                 raise RefusedError(problem)
             value = cube.value * 4
             return replace(self, cube=cube.beaver(player), notice=f"beaver to {value}"), [
-                record.Beavered(player, value)
+                recorded.Beavered(player, value)
             ]
         raise RefusedError(f"player {player} must take or drop the cube first")
 
     def _key(
         self, key: Button, turn: TurnState, cube: CubeState
-    ) -> tuple[Flow, list[record.Event]]:
+    ) -> tuple[Flow, list[recorded.Event]]:
         if key is Button.DOUBLE:
             if turn.phase in (Phase.ROLL, Phase.MANUAL_DICE):
                 problem = cube.double_problem(turn.player)
@@ -473,7 +445,7 @@ class Flow:
                 value = cube.value * 2
                 flow = replace(self, cube=cube.double(turn.player))
                 return replace(flow, notice=f"player {turn.player} doubles to {value}"), [
-                    record.Doubled(turn.player, value)
+                    recorded.Doubled(turn.player, value)
                 ]
             return self._turn(turn.on(TurnDoubled(1 - turn.player)))
         if key in (Button.TAKE, Button.DROP):
@@ -482,17 +454,17 @@ class Flow:
             key = Button.DEMAND
         return self._turn(turn.on(Press(key)))
 
-    def _turn(self, turn: TurnState) -> tuple[Flow, list[record.Event]]:
+    def _turn(self, turn: TurnState) -> tuple[Flow, list[recorded.Event]]:
         """Adopt the turn's new state: record what it implies, end it when it is over."""
         assert self.turn is not None and self.cube is not None
         old, cube = self.turn, self.cube
-        events: list[record.Event] = []
+        events: list[recorded.Event] = []
         if cube.phase is CubePhase.ROLLED and _dice_changed(old.dice, turn.dice):
             # Other dice than those on record (a misread confirmed by hand): correct them.
             assert turn.dice is not None
-            events.append(record.DiceCorrected(turn.player, turn.dice))
+            events.append(recorded.DiceCorrected(turn.player, turn.dice))
         elif old.dice is None and turn.dice is not None and turn.phase is not Phase.DONE:
-            events.append(record.Rolled(turn.player, turn.dice))
+            events.append(recorded.Rolled(turn.player, turn.dice))
             cube = cube.roll(turn.player)
         partial = _seen_events(old, turn, self.partial, events)
         flow = replace(self, cube=cube, turn=turn, partial=partial, notice=turn.notice)
@@ -501,17 +473,17 @@ class Flow:
         return flow._end_turn(turn, cube, events)
 
     def _end_turn(
-        self, turn: TurnState, cube: CubeState, events: list[record.Event]
-    ) -> tuple[Flow, list[record.Event]]:
+        self, turn: TurnState, cube: CubeState, events: list[recorded.Event]
+    ) -> tuple[Flow, list[recorded.Event]]:
         end = turn.end
         assert end is not None and turn.dice is not None
         after = end.board
         legal = {play.result for play in legal_plays(turn.before, turn.player, turn.dice)}
         if after in legal:
             notation = canonical_notation(turn.before, turn.player, turn.dice, after)
-            events.append(record.Played(turn.player, turn.dice, notation, after))
+            events.append(recorded.Played(turn.player, turn.dice, notation, after))
         else:
-            events.append(record.IllegalPlayAccepted(turn.player, turn.dice, turn.before, after))
+            events.append(recorded.IllegalPlayAccepted(turn.player, turn.dice, turn.before, after))
         ended = outcome(after)
         if ended is not None:
             result = cube.result(ended)
@@ -535,16 +507,16 @@ class Flow:
             if problem is not None:
                 return replace(flow, notice=problem), events
             value = cube.value * 2
-            events.append(record.Doubled(opponent, value))
+            events.append(recorded.Doubled(opponent, value))
             return replace(flow, cube=cube.double(opponent), notice=f"doubles to {value}"), events
         if following.dice is not None:
-            events.append(record.Rolled(opponent, following.dice))
+            events.append(recorded.Rolled(opponent, following.dice))
             flow = replace(flow, cube=cube.roll(opponent))
         return flow, events
 
     def _game_over(
-        self, result: GameResult, events: list[record.Event]
-    ) -> tuple[Flow, list[record.Event]]:
+        self, result: GameResult, events: list[recorded.Event]
+    ) -> tuple[Flow, list[recorded.Event]]:
         match = self.match.after_game(result.points, result.winner)
         text = (
             f"player {result.winner} wins {result.points}; score {match.score[0]}-{match.score[1]}"
@@ -558,7 +530,7 @@ class Flow:
 
 
 def _seen_events(
-    old: TurnState, turn: TurnState, partial: Board | None, events: list[record.Event]
+    old: TurnState, turn: TurnState, partial: Board | None, events: list[recorded.Event]
 ) -> Board | None:
     """Add the events of what the turn saw (a new partial board, a flag); the partial now."""
     verdict = turn.verdict
@@ -569,14 +541,14 @@ def _seen_events(
         and verdict.board is not None
         and verdict.board != (partial or turn.before)
     ):
-        events.append(record.Observed(verdict.board))
+        events.append(recorded.Observed(verdict.board))
         partial = verdict.board
     if turn.phase is Phase.FLAGGED and old.phase is not Phase.FLAGGED and turn.flagged:
         events.append(_flagged(turn))
     return partial
 
 
-def _flagged(turn: TurnState) -> record.Flagged:
+def _flagged(turn: TurnState) -> recorded.Flagged:
     """The record of a flagged play: the board shown if it is a position, else the nearest."""
     flagged = turn.flagged
     assert flagged is not None
@@ -584,14 +556,14 @@ def _flagged(turn: TurnState) -> record.Flagged:
         if board is None:
             continue
         try:
-            return record.Flagged(turn.player, board, flagged.text)
-        except record.InvalidEventError:
+            return recorded.Flagged(turn.player, board, flagged.text)
+        except InvalidEventError:
             continue
     raise RefusedError(f"no board to record the flag on: {flagged.text}")
 
 
-def _ended(result: GameResult) -> record.GameEnded:
-    return record.GameEnded(
+def _ended(result: GameResult) -> recorded.GameEnded:
+    return recorded.GameEnded(
         result.winner, result.points, result.kind, result.dropped, result.resigned
     )
 

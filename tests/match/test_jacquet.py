@@ -8,10 +8,11 @@ import random
 import pytest
 
 from controller import record
+from controller.match.errors import RefusedError
+from controller.match.flow import Flow
+from controller.match.inputs import CameraRoll, Input, KeyPressed, Observed
 from controller.referee import Button, Phase, cells_from_board
 from controller.rules import JACQUET, JACQUET_LUDII, Rules, Variant
-from controller.service.errors import RefusedError
-from controller.service.flow import CameraRoll, Flow, Input, KeyPressed, Observed
 from controller.simulated.players import jacquet_record_events
 
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
+from controller.match.orientation import Orientation
 from controller.rules import CubeState
 from controller.rules.cube import CubePhase
-from controller.service.orientation import Orientation
 
 __all__ = ["CubeSeen", "cube_disagreement", "cube_shown"]
 

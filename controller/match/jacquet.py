@@ -1,10 +1,11 @@
 """The flow of a Jacquet de Versailles match: primauté, turns, numbers handed over, score.
 
-Why apart from :mod:`controller.service.flow`: Jacquet has no cube and no opening roll;
+Why apart from :mod:`controller.match.flow`: Jacquet has no cube and no opening roll;
 who plays next is the rules' :class:`~controller.rules.JacquetTurn`, which the referee's
 :class:`~controller.referee.TurnState` carries (:meth:`TurnState.from_jacquet`,
 :meth:`TurnState.next_turn`). :meth:`Flow.on` hands a Jacquet match's inputs to
-:func:`jacquet_on`, which returns the next flow and the record events to journal before
+:func:`jacquet_on` (through the hooks :class:`JacquetTurns` registers, so that the flow
+never imports this module), which returns the next flow and the record events to journal before
 adopting it, as for backgammon; the record folds them back with the same rules
 (:mod:`controller.record._jacquet` says how a Jacquet game is recorded).
 
@@ -19,7 +20,27 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from controller import record
+from controller.match.errors import RefusedError
+from controller.match.flow import (
+    Flow,
+    _high_first,
+    _seen_events,
+    register_variant_turns,
+    turn_thrower,
+)
+from controller.match.inputs import (
+    CameraLifted,
+    CameraRoll,
+    CameraRollFault,
+    CameraUnreadable,
+    DiceEntered,
+    Input,
+    KeyPressed,
+    Observed,
+    PositionSet,
+)
+from controller.record import events as recorded
+from controller.record.model import MatchSnapshot
 from controller.referee import (
     Button,
     DiceLifted,
@@ -35,24 +56,9 @@ from controller.referee import (
     TurnState,
 )
 from controller.rules import GameResult, JacquetResult, JacquetTurn, WinKind
-from controller.service.errors import RefusedError
-from controller.service.flow import (
-    CameraLifted,
-    CameraRoll,
-    CameraRollFault,
-    CameraUnreadable,
-    DiceEntered,
-    Flow,
-    Input,
-    KeyPressed,
-    Observed,
-    PositionSet,
-    _high_first,
-    _seen_events,
-    turn_thrower,
-)
+from controller.rules.variants import Scoring
 
-__all__ = ["jacquet_on", "jacquet_result_of", "jacquet_resume", "jacquet_thrower"]
+__all__ = ["JacquetTurns", "jacquet_on", "jacquet_result_of", "jacquet_resume", "jacquet_thrower"]
 
 _CUBE_KEYS = (Button.DOUBLE, Button.TAKE, Button.DROP)
 
@@ -66,7 +72,7 @@ def _kind(result: JacquetResult) -> WinKind:
     return WinKind.GAMMON if result.is_double else WinKind.SINGLE
 
 
-def jacquet_resume(flow: Flow, snapshot: record.MatchSnapshot) -> Flow:
+def jacquet_resume(flow: Flow, snapshot: MatchSnapshot) -> Flow:
     """The flow of a Jacquet match where the journal's ``snapshot`` stands (no game over owed).
 
     A game whose primauté is not yet thrown resumes waiting for it; numbers being played
@@ -80,7 +86,7 @@ def jacquet_resume(flow: Flow, snapshot: record.MatchSnapshot) -> Flow:
     return replace(flow, turn=state, notice=state.notice)
 
 
-def jacquet_on(flow: Flow, event: Input) -> tuple[Flow, list[record.Event]]:
+def jacquet_on(flow: Flow, event: Input) -> tuple[Flow, list[recorded.Event]]:
     """The next flow of a Jacquet match after ``event``, and the record events it implies.
 
     Raises:
@@ -157,11 +163,11 @@ def _roller(turn: TurnState) -> int:
 
 def _correct(
     flow: Flow, turn: TurnState, board: tuple[int, ...]
-) -> tuple[Flow, list[record.Event]]:
+) -> tuple[Flow, list[recorded.Event]]:
     jacquet = turn.jacquet
     if turn.phase not in (Phase.ROLL, Phase.MANUAL_DICE) or jacquet is None or jacquet.numbers:
         raise RefusedError("the position is corrected before a throw, not during a play")
-    edited = record.PositionEdited(board, "corrected by the referee")
+    edited = recorded.PositionEdited(board, "corrected by the referee")
     following = TurnState.from_jacquet(
         replace(jacquet, board=edited.board), notice="position corrected"
     )
@@ -171,16 +177,16 @@ def _correct(
     return flow, [edited]
 
 
-def _adopt(flow: Flow, old: TurnState, turn: TurnState) -> tuple[Flow, list[record.Event]]:
+def _adopt(flow: Flow, old: TurnState, turn: TurnState) -> tuple[Flow, list[recorded.Event]]:
     """Adopt the turn's new state: record what it implies, move on when it is over."""
     if old.dice is not None and turn.dice is None and turn.phase is not Phase.DONE:
         raise RefusedError("the throw is recorded: it cannot be undone")
-    events: list[record.Event] = []
+    events: list[recorded.Event] = []
     if old.phase is Phase.PRIMAUTE and turn.phase is not Phase.PRIMAUTE:
         assert turn.dice is not None
-        events.append(record.OpeningRolled(turn.dice))
+        events.append(recorded.OpeningRolled(turn.dice))
     elif old.dice is None and turn.dice is not None and turn.phase is not Phase.DONE:
-        events.append(record.Rolled(turn.player, turn.dice))
+        events.append(recorded.Rolled(turn.player, turn.dice))
     partial = _seen_events(old, turn, flow.partial, events)
     flow = replace(flow, turn=turn, partial=partial, notice=turn.notice)
     if turn.phase is not Phase.DONE:
@@ -189,33 +195,44 @@ def _adopt(flow: Flow, old: TurnState, turn: TurnState) -> tuple[Flow, list[reco
 
 
 def _end_turn(
-    flow: Flow, turn: TurnState, events: list[record.Event]
-) -> tuple[Flow, list[record.Event]]:
+    flow: Flow, turn: TurnState, events: list[recorded.Event]
+) -> tuple[Flow, list[recorded.Event]]:
     end = turn.end
     assert end is not None and turn.dice is not None and turn.jacquet is not None
     if end.declined:
-        events.append(record.Declined(turn.player))
+        events.append(recorded.Declined(turn.player))
     else:
         playing = turn.jacquet if turn.jacquet.numbers else turn.jacquet.throw(turn.dice)
         play = next((play for play in playing.plays() if play.result == end.board), None)
         if play is not None:
-            events.append(record.Played(turn.player, turn.dice, play.notation, end.board))
+            events.append(recorded.Played(turn.player, turn.dice, play.notation, end.board))
         else:
             events.append(
-                record.IllegalPlayAccepted(turn.player, turn.dice, turn.before, end.board)
+                recorded.IllegalPlayAccepted(turn.player, turn.dice, turn.before, end.board)
             )
     result = end.result
     if result is not None:
-        events.append(record.GameEnded(result.winner, result.points, _kind(result)))
+        events.append(recorded.GameEnded(result.winner, result.points, _kind(result)))
         return flow._game_over(jacquet_result_of(result), events)
     following = turn.next_turn()
     if following.dice is not None and following.dice_source in (
         DiceSource.CAMERA,
         DiceSource.MANUAL,
     ):
-        events.append(record.Rolled(following.player, following.dice))
+        events.append(recorded.Rolled(following.player, following.dice))
     notice = following.notice
     if end.declined:
         notice = f"{turn.notice}; {notice}" if notice else turn.notice
     flow = replace(flow, turn=following, partial=None, notice=notice)
     return flow, events
+
+
+class JacquetTurns:
+    """Jacquet de Versailles' hooks into :class:`Flow` (a :class:`VariantTurns`)."""
+
+    resume = staticmethod(jacquet_resume)
+    on = staticmethod(jacquet_on)
+    thrower = staticmethod(jacquet_thrower)
+
+
+register_variant_turns(Scoring.JACQUET, JacquetTurns())

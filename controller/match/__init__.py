@@ -1,0 +1,34 @@
+"""Tabula's match core, pure: the match's flow, its variants' turns, the board's orientation,
+the learner's lamps and the cube the camera sees.
+
+Why one package: what happens on a roll, a button or a board change is decided here, with
+no clock, device or journal; the service (:mod:`controller.service`) feeds the inputs in
+and journals the events that come out.
+
+* :mod:`~controller.match.flow` — :class:`Flow` (opening, cube, turns, game end).
+* :mod:`~controller.match.inputs` — what the board, camera, buttons and web view tell it.
+* :mod:`~controller.match.jacquet` — Jacquet de Versailles' turns, hooked into the flow:
+  importing it here registers them, so any import of the core lets a Jacquet flow find them.
+* :mod:`~controller.match.orientation` — which side is player 0.
+* :mod:`~controller.match.learner` — the learner's lamps and hint steps.
+* :mod:`~controller.match.cube_seen` — the cube the camera sees against the referee's.
+"""
+
+from controller.match.errors import ActionError, RefusedError
+from controller.match.flow import Flow, VariantTurns
+from controller.match.inputs import Input
+from controller.match.jacquet import JacquetTurns
+from controller.match.orientation import Orientation, logical_cells, mirror, physical_scene
+
+__all__ = [
+    "ActionError",
+    "Flow",
+    "Input",
+    "JacquetTurns",
+    "Orientation",
+    "RefusedError",
+    "VariantTurns",
+    "logical_cells",
+    "mirror",
+    "physical_scene",
+]
