@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from controller.config import Config
+    from controller.service.camera import DiceSource
 
 HELP = "run the board service with the hardware of a configuration file"
 
@@ -60,7 +61,7 @@ async def _serve(config: Config) -> None:
     from controller.devices import PiDevices, make_pin_factory
     from controller.referee import Button, Mode
     from controller.service import Service
-    from controller.service.service import RollSource, open_journal
+    from controller.service.service import open_journal
     from controller.systemd import SystemdNotifier, watchdog_loop
     from firmware_bridge import BoardLink
 
@@ -117,7 +118,7 @@ async def _serve(config: Config) -> None:
             )
         )
         service.leds = devices.leds
-        camera: RollSource | None = None
+        camera: DiceSource | None = None
         if config.camera.enabled:
             camera = _camera(config)
         extra = await _web_and_mqtt(config, service, stack)

@@ -8,10 +8,11 @@
   table (players, camera, pins) for ``tabula demo`` and the tests.
 """
 
+from controller.service.board_status import scene_text
 from controller.service.errors import RefusedError, ServiceError
 from controller.service.flow import Flow
 from controller.service.orientation import logical_cells, mirror, physical_scene
-from controller.service.service import Service, scene_text
+from controller.service.service import Service
 
 __all__ = [
     "Flow",
