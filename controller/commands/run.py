@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from controller.config import Config
-    from controller.service.camera import DiceSource
+    from controller.service.edges import DiceSource
 
 HELP = "run the board service with the hardware of a configuration file"
 
@@ -48,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
     logging.basicConfig(
         level=config.log_level.upper(), format="%(levelname)s %(name)s: %(message)s"
     )
-    from controller.service.service import first_error
+    from controller.service.errors import first_error
 
     try:
         asyncio.run(_serve(config))

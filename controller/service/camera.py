@@ -1,4 +1,4 @@
-"""The camera's side of the service: the dice source it steps, and its events as the flow's inputs.
+"""The camera's side of the service: who throws, what the camera sees, its events as inputs.
 
 Why apart from the loop: it is the one module of the service that imports :mod:`vision`
 (OpenCV), so a board run without a camera never loads it; the service imports it only
@@ -7,8 +7,9 @@ when it is given a camera.
 
 from __future__ import annotations
 
-from typing import Literal, Protocol
+from typing import Literal
 
+from controller.service.edges import DiceSource
 from controller.service.flow import (
     CameraLifted,
     CameraRoll,
@@ -19,18 +20,7 @@ from controller.service.flow import (
 from controller.service.orientation import Orientation
 from vision import RollEvent, Thrower, Verdict, WatchState
 
-__all__ = ["DiceSource", "camera_input", "camera_link", "thrower"]
-
-
-class DiceSource(Protocol):
-    """What the service needs of the camera: ``vision.RollWatcher``, stepped in a thread."""
-
-    @property
-    def state(self) -> WatchState:
-        """What the camera sees (``covered`` is shown as the camera's link)."""
-
-    def step(self, thrower: Thrower) -> RollEvent | None:
-        """Take one frame of a throw by ``thrower`` (blocking); the event it completes."""
+__all__ = ["camera_input", "camera_link", "thrower"]
 
 
 def thrower(side: str | None) -> Thrower:

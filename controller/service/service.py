@@ -12,119 +12,68 @@ Tasks of :meth:`Service.run` (one ``TaskGroup``, each named): ``referee`` (the q
 ``board`` (the serial link's observations), ``camera`` (the roll watcher), ``leds-blink``
 (the Pi's chain), plus any the caller adds (the watchdog, the simulated players).
 
-The engine (optional) is a teacher beside the referee: a hint or a play's verdict is
-asked in a task of its own (``aid``), whose answer comes back through the queue and is
-dropped if the position moved on meanwhile, so the referee task never waits on it.
+Beside the loop: the teacher (:mod:`~controller.service.teacher`), the status
+(:mod:`~controller.service.board_status`), the seating (:mod:`~controller.service.seating`),
+the journal (:mod:`~controller.service.match_journal`) and the edges' protocols
+(:mod:`~controller.service.edges`).
 """
 
 from __future__ import annotations
 
 import asyncio
-import functools
 import logging
-import sqlite3
 import time
-from collections.abc import AsyncIterator, Callable, Coroutine, Iterable, Sequence
+from collections.abc import AsyncIterator, Callable, Coroutine, Iterable
 from dataclasses import dataclass, replace
-from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, Protocol
+from typing import Any, Literal
 
 from controller import record
 from controller.devices import LedBackend, blink_forever
 from controller.engine import Engine
 from controller.record.journal import Journal, archive_path
-from controller.record.matfile import write_mat
-from controller.record.plain import write_events, write_text
-from controller.record.sgf import write_sgf
-from controller.referee import Button, Cell, Cells, Display, Mode, cells_from_board
-from controller.rules import BACKGAMMON, Rules, RulesError, Variant, WinKind, Xgid
+from controller.referee import Button, Cells, Display, Mode
+from controller.rules import BACKGAMMON, Rules, Variant, WinKind, Xgid
+from controller.service.actions import CONTROLS, MatchAction, action_input, new_match_start
 from controller.service.board_status import MoveList, build_status
 from controller.service.counters import Counters
 from controller.service.cube_seen import CubeSeen
+from controller.service.edges import BoardFeed, DiceSource
 from controller.service.errors import RefusedError
 from controller.service.flow import (
     CameraRoll,
     CameraRollFault,
     CameraUnreadable,
-    DiceEntered,
     Flow,
     Input,
     KeyPressed,
     Observed,
-    PositionSet,
 )
-from controller.service.orientation import Orientation, propose
+from controller.service.match_journal import (
+    export_match,
+    open_journal,
+    rotate_journal,
+    start_or_resume,
+)
+from controller.service.orientation import Orientation
+from controller.service.seating import ORIENT_TEXT, Seating
 from controller.service.teacher import Aid, Teacher, with_notice
 from controller.status import (
-    AcceptPlay,
     Action,
     ActionError,
     AnswerResignation,
     BoardEvent,
     BoardStatus,
     ConfirmOrientation,
-    CorrectPosition,
-    Decline,
-    DemandPlay,
-    EnterDice,
     ExportFormat,
-    Hint,
     NewGame,
     NewMatch,
     Resign,
 )
 from firmware_bridge import LinkState
 
-if TYPE_CHECKING:
-    from controller.service.camera import DiceSource
-
-__all__ = ["BoardFeed", "SeenCells", "Service", "first_error", "open_journal"]
+__all__ = ["Service", "open_journal"]
 
 _log = logging.getLogger(__name__)
-
-
-def first_error(error: BaseException) -> BaseException:
-    """The first error inside (nested) exception groups: what a task of the loop raised.
-
-    Why: a task failing ends the ``TaskGroup`` with an ``ExceptionGroup``; the command line
-    shows the error itself (a :class:`~controller.errors.TabulaError` gets a clear message).
-    """
-    while isinstance(error, BaseExceptionGroup) and error.exceptions:
-        error = error.exceptions[0]
-    return error
-
-
-def open_journal(path: Path, *, first_seq: int = 1) -> Journal:
-    """The journal at ``path`` for the service, whose commits run in a worker thread.
-
-    The one ``referee`` task appends, one event at a time, so the connection is never
-    used by two threads at once: SQLite's same-thread check is lifted for that.
-    ``first_seq`` numbers a new journal's first event (:class:`Journal`'s).
-    """
-    return Journal(
-        path,
-        connect=functools.partial(sqlite3.connect, check_same_thread=False),
-        first_seq=first_seq,
-    )
-
-
-class SeenCells(Protocol):
-    """A stable observation of the sensor board (``firmware_bridge.Observation``)."""
-
-    @property
-    def cells(self) -> Sequence[Cell]:
-        """The 28 cells as the board numbers them (None: unknown)."""
-
-
-class BoardFeed(Protocol):
-    """What the service needs of the sensor board: ``firmware_bridge.BoardLink``."""
-
-    @property
-    def problem(self) -> str | None:
-        """What is wrong with the link or the board now, if anything."""
-
-    def updates(self) -> AsyncIterator[LinkState | SeenCells]:
-        """Every state of the link and every stable observation, in order."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,15 +93,9 @@ class _Physical:
 
 @dataclass(frozen=True, slots=True)
 class _Control:
-    """An action on the match itself (new game, new match, orientation), in the queue's order."""
+    """An action on the match itself, in the queue's order."""
 
-    action: NewGame | NewMatch | ConfirmOrientation | Resign | AnswerResignation
-
-
-_CONTROLS = (NewGame, NewMatch, ConfirmOrientation, Resign, AnswerResignation)
-"""The actions on the match itself, queued as :class:`_Control`."""
-
-_ORIENT_TEXT = "Done confirms, Undo swaps sides"
+    action: MatchAction
 
 
 @dataclass(slots=True)
@@ -205,11 +148,7 @@ class Service:
         self.teacher = Teacher(engine, signal_s, self._feed_aid, self.counters)
         """Hints and verdicts on plays for the learner (the engine, off the loop)."""
         self.journal = journal
-        self.orientation = Orientation.of_flipped(flipped)
-        self.confirm_orientation = confirm_orientation
-        self.orienting = False
-        """Waiting for the players to confirm the orientation (no opening roll before)."""
-        self._physical: Cells | None = None
+        self.seating = Seating(Orientation.of_flipped(flipped), confirm=confirm_orientation)
         self.leds = leds
         self._clock = clock
         self._queue: asyncio.Queue[_Queued] = asyncio.Queue()
@@ -219,19 +158,8 @@ class Service:
         self._cube_seen: CubeSeen | None = None
         """The cube in the last roll's picture (checked against the referee's, never adopted)."""
         self._cells: Cells | None = None
-        snapshot = journal.state
-        owed: list[record.Event] = []
-        if snapshot is None:
-            rules = rules if rules is not None else Rules()
-            journal.append(record.MatchStarted(names, rules, variant.name))
-            self.flow = Flow.new(names, rules, mode, variant)
-            self.resumed = f"new match in {str(journal.path)!r}"
-        else:
-            self.flow, owed = Flow.resume(snapshot, mode)
-            self.resumed = journal.resumed()
-        for event in owed:
-            journal.append(event)
-        self._orient()
+        self.flow, self.resumed = start_or_resume(journal, names, rules, mode, variant)
+        self.seating.resume(journal.state)
         self._seq = journal.last_seq
         self._moves = MoveList()
         for event in journal.events():
@@ -248,21 +176,15 @@ class Service:
         """Whether player 0 sits at the far side (the opening dice and the LEDs mirrored)."""
         return self.orientation.far
 
-    def _orient(self) -> None:
-        """Take the journal's confirmed orientation, or ask for one at a match's start."""
-        state = self.journal.state
-        confirmed = state.orientation if state is not None else None
-        if confirmed is not None:
-            self.orientation = Orientation(confirmed.far, confirmed.colour_b)
-            self.orienting = False
-            return
-        self.orienting = (
-            self.confirm_orientation
-            and state is not None
-            and state.phase is record.Phase.OPENING
-            and state.opening is None
-            and state.match.game_number == 1
-        )
+    @property
+    def orientation(self) -> Orientation:
+        """Which side (and colour) is player 0."""
+        return self.seating.orientation
+
+    @property
+    def orienting(self) -> bool:
+        """Waiting for the players to confirm the orientation (no opening roll before)."""
+        return self.seating.pending
 
     # BoardService.
 
@@ -286,42 +208,16 @@ class Service:
 
     async def apply(self, action: Action) -> None:
         """Carry out ``action`` (journalled first), or raise ActionError and change nothing."""
-        if isinstance(action, EnterDice):
-            item: Input = DiceEntered(action.dice)
-        elif isinstance(action, AcceptPlay):
-            item = KeyPressed(Button.ACCEPT)
-        elif isinstance(action, DemandPlay):
-            item = KeyPressed(Button.DEMAND)
-        elif isinstance(action, CorrectPosition):
-            item = PositionSet(action.board)
-        elif isinstance(action, Hint):
-            item = KeyPressed(Button.HINT)
-        elif isinstance(action, Decline):
-            item = KeyPressed(Button.DECLINE)
-        elif isinstance(action, _CONTROLS):
-            control = _Control(action)
-        else:
-            raise ActionError(f"{type(action).__name__}: not taken by this board's service")
+        taken = action_input(action)
+        item = _Control(taken) if isinstance(taken, CONTROLS) else taken
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        if isinstance(action, _CONTROLS):
-            self._queue.put_nowait(_Queued(control, done))
-        else:
-            self._queue.put_nowait(_Queued(item, done))
+        self._queue.put_nowait(_Queued(item, done))
         await done
 
     def export(self, fmt: ExportFormat) -> str:
-        """The match so far as a ``.mat``, ``.sgf``, JSON-lines (``jsonl``) or text record.
-
-        Raises:
-            RefusedError: for a match these GNU Backgammon formats cannot hold (Jacquet de
-                Versailles, nackgammon), saying which export can.
-        """
-        match = self.journal.record()
-        writers = {"mat": write_mat, "sgf": write_sgf, "jsonl": write_events, "txt": write_text}
-        try:
-            return writers[fmt](match)
-        except record.RecordError as error:
-            raise RefusedError(str(error)) from None
+        """The match so far as a ``.mat``, ``.sgf``, JSON-lines (``jsonl``) or text record
+        (:func:`~controller.service.match_journal.export_match`)."""
+        return export_match(self.journal, fmt)
 
     # Inputs from the edges.
 
@@ -433,11 +329,7 @@ class Service:
             await self._control(item.action)
             return
         if isinstance(item, _Physical):
-            self._physical = item.cells
-            if self.orienting:
-                start = cells_from_board(self.flow.variant.start)
-                self.orientation = propose(item.cells, start, self.orientation) or self.orientation
-            item = Observed(self.orientation.logical(item.cells))
+            item = Observed(self.seating.seen(item.cells, self.flow.variant.start))
         elif self.orienting and not isinstance(item, Observed):
             await self._orienting(item)
             return
@@ -488,24 +380,22 @@ class Service:
         if isinstance(item, KeyPressed) and item.key is Button.DONE:
             await self._confirm(self.orientation)
         elif isinstance(item, KeyPressed) and item.key is Button.UNDO:
-            self.orientation = self.orientation.swapped()
+            self.seating.orientation = self.orientation.swapped()
             await self._show()
         else:
-            raise RefusedError(f"confirm the board's orientation first: {_ORIENT_TEXT}")
+            raise RefusedError(f"confirm the board's orientation first: {ORIENT_TEXT}")
 
     async def _confirm(self, orientation: Orientation) -> None:
         await self._record([record.OrientationConfirmed(orientation.far, orientation.colour_b)])
-        self.orientation, self.orienting = orientation, False
-        if self._physical is not None:
-            self._cells = orientation.logical(self._physical)
+        cells = self.seating.confirmed(orientation)
+        if cells is not None:
+            self._cells = cells
             self.flow = self.flow.on(Observed(self._cells))[0]
         notice = f"orientation confirmed: {orientation.describe(self.flow.names)}"
         self.flow = with_notice(self.flow, f"{notice}; opening roll, one die each")
         await self._show()
 
-    async def _control(
-        self, action: NewGame | NewMatch | ConfirmOrientation | Resign | AnswerResignation
-    ) -> None:
+    async def _control(self, action: MatchAction) -> None:
         if isinstance(action, Resign | AnswerResignation):
             if isinstance(action, Resign):
                 flow, events = self.flow.resign(action.player, WinKind[action.kind.upper()])
@@ -526,60 +416,30 @@ class Service:
 
     async def _new_match(self, action: NewMatch) -> None:
         """Archive the journal beside it and start the new match's, numbers going on."""
-        names = action.names if action.names is not None else self.flow.names
-        options = dict(action.options)
-        money_only = [key for key in ("jacoby", "beavers", "automatic_doubles") if options.get(key)]
-        if action.length and money_only:
-            raise RefusedError(
-                f"{', '.join(money_only)}: money play only, not a {action.length}-point match"
-            )
-        try:
-            rules = replace(
-                self.flow.rules,
-                match_length=action.length,
-                jacoby=options.get("jacoby", False),
-                beavers=options.get("beavers", False),
-                automatic_doubles=options.get("automatic_doubles", False),
-                crawford=options.get("crawford", True),
-            )
-            start = record.MatchStarted(names, rules)
-        except (RulesError, record.InvalidEventError) as error:
-            raise RefusedError(f"new match refused: {error}") from None
+        start = new_match_start(action, self.flow.rules, self.flow.names)
         old = self.journal
         archive = archive_path(old.path, self._clock(), old.first_seq, old.last_seq)
-        try:
-            self.journal = await asyncio.to_thread(old.rotate, start, archive)
-        except record.JournalError as error:
-            _log.error("new match: %s", error)
-            if old.closed:  # a rename failed: the journal at the path is the old or the new
-                self.journal = await asyncio.to_thread(open_journal, old.path)
-            if self.journal.events() != [start]:
-                raise RefusedError(f"new match refused: {error}") from None
+        self.journal, failure = await rotate_journal(old, start, archive)
+        if failure is not None:
+            raise RefusedError(f"new match refused: {failure}")
         self._seq = self.journal.last_seq
         _log.info("new match in %s; the last one archived as %s", self.journal.path, archive)
         self._publish(
             BoardEvent(self._board_id, self._seq, "match_started",
                        record.event_to_dict(start), self._clock())
         )  # fmt: skip
+        names = start.names
         self.flow = replace(
-            Flow.new(names, rules, self.flow.mode), notice=f"new match: {start.names[0]} - "
-            f"{start.names[1]}, the last one archived as {archive.name}",
-        )  # fmt: skip
+            Flow.new(names, start.rules, self.flow.mode),
+            notice=f"new match: {names[0]} - {names[1]}, the last one archived as {archive.name}",
+        )
         self._moves = MoveList()
-        self._orient()
-        if self._physical is not None:
-            self._cells = self.orientation.logical(self._physical)
+        self.seating.resume(self.journal.state)
+        cells = self.seating.logical()
+        if cells is not None:
+            self._cells = cells
             self.flow = self.flow.on(Observed(self._cells))[0]
         await self._show()
-
-    def _orientation_display(self) -> Display:
-        """What the LEDs and the status line show while the orientation waits."""
-        who = self.orientation.describe(self.flow.names)
-        start = cells_from_board(self.flow.variant.start)
-        set_up = self._physical is not None and self.orientation.logical(self._physical) == start
-        head = "who is who" if set_up else "set up the board; who is who"
-        text = f"{head}: {who} (green: {self.flow.names[0]}); {_ORIENT_TEXT}"
-        return Display(self.orientation.scene(self._physical), text)
 
     def _position(self) -> Xgid:
         snapshot = self.journal.state
@@ -636,5 +496,5 @@ class Service:
         """What the LEDs and the status line show: the flow's display with the teacher's
         aids (or, before the opening roll, the orientation to confirm)."""
         if self.orienting:
-            return self._orientation_display()
+            return self.seating.display(self.flow.names, self.flow.variant.start)
         return self.teacher.display(self.flow)
