@@ -173,7 +173,7 @@ def _engine(config: Config) -> Any:
     return choice.engine
 
 
-def _camera(config: Config) -> Any:
+def _camera(config: Config) -> DiceSource:
     from vision import DiceReader, RollWatcher, load_calibration, open_source
 
     calibration = None

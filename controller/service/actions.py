@@ -37,6 +37,14 @@ MatchAction = NewGame | NewMatch | ConfirmOrientation | Resign | AnswerResignati
 CONTROLS = (NewGame, NewMatch, ConfirmOrientation, Resign, AnswerResignation)
 """The actions on the match itself (:data:`MatchAction`), for ``isinstance``."""
 
+_KEYS: dict[type[Action], Button] = {
+    AcceptPlay: Button.ACCEPT,
+    DemandPlay: Button.DEMAND,
+    Hint: Button.HINT,
+    Decline: Button.DECLINE,
+}
+"""The actions that are a button's press on the web view."""
+
 _MONEY_ONLY = ("jacoby", "beavers", "automatic_doubles")
 
 
@@ -48,16 +56,11 @@ def action_input(action: Action) -> Input | MatchAction:
     """
     if isinstance(action, EnterDice):
         return DiceEntered(action.dice)
-    if isinstance(action, AcceptPlay):
-        return KeyPressed(Button.ACCEPT)
-    if isinstance(action, DemandPlay):
-        return KeyPressed(Button.DEMAND)
     if isinstance(action, CorrectPosition):
         return PositionSet(action.board)
-    if isinstance(action, Hint):
-        return KeyPressed(Button.HINT)
-    if isinstance(action, Decline):
-        return KeyPressed(Button.DECLINE)
+    key = _KEYS.get(type(action))
+    if key is not None:
+        return KeyPressed(key)
     if isinstance(action, CONTROLS):
         return action
     raise ActionError(f"{type(action).__name__}: not taken by this board's service")

@@ -9,7 +9,6 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
 from controller import record
 from controller.referee import Cells, Display
@@ -18,6 +17,7 @@ from controller.scene import Lamp, Scene
 from controller.service.cube_seen import CubeSeen, cube_disagreement
 from controller.service.flow import Flow
 from controller.service.orientation import Orientation
+from controller.service.teacher import TeacherStatus
 from controller.status import BoardStatus, LightState
 
 __all__ = ["MoveList", "build_status", "scene_text"]
@@ -59,7 +59,7 @@ def build_status(
     orientation: Orientation,
     orienting: bool,
     moves: MoveList,
-    teacher: Mapping[str, Any],
+    teacher: TeacherStatus,
 ) -> BoardStatus:
     """The board's status: the match, the turn, what the LEDs show, the links and alerts.
 

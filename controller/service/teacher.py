@@ -14,7 +14,7 @@ import contextlib
 import logging
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, replace
-from typing import Any, Literal
+from typing import Any, Literal, TypedDict
 
 from controller import record
 from controller.engine import NO_ENGINE, CubeAdvice, Engine, EngineError, RankedPlay
@@ -30,7 +30,7 @@ from controller.service.errors import RefusedError
 from controller.service.flow import Flow
 from controller.service.learner import hint_step
 
-__all__ = ["Aid", "Judging", "Teacher", "with_notice"]
+__all__ = ["Aid", "Judging", "Teacher", "TeacherStatus", "with_notice"]
 
 _log = logging.getLogger(__name__)
 
@@ -88,6 +88,19 @@ class Judging:
     engine: Engine
     position: Xgid
     played: record.Played
+
+
+class TeacherStatus(TypedDict, total=False):
+    """The status fields of the teacher (:class:`controller.status.BoardStatus`'s)."""
+
+    engine: str
+    hint: str
+    play_player: int
+    play_notation: str
+    play_best: str
+    play_loss: float
+    play_grade: str
+    play_signal: str
 
 
 def with_notice(flow: Flow, notice: str) -> Flow:
@@ -283,9 +296,9 @@ class Teacher:
             display = Display(display.scene.with_status(self._signal.lamp), display.text)
         return display
 
-    def status_fields(self, mode: Mode) -> dict[str, Any]:
+    def status_fields(self, mode: Mode) -> TeacherStatus:
         """The status fields of the engine: its name, the hint, the last play's verdict."""
-        fields: dict[str, Any] = {
+        fields: TeacherStatus = {
             "engine": self.engine.name if self.engine is not None else NO_ENGINE,
         }
         if mode is Mode.RECORDER:
@@ -294,12 +307,14 @@ class Teacher:
         verdict = self._verdict
         if verdict is not None:
             fields.update(
-                play_player=verdict.player,
-                play_notation=verdict.played.play.notation or "(no move)",
-                play_best=verdict.best.play.notation or "(no move)",
-                play_loss=round(verdict.loss, 4),
-                play_grade=verdict.skill.value,
-                play_signal=signal_for(verdict).text,
+                {
+                    "play_player": verdict.player,
+                    "play_notation": verdict.played.play.notation or "(no move)",
+                    "play_best": verdict.best.play.notation or "(no move)",
+                    "play_loss": round(verdict.loss, 4),
+                    "play_grade": verdict.skill.value,
+                    "play_signal": signal_for(verdict).text,
+                }
             )
         return fields
 
