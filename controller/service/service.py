@@ -247,8 +247,8 @@ class Service:
         """Run until cancelled (or until an ``extra`` task returns and cancels the rest).
 
         Args:
-            board: a started ``firmware_bridge.BoardLink`` (or anything with ``updates()``).
-            camera: a roll source (``vision.RollWatcher``) stepped in a thread.
+            board: the sensor board's link (a started ``firmware_bridge.BoardLink``).
+            camera: the dice source (``vision.RollWatcher``), stepped in a thread.
             extra: more named coroutines to run in the same task group.
         """
         await self._show()
