@@ -184,7 +184,7 @@ async def _through_service(engine: Engine, rounds: int) -> list[Row]:
             await service.apply(EnterDice((3, 1)))
             press = button_presser(table.buttons, table.factory, gap_s=0.0)
             for _ in range(rounds):
-                service._guide = None  # the LEDs back to the plain learner display
+                service.teacher.guide = None  # the LEDs back to the plain learner display
                 service.feed(Observed(cells))
                 while SOURCE_LAMP in leds.scene.lamps:
                     await asyncio.sleep(0.001)

@@ -36,7 +36,7 @@ BANNED = {
 _SERVICE_EDGES = {
     "controller.closing", "controller.devices", "controller.engine", "controller.match",
     "controller.record", "controller.referee", "controller.review", "controller.rules",
-    "controller.status", "hardware.board",
+    "controller.status", "firmware_bridge", "hardware.board", "vision",
 }
 _COMMANDS_EDGES = {
     "controller.config", "controller.controls", "controller.devices", "controller.engine",

@@ -262,7 +262,7 @@ def _play_matches(
 
 def _run_async(coroutine: Any) -> Any:
     """Run ``coroutine``; an error of one of its tasks is raised as itself, not in a group."""
-    from controller.service.service import first_error
+    from controller.service.errors import first_error
 
     try:
         return asyncio.run(coroutine)

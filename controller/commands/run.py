@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from controller.config import Config
+    from controller.service.edges import DiceSource
 
 HELP = "run the board service with the hardware of a configuration file"
 
@@ -47,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
     logging.basicConfig(
         level=config.log_level.upper(), format="%(levelname)s %(name)s: %(message)s"
     )
-    from controller.service.service import first_error
+    from controller.service.errors import first_error
 
     try:
         asyncio.run(_serve(config))
@@ -60,7 +61,7 @@ async def _serve(config: Config) -> None:
     from controller.controls import Button
     from controller.devices import PiDevices, make_pin_factory
     from controller.service import Service
-    from controller.service.service import RollSource, open_journal
+    from controller.service.service import open_journal
     from controller.systemd import SystemdNotifier, watchdog_loop
     from firmware_bridge import BoardLink
 
@@ -117,7 +118,7 @@ async def _serve(config: Config) -> None:
             )
         )
         service.leds = devices.leds
-        camera: RollSource | None = None
+        camera: DiceSource | None = None
         if config.camera.enabled:
             camera = _camera(config)
         extra = await _web_and_mqtt(config, service, stack)
@@ -172,7 +173,7 @@ def _engine(config: Config) -> Any:
     return choice.engine
 
 
-def _camera(config: Config) -> Any:
+def _camera(config: Config) -> DiceSource:
     from vision import DiceReader, RollWatcher, load_calibration, open_source
 
     calibration = None

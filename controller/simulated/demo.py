@@ -25,7 +25,8 @@ from controller.config import parse_config
 from controller.record.journal import Journal
 from controller.referee import Mode
 from controller.rules import BACKGAMMON, Rules, Variant
-from controller.service.service import Service, open_journal, scene_text
+from controller.service.board_status import scene_text
+from controller.service.service import Service, open_journal
 from controller.simulated.table import DriverCounts, RollPool, TableCamera, TableDriver
 
 __all__ = [

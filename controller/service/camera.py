@@ -1,0 +1,53 @@
+"""The camera's side of the service: who throws, what the camera sees, its events as inputs.
+
+Why apart from the loop: it is the one module of the service that imports :mod:`vision`
+(OpenCV), so a board run without a camera never loads it; the service imports it only
+when it is given a camera.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from controller.match.inputs import (
+    CameraLifted,
+    CameraRoll,
+    CameraRollFault,
+    CameraUnreadable,
+    Input,
+)
+from controller.match.orientation import Orientation
+from controller.service.edges import DiceSource
+from vision import RollEvent, Thrower, Verdict, WatchState
+
+__all__ = ["camera_input", "camera_link", "thrower"]
+
+
+def thrower(side: str | None) -> Thrower:
+    """Who throws the dice the camera is about to see: the player at ``side`` (``near`` or
+    ``far``), or both (None: the opening roll)."""
+    return Thrower.BOTH if side is None else Thrower(side)
+
+
+def camera_link(source: DiceSource) -> Literal["covered", "live"]:
+    """The camera's link as the status shows it: a hand, a sleeve or a player over the board
+    says why no roll is read."""
+    return "covered" if source.state is WatchState.COVERED else "live"
+
+
+def camera_input(event: RollEvent, orientation: Orientation) -> Input | None:
+    """The flow's input for a camera event (None for nothing to say)."""
+    if event.kind == "lifted":
+        return CameraLifted()
+    reading = event.reading
+    if reading is None:
+        return None
+    if reading.verdict is Verdict.REROLL:
+        return CameraRollFault(reading.reason or "irregular roll")
+    if reading.verdict is Verdict.UNREADABLE or len(reading.dice) != 2:
+        return CameraUnreadable()
+    # Whose die is whose (the opening roll): each player throws into the right-hand half
+    # as he sees it, so the die on the view's right is the near player's (player 0 unless
+    # the board is flipped); the reader called a roll with both dice in one half a reroll.
+    near, far = sorted(reading.dice, key=lambda die: -die.center[0])
+    return CameraRoll(orientation.near_die_first(near.value, far.value))

@@ -1,0 +1,96 @@
+"""The service's journal: opened for the loop's worker thread, a match started or resumed
+from it, put aside for a new match, and exported.
+
+Why apart from the loop: every event is journalled before it is acted upon, and a new
+match must leave a journal at the path whatever fails on the way; these are the journal's
+rules, which the loop only calls.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+import sqlite3
+from pathlib import Path
+
+from controller import record
+from controller.match.errors import RefusedError
+from controller.match.flow import Flow
+from controller.record.journal import Journal
+from controller.record.matfile import write_mat
+from controller.record.plain import write_events, write_text
+from controller.record.sgf import write_sgf
+from controller.referee import Mode
+from controller.rules import Rules, Variant
+from controller.status import ExportFormat
+
+__all__ = ["export_match", "open_journal", "rotate_journal", "start_or_resume"]
+
+_log = logging.getLogger(__name__)
+
+
+def open_journal(path: Path, *, first_seq: int = 1) -> Journal:
+    """The journal at ``path`` for the service, whose commits run in a worker thread.
+
+    The one ``referee`` task appends, one event at a time, so the connection is never
+    used by two threads at once: SQLite's same-thread check is lifted for that.
+    ``first_seq`` numbers a new journal's first event (:class:`Journal`'s).
+    """
+    return Journal(
+        path,
+        connect=functools.partial(sqlite3.connect, check_same_thread=False),
+        first_seq=first_seq,
+    )
+
+
+def start_or_resume(
+    journal: Journal,
+    names: tuple[str, str],
+    rules: Rules | None,
+    mode: Mode,
+    variant: Variant,
+) -> tuple[Flow, str]:
+    """The flow of ``journal``'s match, started if the journal is new (with ``names``,
+    ``rules`` and ``variant``) or resumed where it stood; and a line saying which."""
+    snapshot = journal.state
+    if snapshot is None:
+        rules = rules if rules is not None else Rules()
+        journal.append(record.MatchStarted(names, rules, variant.name))
+        return Flow.new(names, rules, mode, variant), f"new match in {str(journal.path)!r}"
+    flow, owed = Flow.resume(snapshot, mode)
+    resumed = journal.resumed()
+    for event in owed:
+        journal.append(event)
+    return flow, resumed
+
+
+async def rotate_journal(
+    old: Journal, start: record.MatchStarted, archive: Path
+) -> tuple[Journal, str | None]:
+    """The journal at ``old``'s path once the new match's is started with ``start`` (the old
+    one archived as ``archive``), and why the new match failed, if it did: the journal at
+    the path is then the old one, whole."""
+    try:
+        return await asyncio.to_thread(old.rotate, start, archive), None
+    except record.JournalError as error:
+        _log.error("new match: %s", error)
+        journal = old
+        if old.closed:  # a rename failed: the journal at the path is the old or the new
+            journal = await asyncio.to_thread(open_journal, old.path)
+        return journal, None if journal.events() == [start] else str(error)
+
+
+def export_match(journal: Journal, fmt: ExportFormat) -> str:
+    """The match so far as a ``.mat``, ``.sgf``, JSON-lines (``jsonl``) or text record.
+
+    Raises:
+        RefusedError: for a match these GNU Backgammon formats cannot hold (Jacquet de
+            Versailles, nackgammon), saying which export can.
+    """
+    match = journal.record()
+    writers = {"mat": write_mat, "sgf": write_sgf, "jsonl": write_events, "txt": write_text}
+    try:
+        return writers[fmt](match)
+    except record.RecordError as error:
+        raise RefusedError(str(error)) from None
