@@ -34,7 +34,7 @@ from hardware.board.errors import LayoutError
 from hardware.board.geometry import LOCATIONS, Cell, cells_from_board
 from hardware.firmware import app, hal
 from hardware.pinmap import PINMAP_PATH, load_pinmap, slots_per_location
-from hardware.runtimes import FirmwareRuntime, open_runtime
+from hardware.runtimes import FirmwareRuntime, FirmwareRuntimeError, open_runtime
 
 __all__ = ["FIELD", "START", "BoardSimulator", "VirtualBoard"]
 
@@ -249,6 +249,8 @@ class BoardSimulator:
         pinmap: the pin map file, the reference one by default.
         runtime: where the firmware runs, ``"cpython"`` or ``"micropython"``
             (:data:`hardware.runtimes.RUNTIMES`).
+        on_failure: called (from the stepping thread) when the runtime stops under the
+            board, e.g. its MicroPython process killed; the error stays in :attr:`failure`.
 
     Raises:
         FirmwareRuntimeError: on :meth:`start`, if the runtime cannot start.
@@ -266,6 +268,7 @@ class BoardSimulator:
         record: bool = False,
         pinmap: Path | None = None,
         runtime: str = "cpython",
+        on_failure: Callable[[FirmwareRuntimeError], object] | None = None,
     ) -> None:
         self._pins = load_pinmap(pinmap)
         self._pinmap_text = (pinmap or PINMAP_PATH).read_text()
@@ -290,6 +293,9 @@ class BoardSimulator:
         self.bytes_dropped = 0
         self.runtime_name = runtime
         self._runtime: FirmwareRuntime | None = None
+        self._on_failure = on_failure
+        #: Why the firmware stopped stepping, if its runtime failed (None while it runs).
+        self.failure: FirmwareRuntimeError | None = None
         self._noise_seed = self._rng.getrandbits(32)
         #: What the LED chain shows, as the firmware last drove it.
         self.leds = hal.VirtualLedChain(app.LED_COUNT)
@@ -364,7 +370,15 @@ class BoardSimulator:
                 for data in self._pending:
                     self._write(data, frame=False)
                 self._pending.clear()
-                self._step()
+                try:
+                    self._step()
+                except FirmwareRuntimeError as error:
+                    # The board is dead, as a crashed Pico is: stop stepping and say why,
+                    # rather than end the thread with a traceback and a silent board.
+                    self.failure = error
+                    if self._on_failure is not None:
+                        self._on_failure(error)
+                    return
             time.sleep(self._period_s)
 
     def _step(self) -> None:

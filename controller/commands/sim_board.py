@@ -112,6 +112,7 @@ def run(args: argparse.Namespace) -> int:
             settings={"heartbeat_ms": args.heartbeat_ms},
             protocol=protocol,
             runtime=args.runtime,
+            on_failure=lambda error: stop.set(),
         )
         simulator.start()
     except (OSError, BridgeError, LayoutError) as error:
@@ -127,4 +128,6 @@ def run(args: argparse.Namespace) -> int:
             stop.wait(hold_ms / 1000)
         stop.wait()
     sys.stdout.flush()
+    if simulator.failure is not None:
+        raise BridgeError(f"the simulated board stopped: {simulator.failure}")
     return 0

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -11,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from hardware.runtimes import RUNTIMES
+from tests.firmware_bridge.conftest import PATIENCE_S
 
 START = [0, -2, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, -5, 5, 0, 0, 0, -3, 0, -5, 0, 0, 0, 0, 2, 0]
 AFTER = [0, -2, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, -5, 5, 0, 0, 0, -3, 0, -5, 1, 0, 0, 1, 0, 0]
@@ -50,7 +52,7 @@ def test_a_scripted_board_is_watched_until_sigterm(tmp_path: Path, runtime: str)
             if records[-1].get("board") == AFTER:
                 break
         watcher.send_signal(signal.SIGTERM)
-        rest, errors = watcher.communicate(timeout=10)
+        rest, errors = watcher.communicate(timeout=PATIENCE_S)
         assert watcher.returncode == 0, errors
         assert records[:3] == [
             {"type": "link", "state": state} for state in ("searching", "syncing", "live")
@@ -61,15 +63,38 @@ def test_a_scripted_board_is_watched_until_sigterm(tmp_path: Path, runtime: str)
         assert counters["type"] == "counters" and counters["frames_ok"] > 0
     finally:
         sim.send_signal(signal.SIGINT)
-        sim.communicate(timeout=10)
+        sim.communicate(timeout=PATIENCE_S)
     assert sim.returncode == 0
+
+
+def _children(pid: int) -> list[int]:
+    """The processes ``pid`` started (Linux's /proc: each thread lists its own)."""
+    tasks = Path(f"/proc/{pid}/task")
+    return [
+        int(child) for task in tasks.iterdir() for child in (task / "children").read_text().split()
+    ]
+
+
+def test_a_killed_micropython_ends_the_board_with_a_message() -> None:
+    """The board's MicroPython dying is said in one line: no traceback, no silent board."""
+    sim = _tabula("sim-board", "--runtime", "micropython")
+    try:
+        assert sim.stdout is not None and sim.stdout.readline().startswith("/dev/")
+        (node,) = _children(sim.pid)
+        os.kill(node, signal.SIGKILL)
+        _, errors = sim.communicate(timeout=PATIENCE_S)
+    finally:
+        sim.kill()
+    assert sim.returncode == 2
+    assert errors.startswith("tabula sim-board: the simulated board stopped: MicroPython stopped")
+    assert len(errors.strip().splitlines()) == 1 and "Traceback" not in errors
 
 
 def test_a_bad_script_is_refused_before_anything_runs(tmp_path: Path) -> None:
     script = tmp_path / "bad.jsonl"
     script.write_text(json.dumps({"board": START, "hold_ms": 1}) + "\n" + '{"board": [1, 2]}\n')
     sim = _tabula("sim-board", "--script", str(script))
-    out, errors = sim.communicate(timeout=10)
+    out, errors = sim.communicate(timeout=PATIENCE_S)
     assert sim.returncode == 2 and out == ""
     assert errors.strip() == (
         f"tabula sim-board: script {str(script)!r} line 2: board [1, 2]: expected 26 integers"
@@ -82,7 +107,7 @@ def test_the_board_command_refuses_an_incompatible_board(tmp_path: Path) -> None
     try:
         assert sim.stdout is not None and sim.stdout.readline().strip() == str(link)
         watcher = _tabula("board", "--device", str(link))
-        out, errors = watcher.communicate(timeout=20)
+        out, errors = watcher.communicate(timeout=PATIENCE_S)
         assert watcher.returncode == 2
         assert errors.strip() == (
             "tabula board: board 'tabula-fw 1.0' speaks protocol 2.0; this host speaks 1.0: "
@@ -91,9 +116,9 @@ def test_the_board_command_refuses_an_incompatible_board(tmp_path: Path) -> None
         assert json.loads(out.splitlines()[-1]) == {"type": "link", "state": "syncing"}
     finally:
         sim.send_signal(signal.SIGTERM)
-        sim.communicate(timeout=10)
+        sim.communicate(timeout=PATIENCE_S)
     bad = _tabula("sim-board", "--protocol", "one")
-    assert bad.communicate(timeout=10)[1].strip() == (
+    assert bad.communicate(timeout=PATIENCE_S)[1].strip() == (
         "tabula sim-board: --protocol 'one': expected MAJOR.MINOR, each 0..255"
     )
 
@@ -107,7 +132,7 @@ def test_the_board_command_says_why_it_is_still_searching(tmp_path: Path) -> Non
         record = json.loads(watcher.stdout.readline())
     finally:
         watcher.send_signal(signal.SIGTERM)
-        _, errors = watcher.communicate(timeout=30)
+        _, errors = watcher.communicate(timeout=PATIENCE_S)
     assert record["state"] == "searching"
     assert record["problem"].startswith(f"cannot open {str(missing)!r}: ")
     assert "No such file or directory" in record["problem"]
