@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import aiomqtt
+import pytest
 
 from controller.mqtt import decode_event, journal_events
 from controller.mqtt.mosquitto import Mosquitto
@@ -17,7 +18,9 @@ from controller.rules.board import CHECKERS
 from controller.rules.cube import Rules
 from controller.service.service import open_journal
 from controller.simulated.players import GameWon, Played, SimulatedPlayer, play_match
+from hardware.runtimes import RUNTIMES
 from tests.commands.test_plays import tabula
+from tests.hardware.test_cli import children
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -50,10 +53,12 @@ def test_a_jacquet_demo_of_one_game_ends_by_itself(tmp_path: Path) -> None:
     assert "match 1: 1 game(s), score 2-0" in run.stdout
 
 
-def test_one_sigint_stops_a_demo_mid_match_in_one_line(tmp_path: Path) -> None:
+@pytest.mark.parametrize("board_runtime", RUNTIMES)
+def test_one_sigint_stops_a_demo_mid_match_in_one_line(tmp_path: Path, board_runtime: str) -> None:
     demo = subprocess.Popen(
         [sys.executable, "-m", "controller.cli", "demo", "--variant", "jacquet-versailles",
-         "--games", "1", "--seed", "9", "--out", str(tmp_path)],
+         "--games", "1", "--seed", "9", "--out", str(tmp_path),
+         "--board-runtime", board_runtime],
         cwd=ROOT,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -65,6 +70,9 @@ def test_one_sigint_stops_a_demo_mid_match_in_one_line(tmp_path: Path) -> None:
     for line in demo.stdout:  # mid-match: the second player has played
         if line.startswith("player 1 "):
             break
+    # The board's firmware ran where it was asked: on MicroPython, in a node child.
+    commands = {Path(f"/proc/{child}/comm").read_text().strip() for child in children(demo.pid)}
+    assert ("node" in commands) == (board_runtime == "micropython")
     demo.send_signal(signal.SIGINT)
     out, err = demo.communicate(timeout=120)
     journal = tmp_path / "match-1.sqlite3"

@@ -67,7 +67,7 @@ def test_a_scripted_board_is_watched_until_sigterm(tmp_path: Path, runtime: str)
     assert sim.returncode == 0
 
 
-def _children(pid: int) -> list[int]:
+def children(pid: int) -> list[int]:
     """The processes ``pid`` started (Linux's /proc: each thread lists its own)."""
     tasks = Path(f"/proc/{pid}/task")
     return [
@@ -80,7 +80,7 @@ def test_a_killed_micropython_ends_the_board_with_a_message() -> None:
     sim = _tabula("sim-board", "--runtime", "micropython")
     try:
         assert sim.stdout is not None and sim.stdout.readline().startswith("/dev/")
-        (node,) = _children(sim.pid)
+        (node,) = children(sim.pid)
         os.kill(node, signal.SIGKILL)
         _, errors = sim.communicate(timeout=PATIENCE_S)
     finally:
