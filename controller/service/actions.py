@@ -12,7 +12,7 @@ from controller import record
 from controller.match.errors import RefusedError
 from controller.match.inputs import DiceEntered, Input, KeyPressed, PositionSet
 from controller.referee import Button
-from controller.rules import Rules, RulesError
+from controller.rules import Rules, RulesError, Variant
 from controller.status import (
     AcceptPlay,
     Action,
@@ -66,9 +66,11 @@ def action_input(action: Action) -> Input | MatchAction:
     raise ActionError(f"{type(action).__name__}: not taken by this board's service")
 
 
-def new_match_start(action: NewMatch, rules: Rules, names: tuple[str, str]) -> record.MatchStarted:
+def new_match_start(
+    action: NewMatch, rules: Rules, names: tuple[str, str], variant: Variant
+) -> record.MatchStarted:
     """The first event of the new match ``action`` asks for, the match so far giving the
-    ``rules`` and ``names`` it does not change.
+    ``rules`` and ``names`` it does not change, and the board's game (``variant``).
 
     Raises:
         RefusedError: for a money-only option in a match, or rules that do not hold.
@@ -89,6 +91,6 @@ def new_match_start(action: NewMatch, rules: Rules, names: tuple[str, str]) -> r
             automatic_doubles=options.get("automatic_doubles", False),
             crawford=options.get("crawford", True),
         )
-        return record.MatchStarted(names, rules)
+        return record.MatchStarted(names, rules, variant.name)
     except (RulesError, record.InvalidEventError) as error:
         raise RefusedError(f"new match refused: {error}") from None

@@ -416,7 +416,7 @@ class Service:
 
     async def _new_match(self, action: NewMatch) -> None:
         """Archive the journal beside it and start the new match's, numbers going on."""
-        start = new_match_start(action, self.flow.rules, self.flow.names)
+        start = new_match_start(action, self.flow.rules, self.flow.names, self.flow.variant)
         old = self.journal
         archive = archive_path(old.path, self._clock(), old.first_seq, old.last_seq)
         self.journal, failure = await rotate_journal(old, start, archive)
@@ -430,7 +430,7 @@ class Service:
         )  # fmt: skip
         names = start.names
         self.flow = replace(
-            Flow.new(names, start.rules, self.flow.mode),
+            Flow.new(names, start.rules, self.flow.mode, self.flow.variant),
             notice=f"new match: {names[0]} - {names[1]}, the last one archived as {archive.name}",
         )
         self._moves = MoveList()

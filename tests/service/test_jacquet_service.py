@@ -15,6 +15,7 @@ from controller.match.inputs import CameraRoll
 from controller.rules import JACQUET, Rules
 from controller.service import Service
 from controller.service.service import open_journal
+from controller.status import NewMatch
 from controller.web import WebServer, create_app
 
 TOKEN = "secret"
@@ -69,3 +70,23 @@ def test_the_web_view_refuses_gnubg_exports_of_a_jacquet_match(tmp_path: Path) -
                         assert error.startswith(f"a .{fmt} file holds backgammon, not jacquet")
 
     asyncio.run(main())
+
+
+def test_a_new_match_from_the_web_view_keeps_the_boards_game(tmp_path: Path) -> None:
+    """A Jacquet board's New match is a Jacquet match, in the journal and in the flow."""
+    with open_journal(tmp_path / "jacquet.sqlite3") as journal:
+        service = Service("b3", journal, rules=Rules(3), variant=JACQUET)
+
+        async def new_match() -> None:
+            task = asyncio.create_task(service.run())
+            await service.apply(NewMatch(5, ("Cy", "Di")))
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+        asyncio.run(new_match())
+        assert service.journal.events()[0] == record.MatchStarted(
+            ("Cy", "Di"), Rules(5), "jacquet-versailles"
+        )
+        assert service.flow.is_jacquet and service.status().variant == "jacquet-versailles"
+        service.journal.close()
