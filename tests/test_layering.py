@@ -54,10 +54,9 @@ ALLOWED: dict[str, set[str]] = {
     "controller.rules": {"hardware.board"},
     "controller.referee": {"controller.controls", "controller.rules", "hardware.board"},
     "controller.closing": set(),
-    "controller._config_reader": set(),
     "controller.config": {
-        "controller._config_reader", "controller.controls", "controller.record",
-        "controller.rules", "hardware", "hardware.board",
+        "controller.controls", "controller.record", "controller.rules", "hardware",
+        "hardware.board",
     },
     "controller.cli": {"hardware.board"},
     "controller.commands": _COMMANDS_EDGES,
