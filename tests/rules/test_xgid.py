@@ -13,10 +13,11 @@ from hypothesis import strategies as st
 from controller.rules.board import START
 from controller.rules.cube import CubePhase, CubeState, Outcome, Rules, WinKind
 from controller.rules.errors import IllegalActionError, InvalidNotationError, InvalidRulesError
+from controller.rules.gnubg_ids import gnubg_id, parse_gnubg_id
 from controller.rules.match import MatchState, roll_opening
 from controller.rules.match_id import parse_match_id
 from controller.rules.position_id import position_id
-from controller.rules.xgid import CubeOffer, Xgid, gnubg_id, parse_gnubg_id, parse_xgid, xgid
+from controller.rules.xgid import CubeOffer, Xgid, parse_xgid, xgid
 from tests.rules._codec_support import boards, load_gnubg, random_board
 from tests.rules.test_match_id import CENTRED, id_from_bits
 
