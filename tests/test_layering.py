@@ -205,7 +205,7 @@ def test_the_graph_sees_every_kind_of_import() -> None:
     assert "hardware.board.errors" in imported_modules(ROOT / "controller" / "rules" / "errors.py")
     firmware = imported_modules(ROOT / "hardware" / "firmware" / "app.py")
     assert {"hardware.firmware.wire", "hardware.firmware.scanner"} <= firmware
-    assert "controller.controls" in imported_modules(ROOT / "controller" / "commands" / "run.py")
+    assert "controller.devices" in imported_modules(ROOT / "controller" / "commands" / "run.py")
     assert "controller.record" in imported_modules(ROOT / "controller" / "service" / "service.py")
 
 
