@@ -13,7 +13,6 @@ import tomllib
 import urllib.parse
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
 from controller.config._reader import (
     BadValueError,
@@ -125,17 +124,16 @@ _TOKEN = text(256, r"[\x21-\x7e]{16,}", "at least 16 printable characters, no sp
 # The sections.
 
 
-def _pins(gpio: Section, pinmap: Mapping[str, Any], leds: str) -> PiPins:
+def _pins(gpio: Section, pi: Mapping[str, int | str], leds: str) -> PiPins:
     overrides = gpio.section("pins")
     values: dict[str, int | None] = {}
     for key in PIN_KEYS:
-        value = pinmap.get("pi", {}).get(key)
-        if value is not None:
+        value = None
+        if key in pi:
             try:
-                value = _PIN(value)
+                value = _PIN(pi[key])
             except BadValueError as error:
                 gpio.fail("pinmap", f"[pi] {key}: {error}")
-                value = None
         values[key] = overrides.get(key, _PIN, value)
     owner: dict[int, str] = {}
     for key, value in values.items():
@@ -150,13 +148,14 @@ def _pins(gpio: Section, pinmap: Mapping[str, Any], leds: str) -> PiPins:
     return PiPins(**values)
 
 
-def _gpio(gpio: Section) -> tuple[GpioConfig, dict[str, Any]]:
+def _gpio(gpio: Section) -> tuple[GpioConfig, dict[str, int | str]]:
+    """The ``[gpio]`` section, and the pin map's ``[pi]`` table (empty if unreadable)."""
     d = GpioConfig()
     pinmap_path = gpio.get("pinmap", gpio.reader.path(must_exist=True), d.pinmap)
-    pinmap: dict[str, Any] = {}
+    pi: dict[str, int | str] = {}
     if gpio.reader.check_files or pinmap_path.is_file():
         try:
-            pinmap = load_pinmap(pinmap_path)
+            pi = load_pinmap(pinmap_path)["pi"]
         except PinmapError as error:
             gpio.fail("pinmap", str(error))
     leds = gpio.get("leds", choice(LED_BACKENDS), d.leds)
@@ -165,16 +164,16 @@ def _gpio(gpio: Section) -> tuple[GpioConfig, dict[str, Any]]:
         pinmap=pinmap_path,
         leds=leds,
         shift_registers=gpio.get("shift_registers", integer(7, 64), d.shift_registers),
-        pins=_pins(gpio, pinmap, leds),
+        pins=_pins(gpio, pi, leds),
     )
-    return config, pinmap
+    return config, pi
 
 
-def _board(board: Section, pinmap: Mapping[str, Any]) -> BoardConfig:
+def _board(board: Section, pi: Mapping[str, int | str]) -> BoardConfig:
     d = BoardConfig()
     return BoardConfig(
         serial_device=board.get(
-            "serial_device", text(), pinmap.get("pi", {}).get("serial_device", d.serial_device)
+            "serial_device", text(), str(pi.get("serial_device", d.serial_device))
         ),
         settle_s=board.get("settle_s", number(0.0, 10.0, "seconds"), d.settle_s),
         baudrate=board.get("baudrate", integer(1200, 4_000_000), d.baudrate),
@@ -315,12 +314,12 @@ def parse_config(
     reader = Reader(text, source, base or Path.cwd(), check_files, SCHEMA)
     top = reader.root(data)
     d = Config()
-    gpio, pinmap = _gpio(top.section("gpio"))
+    gpio, pi = _gpio(top.section("gpio"))
     config = Config(
         mode=Mode(top.get("mode", choice(MODES), d.mode.value)),
         journal=top.get("journal", reader.path(must_exist=False), d.journal),
         log_level=top.get("log_level", choice(LOG_LEVELS), d.log_level),
-        board=_board(top.section("board"), pinmap),
+        board=_board(top.section("board"), pi),
         camera=_camera(top.section("camera")),
         gpio=gpio,
         game=_game(top.section("game")),

@@ -247,7 +247,7 @@ class Service:
         board: BoardFeed | None = None,
         camera: DiceSource | None = None,
         buttons: ButtonFeed | None = None,
-        extra: Iterable[tuple[str, Coroutine[Any, Any, None]]] = (),
+        extra: Iterable[tuple[str, Coroutine[object, object, None]]] = (),
     ) -> None:
         """Run until cancelled (or until an ``extra`` task returns and cancels the rest).
 
