@@ -5,13 +5,12 @@ Why one consumer: every input (a settled observation, a camera event, a button, 
 action) goes through one queue and one task, so inputs are judged and journalled in the
 order they happened; each is journalled (SQLite, fsync) *before* the new state is adopted
 and shown. Blocking work (the journal's commit, a camera frame) runs in threads through
-``asyncio.to_thread``; gpiozero's callbacks come in through ``call_soon_threadsafe`` as
-one typed stream of presses (:class:`controller.devices.Buttons`).
+``asyncio.to_thread``; gpiozero's callbacks come in through ``call_soon_threadsafe``
+(:class:`controller.devices.Buttons`, read with ``async for``).
 
 Tasks of :meth:`Service.run` (one ``TaskGroup``, each named): ``referee`` (the queue),
-``board`` (the serial link's observations), ``camera`` (the roll watcher), ``buttons``
-(the Pi's buttons), ``leds-blink`` (the Pi's chain), plus any the caller adds (the
-watchdog, the simulated players).
+``board`` (the serial link), ``camera`` (the roll watcher), ``buttons``, ``leds-blink``
+(the Pi's chain), plus any the caller adds (the watchdog, the simulated players).
 
 Beside the loop: the teacher (:mod:`~controller.service.teacher`), the status
 (:mod:`~controller.service.board_status`), the seating (:mod:`~controller.service.seating`),

@@ -35,7 +35,7 @@ async def until_mode(service: Service, mode: Mode) -> None:
 
 def test_the_mode_button_switches_the_mode(tmp_path: Path) -> None:
     """Before, only ``tabula run`` turned Mode into the next mode; the demo's wiring handed
-    it to the match as any button, which ignored it."""
+    it to the match as any other button, which refused it and kept the mode."""
 
     async def main() -> None:
         with open_journal(tmp_path / "mode.sqlite3") as journal:
