@@ -137,3 +137,29 @@ def test_no_any_in_a_signature_between_units() -> None:
     TOML value an ``object`` checked where it is read, gpiozero's factory a PinFactory."""
     found = any_between_units()
     assert not found, "Any in a signature between units:\n" + "\n".join(found)
+
+
+def test_the_check_sees_any_wherever_a_signature_spells_it() -> None:
+    source = """
+import typing
+from typing import Any
+Alias = dict[str, Any]
+class Public:
+    field: "list[Any]"
+    def __init__(self, x: typing.Any) -> None: ...
+    def _private(self, x: Any) -> Any: ...
+def public(*args: int, **kwargs: "Any") -> None: ...
+def _hidden(x: Any) -> None: ...
+class _Hidden:
+    def method(self, x: Any) -> None: ...
+"""
+    annotations = _public_annotations(ast.parse(source).body, "")
+    found = [name for name, annotation in annotations if _names_any(annotation)]
+    assert found == ["Alias =", "Public.field", "Public.__init__(x)", "public(kwargs)"]
+
+
+def test_modules_cross_directly_or_through_their_package() -> None:
+    crossing = _modules_crossing_units()
+    assert "controller.status" in crossing  # imported by the web view, the hub, MQTT
+    assert "controller.devices.buttons" in crossing  # re-exported by controller.devices
+    assert "controller.config._reader" not in crossing  # only the configuration reads it
