@@ -20,11 +20,8 @@ def test_mypy_is_strict_over_every_package_but_the_tests() -> None:
 
 
 def test_no_module_of_the_tree_is_let_off_its_errors() -> None:
-    let_off = [
-        override["module"]
-        for override in MYPY.get("overrides", [])
-        if override.get("ignore_errors")
-    ]
+    let_off = [override["module"] for override in MYPY.get("overrides", [])
+               if override.get("ignore_errors")]
     assert not let_off, f"mypy ignores the errors of {let_off}"
 
 

@@ -254,7 +254,9 @@ class MqttPublisher:
         watch = asyncio.create_task(self._watch(client))
         beat = asyncio.create_task(self._beat(client))
         try:
-            done, _ = await asyncio.wait({pump, watch, beat}, return_when=asyncio.FIRST_COMPLETED)
+            done, _ = await asyncio.wait(
+                {pump, watch, beat}, return_when=asyncio.FIRST_COMPLETED
+            )
         finally:
             for task in (pump, watch, beat):
                 task.cancel()
