@@ -53,7 +53,7 @@ def _settled(name: str) -> FirmwareRuntime:
     board = VirtualBoard(slots, pins["hall"]["mid"], published.append, sleep=lambda _: None)
     board.set_cells(cells_from_board(START))
     runtime = open_runtime(name, PINMAP_PATH.read_text(), seed=1)
-    runtime.step({"now": 0, "boot": [1, 1, 0, None], "readings": published[-1]})
+    runtime.step({"now": 0, "boot": (1, 1, 0, None), "readings": published[-1]})
     for now in range(2, 40, 2):
         runtime.step({"now": now})
     return runtime

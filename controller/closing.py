@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import asyncio
 from types import TracebackType
-from typing import Any, Self
+from typing import Self
 
 __all__ = ["Closing", "cancel_and_wait"]
 
 
-async def cancel_and_wait(task: asyncio.Task[Any]) -> None:
+async def cancel_and_wait(task: asyncio.Task[object]) -> None:
     """Cancel ``task`` and wait for its end; raise what it raised, unless cancelled.
 
     Why not ``task.cancel()`` then ``await task`` under ``suppress(CancelledError)``:

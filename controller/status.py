@@ -16,6 +16,7 @@ from controller.match.errors import ActionError
 from controller.record import names_clash
 from controller.rules import MAX_MATCH_LENGTH
 from hardware.board.errors import clipped_repr
+from hardware.board.json_types import JsonObject, JsonValue
 
 __all__ = [
     "ACTIONS",
@@ -124,14 +125,14 @@ class BoardStatus:
     play_signal: str = ""
     """The verdict in a few words: ``blunder -0.21: best 13/9 13/10``."""
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         """A JSON object with a ``version`` field."""
         data = asdict(self)
         data["links"] = dict(self.links)
         return {"version": STATUS_VERSION, **data}
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> BoardStatus:
+    def from_json(cls, data: Mapping[str, object]) -> BoardStatus:
         """The status a :meth:`to_json` object describes.
 
         Raises:
@@ -139,7 +140,8 @@ class BoardStatus:
         """
         if data.get("version") != STATUS_VERSION:
             raise ActionError(f"status version {data.get('version')!r}: expected {STATUS_VERSION}")
-        fields = {key: value for key, value in data.items() if key != "version"}
+        # Each field's type is checked by the dataclass it is given to (a TypeError).
+        fields: dict[str, Any] = {key: value for key, value in data.items() if key != "version"}
         try:
             fields["lights"] = tuple(LightState(**light) for light in fields.get("lights", ()))
             for key in ("players", "score", "position", "moves", "alerts", "pips"):
@@ -166,10 +168,10 @@ class BoardEvent:
     board_id: str
     seq: int
     kind: str
-    data: Mapping[str, Any] = field(default_factory=dict)
+    data: Mapping[str, JsonValue] = field(default_factory=dict)
     time: float = 0.0
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         return {
             "version": STATUS_VERSION,
             "board_id": self.board_id,
@@ -302,7 +304,7 @@ def _is_board(value: Any) -> bool:
     return isinstance(value, list) and len(value) == 26 and all(type(n) is int for n in value)
 
 
-def action_from_json(data: Any) -> Action:
+def action_from_json(data: object) -> Action:
     """The action a request body names: ``{"action": "enter-dice", "dice": [5, 3]}``.
 
     Only the shape is checked here; whether the board can take it now is the service's

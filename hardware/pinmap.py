@@ -9,10 +9,13 @@ from __future__ import annotations
 
 import tomllib
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, cast
 
 from firmware_bridge.errors import BridgeError
 from hardware.board.geometry import BARS, POINTS, TRAYS
+
+if TYPE_CHECKING:
+    from hardware.firmware.pinmap import Pinmap
 
 __all__ = ["PINMAP_PATH", "PinmapError", "load_pinmap", "slots_per_location"]
 
@@ -32,7 +35,7 @@ class PinmapError(BridgeError, ValueError):
     """The pin map file is missing a key or has an impossible value."""
 
 
-def load_pinmap(path: Path | None = None) -> dict[str, Any]:
+def load_pinmap(path: Path | None = None) -> Pinmap:
     """Read and check a pin map.
 
     Raises:
@@ -48,17 +51,18 @@ def load_pinmap(path: Path | None = None) -> dict[str, Any]:
         for key in keys:
             if key not in data.get(table, {}):
                 raise PinmapError(f"pin map {str(path)!r}: missing [{table}] {key}")
-    slots = sum(slots_per_location(data))
+    pinmap = cast("Pinmap", data)  # its tables and keys checked above
+    slots = sum(slots_per_location(pinmap))
     capacity = len(data["rp2040"]["mux_enable"]) * data["sensors"]["mux_channels"]
     if slots > capacity or len(data["rp2040"]["mux_adc"]) != len(data["rp2040"]["mux_enable"]):
         raise PinmapError(
             f"pin map {str(path)!r}: {slots} slots on {capacity} multiplexer inputs, "
             "with one ADC pin per multiplexer"
         )
-    return data
+    return pinmap
 
 
-def slots_per_location(pinmap: dict[str, Any]) -> list[int]:
+def slots_per_location(pinmap: Pinmap) -> list[int]:
     """The number of sensor slots of each of the 28 locations, in location order."""
     sensors = pinmap["sensors"]
     points: int = sensors["point_slots"]

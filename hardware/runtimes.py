@@ -14,11 +14,15 @@ import json
 import shutil
 import subprocess
 import tempfile
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from firmware_bridge.errors import BridgeError
 from hardware.firmware import lockstep
+
+if TYPE_CHECKING:
+    from hardware.firmware.lockstep import StepAnswer, StepRequest
 
 __all__ = [
     "RUNTIMES",
@@ -46,7 +50,7 @@ class FirmwareRuntime(Protocol):
 
     name: str
 
-    def step(self, request: dict[str, Any]) -> dict[str, Any]:
+    def step(self, request: StepRequest) -> StepAnswer:
         """Run one step of the board."""
 
     def time_scans(self, scans: int) -> int:
@@ -67,7 +71,7 @@ class CPythonRuntime:
     def __init__(self, pinmap_text: str, seed: int) -> None:
         self._driver = lockstep.Lockstep(pinmap_text, seed)
 
-    def step(self, request: dict[str, Any]) -> dict[str, Any]:
+    def step(self, request: StepRequest) -> StepAnswer:
         """Run one step of the board."""
         return self._driver.step(request)
 
@@ -111,7 +115,8 @@ class MicroPythonRuntime:
         )
         self._ask({"pinmap": pinmap_text, "seed": seed})
 
-    def _ask(self, request: dict[str, Any]) -> dict[str, Any]:
+    def _ask(self, request: Mapping[str, object]) -> Any:
+        """The child's answer to ``request``, as JSON gives it."""
         process = self._process
         if process is None:
             raise FirmwareRuntimeError("the MicroPython runtime is closed")
@@ -124,8 +129,7 @@ class MicroPythonRuntime:
             line = b""
         if not line:
             raise FirmwareRuntimeError(f"MicroPython stopped: {self._last_error()}")
-        answer: dict[str, Any] = json.loads(line)
-        return answer
+        return json.loads(line)
 
     def _last_error(self) -> str:
         if self._process is not None:
@@ -137,9 +141,10 @@ class MicroPythonRuntime:
         lines = self._errors.read().decode(errors="replace").strip().splitlines()
         return lines[-1] if lines else "no message"
 
-    def step(self, request: dict[str, Any]) -> dict[str, Any]:
+    def step(self, request: StepRequest) -> StepAnswer:
         """Run one step of the board in MicroPython."""
-        return self._ask(request)
+        answer: StepAnswer = self._ask(request)
+        return answer
 
     def time_scans(self, scans: int) -> int:
         """Microseconds for ``scans`` scans, timed by MicroPython's ``ticks_us``."""

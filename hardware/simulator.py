@@ -28,13 +28,16 @@ import tty
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import TYPE_CHECKING
 
 from hardware.board.errors import LayoutError
 from hardware.board.geometry import LOCATIONS, Cell, cells_from_board
 from hardware.firmware import app, hal
 from hardware.pinmap import PINMAP_PATH, load_pinmap, slots_per_location
 from hardware.runtimes import FirmwareRuntime, FirmwareRuntimeError, open_runtime
+
+if TYPE_CHECKING:
+    from hardware.firmware.lockstep import StepRequest
 
 __all__ = ["FIELD", "START", "BoardSimulator", "VirtualBoard"]
 
@@ -303,7 +306,7 @@ class BoardSimulator:
         self.led_frame: list[tuple[int, ...]] = []
         self._noise: dict[int, int] = {}
         self._stuck: dict[int, int] = {}
-        self._changes: dict[str, Any] = {}
+        self._changes: StepRequest = {}
         self.board = VirtualBoard(self._slots, self._pins["hall"]["mid"], self._set_readings)
         self.board.set_cells(cells_from_board(board))
         self._boot()
@@ -313,11 +316,7 @@ class BoardSimulator:
 
     def _boot(self) -> None:
         """Power the firmware up (again) at the next step."""
-        self._changes["boot"] = [
-            self._rng.getrandbits(32),
-            *self._protocol,
-            self._settings,
-        ]
+        self._changes["boot"] = (self._rng.getrandbits(32), *self._protocol, self._settings)
         self.led_frame = []
 
     def _set_readings(self, readings: list[int]) -> None:

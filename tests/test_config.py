@@ -276,7 +276,7 @@ def test_config_is_frozen() -> None:
 def test_doctests() -> None:
     import doctest
 
-    import controller._config_reader
+    import controller.config._reader
 
-    result = doctest.testmod(controller._config_reader)
+    result = doctest.testmod(controller.config._reader)
     assert (result.failed, result.attempted) == (0, 1)

@@ -80,7 +80,7 @@ def open_engine(args: argparse.Namespace, missing: str | None = None) -> Engine:
 
 async def print_hint(engine: Engine, position: str, dice_text: str, top: int, out: TextIO) -> int:
     """Print the ``top`` best plays: rank, notation, equity, and the loss against the best."""
-    from controller.rules.xgid import parse_position
+    from controller.rules.gnubg_ids import parse_position
 
     state = parse_position(position)
     hint = await engine.hint(state, plays.parse_dice(dice_text))

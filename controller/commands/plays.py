@@ -16,10 +16,11 @@ from typing import Any, TextIO
 from controller.commands.errors import UsageError
 from controller.rules.board import check_board
 from controller.rules.errors import IllegalActionError, InvalidDiceError, RulesError
+from controller.rules.gnubg_ids import parse_position
 from controller.rules.jacquet import jacquet_result
 from controller.rules.plays import Play, check_dice, legal_plays
 from controller.rules.variants import Scoring, Unplayable, Variant, variant_named
-from controller.rules.xgid import parse_position, xgid
+from controller.rules.xgid import xgid
 
 HELP = "list the legal plays of a roll (POSITION DICE, or JSON lines with --batch)"
 

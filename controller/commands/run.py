@@ -58,7 +58,6 @@ def run(args: argparse.Namespace) -> int:
 
 
 async def _serve(config: Config) -> None:
-    from controller.controls import Button
     from controller.devices import PiDevices, make_pin_factory
     from controller.service import Service
     from controller.service.service import open_journal
@@ -103,18 +102,11 @@ async def _serve(config: Config) -> None:
             )
         )
 
-        def pressed(press: Any) -> None:
-            if press.button is Button.MODE:
-                service.next_mode()
-            else:
-                service.press(press.button)
-
         devices = stack.enter_context(
             PiDevices.open(
                 config.gpio,
                 send_leds=link.send_leds,
                 pin_factory=make_pin_factory(config.gpio.pin_factory),
-                on_press=pressed,
             )
         )
         service.leds = devices.leds
@@ -128,6 +120,7 @@ async def _serve(config: Config) -> None:
             await service.run(
                 board=link,
                 camera=camera,
+                buttons=devices.buttons,
                 extra=[("watchdog", watchdog_loop(systemd)), *extra],
             )
         systemd.stopping("stopping: every event is in the journal")

@@ -8,9 +8,10 @@ back-end, both behind :class:`LedBackend`:
   :mod:`controller.devices.shift_register`), the status LED on the Pi (:class:`StatusLed`);
 - :class:`BoardLeds`: an LED frame to the sensor board over the serial link.
 
-Buttons (:class:`Buttons`) deliver :class:`ButtonPress` values into the service's
-asyncio loop; :class:`FaultBuzzer` sounds short :class:`BuzzPattern` values. Every
-device takes ``pin_factory`` (gpiozero's, chosen once with :func:`make_pin_factory`),
+Buttons (:class:`Buttons`) are one typed stream of :class:`ButtonPress` values in the
+service's asyncio loop (``async for``); :class:`FaultBuzzer` sounds short
+:class:`BuzzPattern` values. Every device takes ``pin_factory`` (gpiozero's, a
+:class:`PinFactory` chosen once with :func:`make_pin_factory`),
 is a context manager, and has an idempotent ``close()``; :class:`PiDevices` opens them
 all from the configuration's ``[gpio]`` section.
 
@@ -31,7 +32,7 @@ from controller.devices.errors import (
     PinFactoryError,
     SceneError,
 )
-from controller.devices.factory import PIN_FACTORIES, make_pin_factory
+from controller.devices.factory import PIN_FACTORIES, PinFactory, make_pin_factory
 from controller.devices.leds import (
     BLINK_PERIOD_S,
     BoardLeds,
@@ -65,6 +66,7 @@ __all__ = [
     "Pattern",
     "PiDevices",
     "PinError",
+    "PinFactory",
     "PinFactoryError",
     "Scene",
     "SceneError",

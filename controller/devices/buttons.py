@@ -1,9 +1,10 @@
-"""The players' push buttons, delivered into the service's asyncio loop.
+"""The players' push buttons: one typed stream of presses in the service's asyncio loop.
 
-Why through ``loop.call_soon_threadsafe``: gpiozero calls ``when_pressed`` from its own
-thread (lgpio's callback thread on a Pi); the service has one event loop and touches its
-state only from there, so a press becomes a :class:`ButtonPress` value handed over to
-the loop, never a call into the service from another thread.
+Why one door: gpiozero calls ``when_pressed`` from its own thread (lgpio's callback
+thread on a Pi); the service has one event loop and touches its state only from there.
+So every callback does one thing, hand a :class:`ButtonPress` value to the loop through
+``loop.call_soon_threadsafe``, and the service reads the presses with ``async for``, as
+it reads the board's observations; nothing else of the service runs in gpiozero's thread.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import AsyncIterator, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,6 +21,7 @@ from gpiozero import Button as GpioButton
 from controller.closing import Closing
 from controller.controls import Button
 from controller.devices.errors import DeviceClosedError, PinError
+from controller.devices.factory import PinFactory
 
 __all__ = ["ButtonPress", "Buttons"]
 
@@ -40,16 +42,16 @@ class Buttons(Closing):
     Wiring: each button between its GPIO and ground; the Pi's internal pull-up holds the
     pin high, a press pulls it low. gpiozero debounces (``bounce_s``).
 
-    Presses go to ``on_press`` if given, else to the :attr:`presses` queue; either way
-    they arrive in ``loop``, in order. Example::
+    Presses arrive in ``loop``, in order, on the :attr:`presses` queue, which iterating
+    the buttons empties. Example::
 
         buttons = Buttons({Button.DONE: 17, Button.UNDO: 27})
-        press = await buttons.presses.get()
+        async for press in buttons:
+            print(press.button)
 
     Args:
         pins: BCM pin of each button (a :class:`Button` or its value).
         loop: the service's loop; None for the running loop.
-        on_press: called in the loop with each press, instead of queueing it.
         bounce_s: gpiozero's debounce time, None for none.
         clock: the service's clock, stamping each press.
         pin_factory: gpiozero pin factory; None for gpiozero's default.
@@ -63,10 +65,9 @@ class Buttons(Closing):
         pins: Mapping[Button | str, int],
         *,
         loop: asyncio.AbstractEventLoop | None = None,
-        on_press: Callable[[ButtonPress], object] | None = None,
         bounce_s: float | None = 0.05,
         clock: Callable[[], float] = time.monotonic,
-        pin_factory: Any = None,
+        pin_factory: PinFactory | None = None,
     ) -> None:
         names: dict[Button, int] = {}
         for name, pin in pins.items():
@@ -76,10 +77,9 @@ class Buttons(Closing):
                 known = ", ".join(b.value for b in Button)
                 raise PinError(f"button {name!r}: expected one of {known}") from None
         self._loop = loop or asyncio.get_running_loop()
-        self._on_press = on_press
         self._clock = clock
         self.presses: asyncio.Queue[ButtonPress] = asyncio.Queue()
-        """Presses not delivered to ``on_press``, oldest first."""
+        """Presses not read yet, oldest first."""
         self._buttons: dict[Button, Any] = {}
         self._closed = False
         try:
@@ -97,18 +97,17 @@ class Buttons(Closing):
         def pressed() -> None:
             press = ButtonPress(name, self._clock())
             try:
-                self._loop.call_soon_threadsafe(self._deliver, press)
+                self._loop.call_soon_threadsafe(self.presses.put_nowait, press)
             except RuntimeError:
                 # The loop is closed: the service is stopping, nobody would read it.
                 _log.warning("button %s pressed after the service stopped", name.value)
 
         return pressed
 
-    def _deliver(self, press: ButtonPress) -> None:
-        if self._on_press is not None:
-            self._on_press(press)
-        else:
-            self.presses.put_nowait(press)
+    async def __aiter__(self) -> AsyncIterator[ButtonPress]:
+        """Every press, in order, as it arrives (until the reader stops)."""
+        while True:
+            yield await self.presses.get()
 
     @property
     def names(self) -> tuple[Button, ...]:

@@ -17,6 +17,7 @@ from gpiozero import Buzzer
 
 from controller.closing import Closing
 from controller.devices.errors import DeviceClosedError, SceneError
+from controller.devices.factory import PinFactory
 
 __all__ = ["ATTENTION", "FAULT", "ILLEGAL", "BuzzPattern", "FaultBuzzer"]
 
@@ -85,7 +86,7 @@ class FaultBuzzer(Closing):
         self,
         pin: int,
         *,
-        pin_factory: Any = None,
+        pin_factory: PinFactory | None = None,
         sleep: Callable[[float], Awaitable[object]] = asyncio.sleep,
     ) -> None:
         self._buzzer: Any = Buzzer(pin, pin_factory=pin_factory)

@@ -9,13 +9,13 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable
-from typing import Any
 
 from controller.closing import Closing
 from controller.config import GpioConfig
-from controller.devices.buttons import ButtonPress, Buttons
+from controller.devices.buttons import Buttons
 from controller.devices.buzzer import FaultBuzzer
 from controller.devices.errors import PinError
+from controller.devices.factory import PinFactory
 from controller.devices.leds import BoardLeds, LedBackend
 from controller.devices.shift_register import ShiftRegisterLeds
 from firmware_bridge import LedFrame
@@ -31,11 +31,11 @@ class PiDevices(Closing):
         factory = make_pin_factory(config.gpio.pin_factory)
         with PiDevices.open(config.gpio, send_leds=link.send_leds, pin_factory=factory) as pi:
             await pi.leds.show(scene)
-            press = await pi.buttons.presses.get()
+            await service.run(board=link, buttons=pi.buttons)
 
     Attributes:
         leds: the scene's back-end; None with ``leds = "none"``.
-        buttons: every wired button.
+        buttons: every wired button, their presses read with ``async for``.
         buzzer: None if the pin map has no buzzer.
     """
 
@@ -53,8 +53,7 @@ class PiDevices(Closing):
         *,
         send_leds: Callable[[LedFrame], None],
         loop: asyncio.AbstractEventLoop | None = None,
-        on_press: Callable[[ButtonPress], object] | None = None,
-        pin_factory: Any = None,
+        pin_factory: PinFactory | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> PiDevices:
         """Open every device; on a failure, close those already open and re-raise.
@@ -63,7 +62,6 @@ class PiDevices(Closing):
             gpio: the ``[gpio]`` settings.
             send_leds: sends an LED frame to the sensor board (``BoardLink.send_leds``).
             loop: the service's loop, for the buttons; None for the running loop.
-            on_press: called in the loop with each press, else they queue.
             pin_factory: gpiozero pin factory; None for gpiozero's default.
             clock: the clock of blinking and of button presses.
 
@@ -93,9 +91,7 @@ class PiDevices(Closing):
                 )
                 opened.append(chain)
                 leds = chain
-            buttons = Buttons(
-                pins.buttons(), loop=loop, on_press=on_press, pin_factory=pin_factory, clock=clock
-            )
+            buttons = Buttons(pins.buttons(), loop=loop, pin_factory=pin_factory, clock=clock)
             opened.append(buttons)
             buzzer = None
             if pins.buzzer is not None:

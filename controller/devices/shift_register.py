@@ -35,6 +35,7 @@ from gpiozero import DigitalOutputDevice
 
 from controller.closing import Closing
 from controller.devices.errors import DeviceClosedError, SceneError
+from controller.devices.factory import PinFactory
 from controller.devices.status import StatusLed
 from hardware.board.geometry import LOCATIONS
 from hardware.board.scene import DARK, Colour, Scene
@@ -117,7 +118,7 @@ class ShiftRegisterLeds(Closing):
         enable: int | None = None,
         registers: int = REGISTERS,
         status_pins: tuple[int, int] | tuple[int, int, int] | None = None,
-        pin_factory: Any = None,
+        pin_factory: PinFactory | None = None,
         clock_s: Callable[[], float] = time.monotonic,
     ) -> None:
         frame_bits(DARK, 0, registers=registers)
@@ -141,7 +142,7 @@ class ShiftRegisterLeds(Closing):
         self._frames = 0
         self._closed = False
 
-    def _output(self, pin: int, factory: Any, initial: bool = False) -> Any:
+    def _output(self, pin: int, factory: PinFactory | None, initial: bool = False) -> Any:
         device = DigitalOutputDevice(pin, initial_value=initial, pin_factory=factory)
         self._devices.append(device)
         return device

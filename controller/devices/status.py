@@ -12,6 +12,7 @@ from gpiozero import LED, RGBLED
 
 from controller.closing import Closing
 from controller.devices.errors import DeviceClosedError
+from controller.devices.factory import PinFactory
 from hardware.board.scene import Colour
 
 __all__ = ["StatusLed"]
@@ -37,7 +38,12 @@ class StatusLed(Closing):
     """
 
     def __init__(
-        self, red: int, green: int, blue: int | None = None, *, pin_factory: Any = None
+        self,
+        red: int,
+        green: int,
+        blue: int | None = None,
+        *,
+        pin_factory: PinFactory | None = None,
     ) -> None:
         self._rgb: Any = None
         self._pair: tuple[Any, Any] | None = None

@@ -34,8 +34,9 @@ from controller.engine._process import LineProcess
 from controller.engine.errors import EngineProtocolError, EngineUnavailableError
 from controller.engine.model import CubeAdvice, Hint, Probabilities, RankedPlay
 from controller.rules.board import Board, borne_off
+from controller.rules.gnubg_ids import gnubg_id
 from controller.rules.plays import Play, check_dice, legal_plays
-from controller.rules.xgid import Xgid, gnubg_id
+from controller.rules.xgid import Xgid
 
 __all__ = ["GnubgBindingsEngine"]
 

@@ -20,8 +20,9 @@ from controller.engine._base import ProcessEngine
 from controller.engine._process import LineProcess
 from controller.engine.errors import EngineProtocolError
 from controller.engine.model import CubeAdvice, Hint
+from controller.rules.gnubg_ids import gnubg_id
 from controller.rules.plays import check_dice, legal_plays
-from controller.rules.xgid import Xgid, gnubg_id
+from controller.rules.xgid import Xgid
 
 __all__ = ["DEFAULT_PROGRAM", "GnubgCliEngine", "find_program"]
 

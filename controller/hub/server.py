@@ -18,7 +18,7 @@ import random
 import time
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
-from typing import Any, Final
+from typing import Final
 
 import aiomqtt
 from aiohttp import web
@@ -36,6 +36,7 @@ from controller.web.app import (
     static_file,
 )
 from controller.web.server import WebServer
+from hardware.board.json_types import JsonObject
 
 __all__ = ["Hub", "write_archive"]
 
@@ -176,7 +177,7 @@ class Hub:
                 self._dirty = False
                 self.changes.set(self.changes.value + 1)
 
-    def cards(self, since: dict[str, int]) -> list[dict[str, Any]]:
+    def cards(self, since: dict[str, int]) -> list[JsonObject]:
         """The cards of the boards changed since the versions in ``since`` (updated)."""
         cards = []
         for board_id, version in self._versions.items():

@@ -38,6 +38,7 @@ from controller.record.matfile import write_mat
 from controller.record.plain import gnubg_refusal, write_events
 from controller.record.sgf import write_sgf
 from controller.status import BoardEvent, BoardStatus
+from hardware.board.json_types import JsonObject
 
 __all__ = ["Archive", "BoardView", "HubState"]
 
@@ -105,7 +106,7 @@ class BoardView:
         alerts.extend(self.problems[-1:])
         return alerts
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         """The board's card on the hub's page."""
         return {
             "board_id": self.board_id,
@@ -280,7 +281,7 @@ class HubState:
         view.archived += 1
         return [Archive(view.board_id, view._match_name, write_sgf(record), mat)]
 
-    def summary(self) -> dict[str, Any]:
+    def summary(self) -> JsonObject:
         """Counts over every board, for the page's header and the tests."""
         views = self.boards.values()
         return {

@@ -21,7 +21,7 @@ import ssl
 import time
 import urllib.parse
 from collections.abc import AsyncIterator, Callable, Sequence
-from typing import Any
+from typing import Literal, Required, TypedDict
 
 import aiomqtt
 
@@ -38,7 +38,7 @@ from controller.mqtt.codec import (
 from controller.mqtt.outbox import Outbox
 from controller.status import BoardEvent, BoardService, BoardStatus
 
-__all__ = ["MqttPublisher", "backoff_delay", "client_options"]
+__all__ = ["ClientOptions", "MqttPublisher", "backoff_delay", "client_options"]
 
 _log = logging.getLogger(__name__)
 
@@ -61,10 +61,22 @@ def backoff_delay(
     return step / 2 + rng.uniform(0, step / 2)
 
 
-def client_options(config: MqttConfig) -> dict[str, Any]:
+class ClientOptions(TypedDict, total=False):
+    """The keyword arguments of ``aiomqtt.Client`` that ``[mqtt]`` sets."""
+
+    hostname: Required[str]
+    port: Required[int]
+    username: Required[str | None]
+    password: Required[str | None]
+    transport: Literal["tcp", "websockets", "unix"]
+    websocket_path: str
+    tls_context: ssl.SSLContext
+
+
+def client_options(config: MqttConfig) -> ClientOptions:
     """aiomqtt.Client's keyword arguments for the broker, credentials and TLS of ``config``."""
     parts = urllib.parse.urlsplit(config.broker)
-    options: dict[str, Any] = {
+    options: ClientOptions = {
         "hostname": config.host,
         "port": config.port,
         "username": config.username,

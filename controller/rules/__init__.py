@@ -11,7 +11,8 @@ No I/O, no clocks, and no randomness it does not receive (a ``random.Random``).
   as descriptions read by the one move generator.
 * :mod:`~controller.rules.jacquet` — Jacquet's turn model: handed-over numbers, primauté.
 * :mod:`~controller.rules.xgid`, :mod:`~controller.rules.position_id`,
-  :mod:`~controller.rules.match_id` — position and match codes.
+  :mod:`~controller.rules.match_id` — position and match codes;
+  :mod:`~controller.rules.gnubg_ids` — an XGID's GNU Backgammon IDs, and pasted positions.
 
 >>> from controller.rules import START, legal_plays
 >>> sorted(play.notation for play in legal_plays(START, 0, (6, 5)))
@@ -48,6 +49,7 @@ from controller.rules.errors import (
     InvalidRulesError,
     RulesError,
 )
+from controller.rules.gnubg_ids import gnubg_id, parse_gnubg_id, parse_position
 from controller.rules.jacquet import JacquetResult, JacquetTurn, jacquet_result
 from controller.rules.match import MatchState, OpeningRoll, roll_opening
 from controller.rules.match_id import GameState, MatchKey, match_id, parse_match_id
@@ -72,15 +74,7 @@ from controller.rules.variants import (
     Variant,
     variant_named,
 )
-from controller.rules.xgid import (
-    CubeOffer,
-    Xgid,
-    gnubg_id,
-    parse_gnubg_id,
-    parse_position,
-    parse_xgid,
-    xgid,
-)
+from controller.rules.xgid import CubeOffer, Xgid, parse_xgid, xgid
 
 __all__ = [
     "BACKGAMMON",

@@ -26,7 +26,7 @@ bits   field
 
 Player numbers are the Match ID's own: our player 0 is its player 0. (GNU Backgammon,
 importing an XGID, makes the XGID's bottom player - our player 0 - its player 1: see
-:func:`controller.rules.xgid.gnubg_id`.) Every field is checked on construction and on
+:func:`controller.rules.gnubg_ids.gnubg_id`.) Every field is checked on construction and on
 reading, so a parsed key always writes back to the same ID.
 """
 

@@ -1,7 +1,9 @@
-"""What the service needs of its edges, typed: the sensor board's link and the dice source.
+"""What the service needs of its edges, typed: the sensor board's link, the dice source and
+the buttons.
 
 Why protocols: the service takes the real edges (``firmware_bridge.BoardLink``,
-``vision.RollWatcher``) and the tests' own, and no ``Any`` crosses between them. The
+``vision.RollWatcher``, ``controller.devices.Buttons``) and the tests' own, and no ``Any``
+crosses between them. The
 types are named for the type checker only, so that importing the service loads no OpenCV.
 """
 
@@ -13,10 +15,11 @@ from typing import TYPE_CHECKING, Protocol
 from controller.referee import Cell
 
 if TYPE_CHECKING:
+    from controller.devices import ButtonPress
     from firmware_bridge import LinkState
     from vision import RollEvent, Thrower, WatchState
 
-__all__ = ["BoardFeed", "DiceSource", "SeenCells"]
+__all__ = ["BoardFeed", "ButtonFeed", "DiceSource", "SeenCells"]
 
 
 class SeenCells(Protocol):
@@ -47,3 +50,10 @@ class DiceSource(Protocol):
 
     def step(self, thrower: Thrower) -> RollEvent | None:
         """Take one frame of a throw by ``thrower`` (blocking); the event it completes."""
+
+
+class ButtonFeed(Protocol):
+    """What the service needs of the board's buttons: ``controller.devices.Buttons``."""
+
+    def __aiter__(self) -> AsyncIterator[ButtonPress]:
+        """Every press, in order, in the service's loop."""

@@ -6,10 +6,10 @@ action) goes through one queue and one task, so inputs are judged and journalled
 order they happened; each is journalled (SQLite, fsync) *before* the new state is adopted
 and shown. Blocking work (the journal's commit, a camera frame) runs in threads through
 ``asyncio.to_thread``; gpiozero's callbacks come in through ``call_soon_threadsafe``
-(:class:`controller.devices.Buttons`).
+(:class:`controller.devices.Buttons`, read with ``async for``).
 
 Tasks of :meth:`Service.run` (one ``TaskGroup``, each named): ``referee`` (the queue),
-``board`` (the serial link's observations), ``camera`` (the roll watcher), ``leds-blink``
+``board`` (the serial link), ``camera`` (the roll watcher), ``buttons``, ``leds-blink``
 (the Pi's chain), plus any the caller adds (the watchdog, the simulated players).
 
 Beside the loop: the teacher (:mod:`~controller.service.teacher`), the status
@@ -25,7 +25,7 @@ import logging
 import time
 from collections.abc import AsyncIterator, Callable, Coroutine, Iterable
 from dataclasses import dataclass, replace
-from typing import Any, Literal
+from typing import Literal
 
 from controller import record
 from controller.devices import LedBackend, blink_forever
@@ -48,7 +48,7 @@ from controller.rules import BACKGAMMON, Rules, Variant, WinKind, Xgid
 from controller.service.actions import CONTROLS, MatchAction, action_input, new_match_start
 from controller.service.board_status import MoveList, build_status
 from controller.service.counters import Counters
-from controller.service.edges import BoardFeed, DiceSource
+from controller.service.edges import BoardFeed, ButtonFeed, DiceSource
 from controller.service.match_journal import (
     export_match,
     open_journal,
@@ -222,8 +222,11 @@ class Service:
     # Inputs from the edges.
 
     def press(self, key: Button) -> None:
-        """A button was pressed (called in the loop: gpiozero's callbacks arrive there)."""
-        self._queue.put_nowait(_Queued(KeyPressed(key)))
+        """A button was pressed: Mode switches the mode, any other goes to the match."""
+        if key is Button.MODE:
+            self.next_mode()
+        else:
+            self._queue.put_nowait(_Queued(KeyPressed(key)))
 
     def next_mode(self) -> None:
         """The Mode button: referee, learner, recorder, in turn (shown at once, not recorded)."""
@@ -242,13 +245,15 @@ class Service:
         *,
         board: BoardFeed | None = None,
         camera: DiceSource | None = None,
-        extra: Iterable[tuple[str, Coroutine[Any, Any, None]]] = (),
+        buttons: ButtonFeed | None = None,
+        extra: Iterable[tuple[str, Coroutine[object, object, None]]] = (),
     ) -> None:
         """Run until cancelled (or until an ``extra`` task returns and cancels the rest).
 
         Args:
             board: the sensor board's link (a started ``firmware_bridge.BoardLink``).
             camera: the dice source (``vision.RollWatcher``), stepped in a thread.
+            buttons: the board's buttons (``controller.devices.Buttons``).
             extra: more named coroutines to run in the same task group.
         """
         await self._show()
@@ -259,6 +264,8 @@ class Service:
                     group.create_task(self._board(board), name="board")
                 if camera is not None:
                     group.create_task(self._camera(camera), name="camera")
+                if buttons is not None:
+                    group.create_task(self._buttons(buttons), name="buttons")
                 if self.leds is not None:
                     group.create_task(blink_forever(self.leds), name="leds-blink")
                 for name, coroutine in extra:
@@ -276,6 +283,10 @@ class Service:
             else:
                 self._links["board"] = "live"
                 self._queue.put_nowait(_Queued(_Physical(tuple(update.cells))))
+
+    async def _buttons(self, buttons: ButtonFeed) -> None:
+        async for press in buttons:
+            self.press(press.button)
 
     async def _camera(self, source: DiceSource) -> None:
         # Imported here: the camera's module loads OpenCV, which a board without one skips.

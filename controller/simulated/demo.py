@@ -182,12 +182,7 @@ class SimulatedBoard:
         self.gpio = gpio = parse_config(_GPIO, check_files=False).gpio
         service = self.service
         self.devices = stack.enter_context(
-            PiDevices.open(
-                gpio,
-                send_leds=self.link.send_leds,
-                pin_factory=self.factory,
-                on_press=lambda press: service.press(press.button),
-            )
+            PiDevices.open(gpio, send_leds=self.link.send_leds, pin_factory=self.factory)
         )
         service.leds = self.devices.leds
         self.buttons = gpio.pins.buttons()
@@ -199,7 +194,8 @@ class SimulatedBoard:
         )
         stack.callback(self.camera.close)
         self._task = asyncio.create_task(
-            service.run(board=self.link, camera=self.watcher), name="service"
+            service.run(board=self.link, camera=self.watcher, buttons=self.devices.buttons),
+            name="service",
         )
         return self
 

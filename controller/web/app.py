@@ -32,10 +32,10 @@ import asyncio
 import hmac
 import json
 import logging
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Callable, Mapping
 from importlib import resources
 from pathlib import PurePath
-from typing import Any, Final
+from typing import Final, Generic, TypeVar
 
 from aiohttp import web
 from aiohttp.typedefs import Handler
@@ -65,6 +65,7 @@ __all__ = [
 ]
 
 _log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 STATIC: Final = resources.files("controller.web") / "static"
 """The page's files, shipped as package data (no build step, no CDN)."""
@@ -108,19 +109,19 @@ def sse_headers() -> dict[str, str]:
     }
 
 
-class Fanout:
+class Fanout(Generic[T]):
     """The latest value of a stream, and a wake-up for each reader (a slow reader skips).
 
     Why: a phone on a bad network must not hold back the board nor the other readers;
     each reader is only told that something changed and reads the latest value.
     """
 
-    def __init__(self, value: Any) -> None:
+    def __init__(self, value: T) -> None:
         self.value = value
         self._readers: set[asyncio.Queue[None]] = set()
         self.closed = False
 
-    def set(self, value: Any) -> None:
+    def set(self, value: T) -> None:
         """A new value: wake every reader."""
         self.value = value
         for queue in self._readers:
@@ -132,8 +133,9 @@ class Fanout:
         self.closed = True
         self.set(self.value)
 
-    async def follow(self) -> AsyncIterator[Any]:
-        """The value now, then each new one (the latest when several came meanwhile)."""
+    async def follow(self) -> AsyncIterator[T | None]:
+        """The value now, then each new one (the latest when several came meanwhile); None
+        after a quiet while, for a keep-alive."""
         queue: asyncio.Queue[None] = asyncio.Queue(maxsize=1)
         self._readers.add(queue)
         try:
@@ -150,7 +152,7 @@ class Fanout:
             self._readers.discard(queue)
 
 
-_FANOUT: Final = web.AppKey("fanout", Fanout)
+_FANOUT: Final = web.AppKey("fanout", Fanout[BoardStatus])
 
 
 async def _follow_service(app: web.Application) -> AsyncIterator[None]:
@@ -211,7 +213,9 @@ async def _status(request: web.Request) -> web.StreamResponse:
     return web.json_response(request.app[_FANOUT].value.to_json())
 
 
-async def stream(request: web.Request, fanout: Fanout, encode: Any) -> web.StreamResponse:
+async def stream(
+    request: web.Request, fanout: Fanout[T], encode: Callable[[T], bytes]
+) -> web.StreamResponse:
     """Send ``encode(value)`` as an SSE ``data:`` line for each value of ``fanout``."""
     response = web.StreamResponse(headers=sse_headers())
     await response.prepare(request)

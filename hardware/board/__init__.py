@@ -10,4 +10,6 @@ it imports nothing but the standard library (``tests/test_layering.py``).
   of every refusal.
 * :mod:`~hardware.board.geometry`: the 28 locations and the 26-integer layout.
 * :mod:`~hardware.board.scene`: what the LEDs show, for the referee and every LED back-end.
+* :mod:`~hardware.board.json_types`: JSON payloads as a type, for whatever crosses packages
+  as JSON (statuses, events, requests).
 """

@@ -15,7 +15,7 @@ from .scanner import FAULT, Scanner
 # by the type checker stay in strings, and typing is imported for it alone.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any
+    from .pinmap import Pinmap
 
 PROTOCOL = (1, 0)
 NAME = "tabula-fw 1.0"
@@ -49,7 +49,7 @@ class Firmware:
 
     def __init__(  # noqa: PLR0917 (MicroPython-friendly positional wiring)
         self,
-        pinmap: "dict[str, Any]",
+        pinmap: "Pinmap",
         slots: list[int],
         matrix: SensorMatrix,
         leds: LedChain,
@@ -59,14 +59,14 @@ class Firmware:
         protocol: tuple[int, int] = PROTOCOL,
         settings: "dict[str, int] | None" = None,
     ) -> None:
-        config = dict(pinmap["firmware"])
-        if settings:
-            config.update(settings)
+        config = pinmap["firmware"]
+        overrides = settings or {}
         self.slots = list(slots)
-        self.scan_period_ms = config["scan_period_ms"]
-        self.heartbeat_ms = config["heartbeat_ms"]
-        self.ring_size = config["ring_size"]
-        self.scanner = Scanner(self.slots, pinmap["hall"], config["stable_scans"])
+        self.scan_period_ms = overrides.get("scan_period_ms", config["scan_period_ms"])
+        self.heartbeat_ms = overrides.get("heartbeat_ms", config["heartbeat_ms"])
+        self.ring_size = overrides.get("ring_size", config["ring_size"])
+        stable_scans = overrides.get("stable_scans", config["stable_scans"])
+        self.scanner = Scanner(self.slots, pinmap["hall"], stable_scans)
         self.matrix = matrix
         self.leds = leds
         self.port = port

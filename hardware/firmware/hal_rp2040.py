@@ -17,19 +17,19 @@ from .hal import Clock, LedChain, Port, SensorMatrix
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any
+    from .pinmap import Pinmap
 
 
 class MuxSensorMatrix(SensorMatrix):
     """Reads slot k on input k % 16 of multiplexer k // 16 (pinmap.toml [sensors])."""
 
-    def __init__(self, pinmap: "dict[str, Any]", slots: int) -> None:
+    def __init__(self, pinmap: "Pinmap", slots: int) -> None:
         rp = pinmap["rp2040"]
         self.slots = slots
         self.channels = pinmap["sensors"]["mux_channels"]
         self.select = [machine.Pin(n, machine.Pin.OUT) for n in rp["mux_select"]]
         self.enable = [machine.Pin(n, machine.Pin.OUT, value=1) for n in rp["mux_enable"]]
-        adcs = {}  # type: dict[int, Any]
+        adcs = {}  # type: dict[int, machine.ADC]
         for n in rp["mux_adc"]:
             if n not in adcs:
                 adcs[n] = machine.ADC(machine.Pin(n))
@@ -58,7 +58,7 @@ class MuxSensorMatrix(SensorMatrix):
 class Ws2812Chain(LedChain):
     """The WS2812 (NeoPixel) chain: locations 0..27, then the status LED."""
 
-    def __init__(self, pinmap: "dict[str, Any]") -> None:
+    def __init__(self, pinmap: "Pinmap") -> None:
         rp = pinmap["rp2040"]
         self.strip = neopixel.NeoPixel(machine.Pin(rp["led_data"]), rp["led_count"])
 

@@ -18,7 +18,24 @@ from . import app, hal, pinmap
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any
+    from typing import Any, TypedDict
+
+    class StepRequest(TypedDict, total=False):
+        """A step's request (:meth:`Lockstep.step`): ``now`` always, the rest when changed."""
+
+        now: int
+        boot: tuple[int, int, int, dict[str, int] | None]
+        readings: list[int]
+        noise: list[tuple[int, int]]
+        stuck: list[tuple[int, int]]
+        rx: list[int]
+
+    class StepAnswer(TypedDict, total=False):
+        """A step's answer: ``tx`` always, ``leds`` and ``frame`` when they changed."""
+
+        tx: list[list[int]]
+        leds: list[list[int]]
+        frame: list[list[int]]
 
 
 class HostPort(hal.Port):
@@ -89,7 +106,7 @@ class Lockstep:
             settings=settings,
         )
 
-    def step(self, request: "dict[str, Any]") -> "dict[str, Any]":
+    def step(self, request: "StepRequest") -> "StepAnswer":
         """Apply the request's changes, run one firmware step, and say what came out."""
         self.clock.now = request["now"]
         if "boot" in request:
@@ -107,7 +124,7 @@ class Lockstep:
         if firmware is None:
             raise ValueError("step before boot: the first request must boot the firmware")
         firmware.step()
-        answer = {"tx": [list(data) for data in self.port.writes]}  # type: dict[str, Any]
+        answer = {"tx": [list(data) for data in self.port.writes]}  # type: StepAnswer
         self.port.writes = []
         if self.leds.updates != self.leds_sent:
             self.leds_sent = self.leds.updates

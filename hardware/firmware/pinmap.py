@@ -9,7 +9,55 @@ floats, strings, booleans and arrays of them (possibly over several lines), and 
 # by the type checker stay in strings, and typing is imported for it alone.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any
+    from typing import Any, NotRequired, TypedDict
+
+    class SensorsTable(TypedDict):
+        """``[sensors]``: the slots of each kind of location, the multiplexers' inputs."""
+
+        point_slots: int
+        bar_slots: int
+        tray_slots: int
+        mux_channels: int
+
+    class Rp2040Table(TypedDict):
+        """``[rp2040]``: the Pico's pins (multiplexers, ADCs, LED chain)."""
+
+        mux_select: list[int]
+        mux_enable: list[int]
+        mux_adc: list[int]
+        mux_settle_us: int
+        led_data: int
+        led_count: int
+        status_led: NotRequired[int]
+
+    class HallTable(TypedDict):
+        """``[hall]``: the sensors' thresholds (raw ADC units)."""
+
+        mid: int
+        enter: int
+        exit: int
+        stack_enter: int
+        stack_exit: int
+        fault_low: int
+        fault_high: int
+
+    class FirmwareTable(TypedDict):
+        """``[firmware]``: the firmware's timings and sizes."""
+
+        scan_period_ms: int
+        stable_scans: int
+        heartbeat_ms: int
+        ring_size: int
+
+    class Pinmap(TypedDict):
+        """The pin map (``hardware/pinmap.toml``); ``[pi]`` is the host's, read key by key."""
+
+        version: NotRequired[int]
+        sensors: SensorsTable
+        rp2040: Rp2040Table
+        hall: HallTable
+        firmware: FirmwareTable
+        pi: dict[str, int | str]
 
 
 def _value(text: str) -> "Any":
@@ -60,13 +108,13 @@ def _strip_comment(line: str) -> str:
     return line
 
 
-def parse(text: str) -> "dict[str, Any]":
+def parse(text: str) -> "Pinmap":
     """Parse the TOML subset of pinmap.toml into nested dicts.
 
     Raises:
         ValueError: on a line that is not a header, a key/value pair or a comment.
     """
-    root = {}  # type: dict[str, Any]
+    root = {}  # type: Any
     table = root
     pending = ""
     for number, raw in enumerate(text.split("\n"), 1):
@@ -90,16 +138,16 @@ def parse(text: str) -> "dict[str, Any]":
             continue
         key, value = line.split("=", 1)
         table[key.strip()] = _value(value)
-    return root
+    return root  # type: ignore[no-any-return]  # the board trusts its own file's tables
 
 
-def load(path: str = "pinmap.toml") -> "dict[str, Any]":
+def load(path: str = "pinmap.toml") -> "Pinmap":
     """Read and parse the pin map file at ``path``."""
     with open(path) as handle:
         return parse(handle.read())
 
 
-def slots_per_location(pinmap: "dict[str, Any]") -> list[int]:
+def slots_per_location(pinmap: "Pinmap") -> list[int]:
     """The number of sensor slots of each of the 28 locations."""
     sensors = pinmap["sensors"]
     slots = [sensors["point_slots"]] * 24 + [sensors["bar_slots"]] * 2  # type: list[int]

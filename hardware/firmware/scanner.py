@@ -16,13 +16,17 @@ STACKED = 4
 UNKNOWN_CELL = 0xFF
 CHECKERS = 15
 
+# Annotations are ignored by MicroPython and evaluated by CPython 3.11: names used only
+# by the type checker stay in strings.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from .pinmap import HallTable
+
 
 class Scanner:
     """Classification, hysteresis, debouncing and counting for every slot of the board."""
 
-    def __init__(
-        self, slots_per_location: list[int], hall: "dict[str, int]", stable_scans: int
-    ) -> None:
+    def __init__(self, slots_per_location: list[int], hall: "HallTable", stable_scans: int) -> None:
         self.slots_per_location = list(slots_per_location)
         self.count = sum(self.slots_per_location)
         self.mid = hall["mid"]

@@ -79,20 +79,17 @@ def test_presses_from_another_thread(mock_factory: RecordingFactory) -> None:
     ]
 
 
-def test_on_press_callback_runs_in_the_loop(mock_factory: RecordingFactory) -> None:
+def test_async_for_reads_the_presses_in_the_loop(mock_factory: RecordingFactory) -> None:
     seen: list[tuple[ButtonPress, bool]] = []
 
     async def main() -> None:
         loop_thread = threading.get_ident()
-
-        def on_press(p: ButtonPress) -> None:
-            seen.append((p, threading.get_ident() == loop_thread))
-
-        with Buttons(PINS, on_press=on_press, clock=lambda: 2.0) as buttons:
+        with Buttons(PINS, clock=lambda: 2.0) as buttons:
             threading.Thread(target=press, args=(mock_factory, 5)).start()
             async with asyncio.timeout(2.0):
-                while not seen:
-                    await asyncio.sleep(0.005)
+                async for p in buttons:
+                    seen.append((p, threading.get_ident() == loop_thread))
+                    break
             assert buttons.presses.empty()
 
     asyncio.run(main())

@@ -47,15 +47,10 @@ def test_pressing_the_decline_pin_declines_the_numbers_handed_over(tmp_path: Pat
     async def main() -> list[record.Event]:
         with open_journal(path) as journal:
             service = Service("b1", journal)
-            task = asyncio.create_task(service.run())
             factory = MockFactory()
             gpio = parse_config("[gpio]\nleds = 'none'").gpio
-            with PiDevices.open(
-                gpio,
-                send_leds=lambda frame: None,
-                pin_factory=factory,
-                on_press=lambda press: service.press(press.button),
-            ):
+            with PiDevices.open(gpio, send_leds=lambda frame: None, pin_factory=factory) as pi:
+                task = asyncio.create_task(service.run(buttons=pi.buttons))
                 seq = journal.last_seq
                 pin = factory.pin(gpio.pins.button_decline)
                 pin.drive_low()

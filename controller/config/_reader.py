@@ -1,9 +1,9 @@
 """Reading a TOML file key by key, collecting every problem with its key path and line.
 
-Why apart from :mod:`controller.config`: that module says *what* the service's keys are;
-this one knows how to check a key (:class:`Check` functions), where a key is in the text
-(:func:`key_lines`, since :mod:`tomllib` forgets lines) and how to word a problem
-(``file:line: key.path: what is wrong``).
+Why apart from :mod:`controller.config._sections` and :mod:`._parse`: those say *what* the
+service's keys are; this one knows how to check a key (:class:`Check` functions), where a
+key is in the text (:func:`key_lines`, since :mod:`tomllib` forgets lines) and how to word
+a problem (``file:line: key.path: what is wrong``).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import math
 import re
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any, TypeVar, cast
+from typing import TypeVar, cast
 
 __all__ = [
     "BadValueError",
@@ -30,7 +30,7 @@ __all__ = [
 
 T = TypeVar("T")
 #: Checks a raw TOML value: returns it (or its normal form) or raises :class:`BadValueError`.
-Check = Callable[[Any], T]
+Check = Callable[[object], T]
 #: Table path -> the keys (and sub-tables) it may have.
 Schema = Mapping[tuple[str, ...], tuple[str, ...]]
 
@@ -108,14 +108,14 @@ class Reader:
         problem = f"{where}: {'.'.join(path)}: {message}"
         self._problems.append((math.inf if line is None else line, len(self._problems), problem))
 
-    def root(self, data: Mapping[str, Any]) -> Section:
+    def root(self, data: Mapping[str, object]) -> Section:
         """The file's top-level table."""
         return Section(self, (), data)
 
     def path(self, must_exist: bool) -> Check[Path]:
         """A check of a file path, relative to :attr:`base`; input files must exist."""
 
-        def check(value: Any) -> Path:
+        def check(value: object) -> Path:
             path = Path(text()(value)).expanduser()
             if not path.is_absolute():
                 path = self.base / path
@@ -129,7 +129,7 @@ class Reader:
 class Section:
     """One table of the file; its unknown keys are reported on construction."""
 
-    def __init__(self, reader: Reader, path: tuple[str, ...], table: Mapping[str, Any]) -> None:
+    def __init__(self, reader: Reader, path: tuple[str, ...], table: Mapping[str, object]) -> None:
         self.reader = reader
         self.path = path
         self.table = table
@@ -176,7 +176,7 @@ def integer(
     else:
         expected = what if low is None else f"{what} >= {low}"
 
-    def check(value: Any) -> int:
+    def check(value: object) -> int:
         if (
             not isinstance(value, int)
             or isinstance(value, bool)
@@ -192,7 +192,7 @@ def integer(
 def number(low: float, high: float, unit: str) -> Check[float]:
     """A check of a finite number of ``unit`` within ``low``..``high``."""
 
-    def check(value: Any) -> float:
+    def check(value: object) -> float:
         if (
             not isinstance(value, int | float)
             or isinstance(value, bool)
@@ -207,7 +207,7 @@ def number(low: float, high: float, unit: str) -> Check[float]:
     return check
 
 
-def boolean(value: Any) -> bool:
+def boolean(value: object) -> bool:
     """Check a boolean."""
     if not isinstance(value, bool):
         raise BadValueError(f"expected true or false, got {value!r}")
@@ -217,7 +217,7 @@ def boolean(value: Any) -> bool:
 def text(max_length: int = 4096, pattern: str | None = None, what: str = "") -> Check[str]:
     """A check of a non-empty string, matching ``pattern`` (described as ``what``) if given."""
 
-    def check(value: Any) -> str:
+    def check(value: object) -> str:
         if not isinstance(value, str) or not value or len(value) > max_length:
             raise BadValueError(
                 f"expected a non-empty string of at most {max_length} characters, got {value!r}"
@@ -233,7 +233,7 @@ def choice(options: tuple[T, ...]) -> Check[T]:
     """A check of one of the strings ``options``, suggesting the closest one."""
     names = cast(tuple[str, ...], options)
 
-    def check(value: Any) -> T:
+    def check(value: object) -> T:
         if isinstance(value, str) and value in names:
             return cast(T, value)
         listed = ", ".join(repr(option) for option in names)
