@@ -60,6 +60,7 @@ class PlayTree:
     __slots__ = (
         "_by_board",
         "_children",
+        "_dead",
         "_from_view",
         "_plays",
         "_steps_of",
@@ -103,6 +104,7 @@ class PlayTree:
         self.numbers = numbers
         self.variant = variant
         self._children: dict[_Node, list[tuple[int, int, _Node]]] = {}
+        self._dead: set[_Node] = set()
         if variant.is_backgammon_movement and self.dice is not None:
             self._to_view = self._from_view = _flipper(player)
             self._plays = {play.result: play for play in legal_plays(board, player, self.dice)}
@@ -128,9 +130,15 @@ class PlayTree:
             self._by_board.setdefault(node[0], []).append(node)
 
     def _visit(self, node: _Node, finals: set[Board]) -> bool:
-        """Record the legal children of ``node``; whether a legal play goes through it."""
+        """Record the legal children of ``node``; whether a legal play goes through it.
+
+        Both answers are remembered: a dead end reached again by another order of the same
+        moves is not explored again (a 1-1 reaches most nodes by many paths).
+        """
         if node in self._children:
             return True
+        if node in self._dead:
+            return False
         board, left = node
         children = []
         for index, die in enumerate(left):
@@ -144,12 +152,15 @@ class PlayTree:
         if children or board in finals:
             self._children[node] = children
             return True
+        self._dead.add(node)
         return False
 
     def _visit_variant(self, node: _Node, ends: dict[Board, tuple[int, ...]]) -> bool:
         """:meth:`_visit` for a variant: a play ends on a result with its unused numbers."""
         if node in self._children:
             return True
+        if node in self._dead:
+            return False
         board, left = node
         children = []
         if max(board) > 0:  # rule 12: nothing is played once the last checker is off
@@ -165,6 +176,7 @@ class PlayTree:
         if children or (unused is not None and (unused == left or max(board) <= 0)):
             self._children[node] = children
             return True
+        self._dead.add(node)
         return False
 
     def _visit_every_order(self, start: _Node) -> None:
