@@ -517,15 +517,16 @@ def legal_plays(
     if not results:
         return (Play((), board, numbers, view),)
     plays = [
-        Play(
-            tuple(Move(*step) for step in steps),
-            result if player == 0 else flip(result),
-            _forfeited(view, numbers, steps),
-            view,
-        )
+        backgammon_play(view, numbers, result if player == 0 else flip(result), steps)
         for result, steps in results.items()
     ]
     return tuple(sorted(plays, key=lambda play: play.result))
+
+
+def backgammon_play(view: Board, numbers: tuple[int, ...], result: Board, steps: _Steps) -> Play:
+    """The :class:`Play` of ``steps`` (found by the search on ``view``) that leaves ``result``."""
+    moves = tuple(Move(*step) for step in steps)
+    return Play(moves, result, _forfeited(view, numbers, steps), view)
 
 
 def _forfeited(view: Board, numbers: tuple[int, ...], steps: _Steps) -> tuple[int, ...]:

@@ -29,10 +29,12 @@ from controller.rules.plays import (
     Move,
     Play,
     _apply,
+    _enumerate,
     _from_view,
     _general_steps,
     _steps,
     _to_view,
+    backgammon_play,
     check_dice,
     legal_plays,
     plays_of_numbers,
@@ -63,6 +65,7 @@ class PlayTree:
         "_dead",
         "_from_view",
         "_plays",
+        "_results",
         "_steps_of",
         "_to_view",
         "board",
@@ -105,11 +108,14 @@ class PlayTree:
         self.variant = variant
         self._children: dict[_Node, list[tuple[int, int, _Node]]] = {}
         self._dead: set[_Node] = set()
+        self._plays: dict[Board, Play] | None = None
         if variant.is_backgammon_movement and self.dice is not None:
             self._to_view = self._from_view = _flipper(player)
-            self._plays = {play.result: play for play in legal_plays(board, player, self.dice)}
-            finals = {self._to_view(result) for result in self._plays}
-            self._visit((self._to_view(board), numbers), finals)
+            view = self._to_view(board)
+            # The search's results, made into plays only when asked: a big double has
+            # hundreds, and a referee asks for the one the player made.
+            self._results = _enumerate(view, self.dice)
+            self._visit((view, numbers), set(self._results) or {view})
         else:
             self._steps_of = _general_steps(variant)
             self._to_view = lambda layout: _to_view(layout, player, variant)
@@ -207,7 +213,18 @@ class PlayTree:
     @property
     def plays(self) -> tuple[Play, ...]:
         """The complete legal plays, one per distinct result (as :func:`legal_plays`)."""
+        if self._plays is None:
+            assert self.dice is not None
+            plays = legal_plays(self.board, self.player, self.dice)
+            self._plays = {play.result: play for play in plays}
         return tuple(self._plays.values())
+
+    @property
+    def most_moves(self) -> int:
+        """How many moves the longest legal play makes (0 when none can move)."""
+        if self._plays is None:  # backgammon: every legal play makes as many
+            return len(next(iter(self._results.values()), ()))
+        return max(len(play.moves) for play in self._plays.values())
 
     @property
     def positions(self) -> frozenset[Board]:
@@ -220,7 +237,14 @@ class PlayTree:
 
     def play_for(self, board: Board) -> Play | None:
         """The canonical play that leaves ``board``, or None if no legal play does."""
-        return self._plays.get(tuple(board))
+        board = tuple(board)
+        if self._plays is not None:
+            return self._plays.get(board)
+        view = self._to_view(board)
+        steps = self._results.get(view)
+        if steps is None:
+            return self.plays[0] if not self._results and board == self.board else None
+        return backgammon_play(self._to_view(self.board), self.numbers, board, steps)
 
     def is_partial(self, board: Board) -> bool:
         """Whether ``board`` lies on the way to a legal play (the start and the ends included)."""
