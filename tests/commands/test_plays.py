@@ -132,3 +132,18 @@ def test_batch_plays_jacquet_and_nackgammon_with_handed_over_numbers() -> None:
     assert ludii["results"][0][4] == -1
     assert "handed_over" not in nack
     assert "24/13" in nack["plays"] and len(nack["plays"]) == 7
+
+
+def test_plays_imports_only_the_rules() -> None:
+    """`tabula plays` imports its own command and the rules, not every command's module
+    (the service, OpenCV, the web): its start on a Pi is mostly imports."""
+    code = (
+        "import json, sys; from controller.cli import main; "
+        f"main(['plays', '{START_XGID}', '31']); "
+        "print(json.dumps(sorted(m for m in sys.modules if m.startswith(('controller.', "
+        "'vision', 'firmware_bridge', 'cv2', 'numpy', 'serial', 'asyncio')))))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    imported = json.loads(done.stdout.splitlines()[-1])
+    assert imported and all(m.startswith("controller.") for m in imported)
+    assert {m.split(".")[1] for m in imported} == {"cli", "commands", "rules"}, imported
