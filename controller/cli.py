@@ -19,8 +19,6 @@ import argparse
 import importlib
 import os
 import sys
-import tempfile
-import traceback
 from collections.abc import Sequence
 from typing import NoReturn
 
@@ -50,15 +48,22 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser of every sub-command."""
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The argument parser of ``command``, or of every sub-command (for ``--help`` and a
+    name that is not a command).
+
+    Why one: a command's module imports what it needs, and importing every command's
+    module (the service, OpenCV, the web) would cost ``tabula plays`` most of its start
+    on a Pi.
+    """
     parser = _Parser(prog="tabula", description=__doc__.splitlines()[0])
     parser.add_argument(
         "--debug", action="store_true", help="print the traceback of an unexpected error"
     )
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for name, module_name in COMMANDS.items():
-        module = importlib.import_module(module_name)
+    names = [command] if command in COMMANDS else list(COMMANDS)
+    for name in names:
+        module = importlib.import_module(COMMANDS[name])
         sub = subparsers.add_parser(name, help=module.HELP, description=module.HELP)
         module.add_arguments(sub)
         sub.set_defaults(run=module.run, logs_to_stderr=getattr(module, "LOGS_TO_STDERR", False))
@@ -68,7 +73,8 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``tabula`` console script; returns the exit status."""
     try:
-        args = build_parser().parse_args(argv)
+        argv = sys.argv[1:] if argv is None else list(argv)
+        args = build_parser(_command_named(argv)).parse_args(argv)
     except SystemExit as stop:  # --help (0), or a mistake argparse has said (2)
         return stop.code if isinstance(stop.code, int) else 2
     try:
@@ -86,6 +92,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     return status
 
 
+def _command_named(argv: Sequence[str]) -> str | None:
+    """The sub-command ``argv`` names: its first word that is not an option (``--debug``,
+    the only option before it, takes no value)."""
+    return next((word for word in argv if not word.startswith("-")), None)
+
+
 def _report_unexpected(command: str, error: Exception, *, to_stderr: bool) -> int:
     """Say what failed in one line, and where its traceback is; the exit status (1).
 
@@ -94,6 +106,9 @@ def _report_unexpected(command: str, error: Exception, *, to_stderr: bool) -> in
     directory is private to it under systemd, and removed when it stops) or if no log
     file can be written: it is never lost.
     """
+    import tempfile  # only on a bug: tabula plays starts without them
+    import traceback
+
     details = "".join(traceback.format_exception(error))
     what = f"tabula {command}: unexpected {type(error).__name__}: {error}"
     if not to_stderr:

@@ -1,15 +1,19 @@
 """``tabula plays``: the legal plays of a roll, for people and for tests.
 
 ``tabula plays POSITION DICE`` prints each distinct legal play and the XGID it leaves;
-``tabula plays --batch`` answers JSON lines in the golden cases' layout.
+``tabula plays --batch`` answers JSON lines in the golden cases' layout: the resulting
+boards, and the plays' notation when asked (``--notation``, or ``"notation": true`` in a
+request), since writing it costs more than finding the plays.
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import json
+import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from typing import Any, TextIO
 
@@ -18,8 +22,8 @@ from controller.rules.board import check_board
 from controller.rules.errors import IllegalActionError, InvalidDiceError, RulesError
 from controller.rules.gnubg_ids import parse_position
 from controller.rules.jacquet import jacquet_result
-from controller.rules.plays import Play, check_dice, legal_plays
-from controller.rules.variants import Scoring, Unplayable, Variant, variant_named
+from controller.rules.plays import Play, check_dice, legal_plays, legal_results
+from controller.rules.variants import Unplayable, Variant, variant_named
 from controller.rules.xgid import xgid
 
 HELP = "list the legal plays of a roll (POSITION DICE, or JSON lines with --batch)"
@@ -33,13 +37,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help='read {"id", "variant", "board", "player", "dice"} lines on stdin',
     )
+    parser.add_argument(
+        "--notation",
+        action="store_true",
+        help='with --batch: add each play\'s notation ("plays"), as a request\'s '
+        '"notation": true does',
+    )
 
 
 def run(args: argparse.Namespace) -> int:
     if args.batch:
         if args.position or args.dice:
             raise UsageError("--batch reads stdin and takes no POSITION or DICE")
-        return run_batch(sys.stdin, sys.stdout)
+        return run_batch(sys.stdin, sys.stdout, functools.partial(answer, notation=args.notation))
     if not (args.position and args.dice):
         raise UsageError("give POSITION and DICE, or --batch")
     return print_plays(args.position, args.dice, sys.stdout)
@@ -70,8 +80,11 @@ def parse_dice(text: str) -> tuple[int, int]:
     raise InvalidDiceError(f"dice are two digits from 1 to 6 such as 52, got {text!r}")
 
 
-def answer(request: Any) -> dict[str, Any]:
-    """The answer to one batch request, or ``{"id", "error"}`` naming what is wrong."""
+def answer(request: Any, *, notation: bool = False) -> dict[str, Any]:
+    """The answer to one batch request, or ``{"id", "error"}`` naming what is wrong.
+
+    The plays' notation is written when ``notation`` or the request asks for it.
+    """
     identifier = request.get("id") if isinstance(request, dict) else None
     try:
         if not isinstance(request, dict):
@@ -84,15 +97,20 @@ def answer(request: Any) -> dict[str, Any]:
         if player not in (0, 1) or isinstance(player, bool):
             raise ValueError(f"player must be 0 or 1, got {player!r}")
         board = check_board(request["board"])
+        notation = notation or request.get("notation") is True
+        if variant.unplayable is Unplayable.FORFEIT and not notation:
+            results = sorted(legal_results(board, player, request["dice"], variant))
+            return {"id": identifier, "results": [list(result) for result in results]}
         plays = legal_plays(board, player, request["dice"], variant)
     except (RulesError, ValueError) as error:
         return {"id": identifier, "error": str(error)}
     response: dict[str, Any] = {
         "id": identifier,
         "results": [list(play.result) for play in plays],
-        "plays": [play.notation for play in plays],
     }
-    if variant.scoring is Scoring.JACQUET:
+    if notation:
+        response["plays"] = [play.notation for play in plays]
+    if variant.unplayable is not Unplayable.FORFEIT:
         response["handed_over"] = list(handed_over(plays, variant))
     return response
 
@@ -112,10 +130,12 @@ def handed_over(plays: tuple[Play, ...], variant: Variant) -> tuple[int, ...]:
 def run_batch(lines: TextIO, out: TextIO, respond: Callable[[Any], dict[str, Any]] = answer) -> int:
     """Answer every line of ``lines``; non-zero if any line failed, but every line is answered.
 
-    ``respond`` answers one decoded request (``tabula hint --batch`` passes its own).
+    ``respond`` answers one decoded request (``tabula hint --batch`` passes its own). The
+    answers are written in blocks, and all of them before waiting for more input: a
+    program that writes one request and waits for its answer gets it.
     """
     failed = 0
-    for number, line in enumerate(lines, 1):
+    for number, line in enumerate(_flushing_lines(lines, out), 1):
         if not line.strip():
             continue
         try:
@@ -126,5 +146,33 @@ def run_batch(lines: TextIO, out: TextIO, respond: Callable[[Any], dict[str, Any
             response = respond(request)
         failed += "error" in response
         out.write(json.dumps(response, separators=(",", ":")) + "\n")
-        out.flush()  # a line answered is a line a reader can use now
+    out.flush()
     return 1 if failed else 0
+
+
+def _flushing_lines(lines: TextIO, out: TextIO) -> Iterator[str]:
+    """The lines of ``lines``, with ``out`` flushed whenever reading on would wait.
+
+    A file descriptor is read directly, in blocks, so that what is waiting can be known; a
+    line that is not UTF-8 is read with replacement characters (its JSON is then refused).
+    Anything else (a StringIO) is read as it is.
+    """
+    import select  # batch only: `tabula plays POSITION DICE` starts without it
+
+    try:
+        descriptor = lines.fileno()
+    except (OSError, ValueError):
+        yield from lines
+        return
+    pending = b""
+    while True:
+        if not select.select([descriptor], [], [], 0)[0]:
+            out.flush()
+        block = os.read(descriptor, 1 << 16)
+        if not block:
+            break
+        *complete, pending = (pending + block).split(b"\n")
+        for line in complete:
+            yield line.decode("utf-8", errors="replace")
+    if pending:
+        yield pending.decode("utf-8", errors="replace")

@@ -57,7 +57,7 @@ def board_problems(board: object) -> list[str]:
     """
     if not isinstance(board, tuple | list) or len(board) != 26:
         return [f"a board is 26 integers, got {board!r}"]
-    if not all(type(n) is int for n in board):
+    if set(map(type, board)) != {int}:  # one C-level pass: this runs on every query
         return [f"a board holds integers only, got {board!r}"]
     problems = []
     counts = _on_board(tuple(board))
@@ -73,7 +73,7 @@ def board_problems(board: object) -> list[str]:
 
 def _on_board(board: Board) -> tuple[int, int]:
     """Checkers each player has on the board and the bar."""
-    positive = sum(n for n in board if n > 0)
+    positive = sum(filter((0).__lt__, board))
     return positive, positive - sum(board)
 
 

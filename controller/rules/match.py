@@ -12,12 +12,15 @@ to the agreed limit, the cube staying centred; the higher die plays both numbers
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
 from controller.rules.board import Player
 from controller.rules.cube import CubePhase, CubeState, Rules
 from controller.rules.errors import IllegalActionError, InvalidDiceError
+
+if TYPE_CHECKING:  # chance comes as a parameter: `tabula plays` need not import random
+    import random
 
 __all__ = [
     "MatchState",
@@ -116,6 +119,7 @@ class OpeningRoll:
 def roll_opening(rng: random.Random, rules: Rules | None = None) -> OpeningRoll:
     """Roll the opening with ``rng`` until a player wins it.
 
+    >>> import random
     >>> roll_opening(random.Random(3)).is_decided
     True
     """

@@ -100,16 +100,19 @@ def _steps(view: Board, die: int) -> list[tuple[int, int]]:
     highest = 24
     while highest and view[highest] <= 0:
         highest -= 1
-    steps = []
-    can_bear_off = highest <= 6
-    for source in range(highest, 0, -1):
-        if view[source] > 0:
-            target = source - die
-            if target >= 1:
-                if view[target] >= -1:
-                    steps.append((source, target))
-            elif can_bear_off and (target == 0 or source == highest):
-                steps.append((source, OFF))
+    # Sources above the die move on the board, from the highest down; then at most one
+    # bears off: the exact point, or the highest when no checker stands higher.
+    steps = [
+        (source, source - die)
+        for source in range(highest, die, -1)
+        if view[source] > 0 and view[source - die] >= -1
+    ]
+    if highest <= 6:
+        if highest <= die:
+            if highest:
+                steps.append((highest, OFF))
+        elif view[die] > 0:
+            steps.append((die, OFF))
     return steps
 
 
@@ -132,10 +135,29 @@ _Steps = tuple[tuple[int, int], ...]
 def _enumerate(view: Board, dice: tuple[int, int]) -> dict[Board, _Steps]:
     """Results of the legal plays on the mover's view, each with the first play found.
 
+    Most positions take a fast path (:func:`_enumerate_plain`,
+    :func:`_enumerate_plain_double`): nothing on the bar and no bearing off possible
+    during the play. They give the same results, first plays and order as
+    :func:`_enumerate_general`, which a test checks.
+    """
+    high, low = max(dice), min(dice)
+    if view[BAR] == 0:
+        outside = sum(n for n in view[7:BAR] if n > 0)
+        if high == low and outside >= 4:
+            return _enumerate_plain_double(view, high)
+        if high != low and outside >= 2:
+            found = _enumerate_plain(view, high, low)
+            if found:
+                return found
+    return _enumerate_general(view, high, low)
+
+
+def _enumerate_general(view: Board, high: int, low: int) -> dict[Board, _Steps]:
+    """:func:`_enumerate` by scanning the board for every move of every node.
+
     Doubles are searched with non-increasing sources, which reaches every result: moving
     a higher checker first never blocks a lower one.
     """
-    high, low = max(dice), min(dice)
     found: dict[Board, _Steps] = {}
     if high == low:
         best = 0
@@ -166,6 +188,74 @@ def _enumerate(view: Board, dice: tuple[int, int]) -> dict[Board, _Steps]:
             if not found:
                 singles[first].setdefault(after, (step,))
     return found or singles[high] or singles[low]
+
+
+def _enumerate_plain(view: Board, high: int, low: int) -> dict[Board, _Steps]:
+    """:func:`_enumerate` of two different dice with no checker on the bar and none able to
+    bear off during the play (two or more checkers outside home): the common case.
+
+    There, one move changes the next one's options only at its ends: its source may lose
+    its last checker, its target becomes the mover's, and which points are open stays the
+    same. So each die's moves are listed once, and a play of the low die first is a new
+    result only when the same checker then moves on with the high die (any other pair was
+    reached high first). Same results, first plays and order as the general loop.
+    """
+    found: dict[Board, _Steps] = {}
+    highs = [(s, s - high) for s in range(24, high, -1) if view[s] > 0 and view[s - high] >= -1]
+    lows = [(s, s - low) for s in range(24, low, -1) if view[s] > 0 and view[s - low] >= -1]
+    for step in highs:
+        source, target = step
+        after = _apply(view, source, target)
+        follow_ups = lows if view[source] > 1 else [m for m in lows if m[0] != source]
+        if view[target] <= 0 and target > low and view[target - low] >= -1:
+            # The same checker moving on: a new source, where a scan of ``after`` lists it.
+            follow_ups = _inserted(follow_ups, (target, target - low))
+        for follow_up in follow_ups:
+            found.setdefault(_apply(after, *follow_up), (step, follow_up))
+    for step in lows:
+        source, target = step
+        if view[target] <= 0 and target > high and view[target - high] >= -1:
+            follow_up = (target, target - high)
+            found.setdefault(_apply(_apply(view, source, target), *follow_up), (step, follow_up))
+    return found
+
+
+def _enumerate_plain_double(view: Board, die: int) -> dict[Board, _Steps]:
+    """:func:`_enumerate` of a double with no checker on the bar and none able to bear off
+    during the play (four or more checkers outside home).
+
+    The same search (non-increasing sources, the same order), but each node's moves come
+    from its parent's instead of a scan of the board: as in :func:`_enumerate_plain`, a
+    move changes the sources only at its ends, and which points are open not at all.
+    """
+    found: dict[Board, _Steps] = {}
+    best = 0
+    moves = [(s, s - die) for s in range(24, die, -1) if view[s] > 0 and view[s - die] >= -1]
+    stack: list[tuple[Board, _Steps, list[tuple[int, int]]]] = [(view, (), moves)]
+    while stack:
+        board, steps, candidates = stack.pop()
+        if candidates and len(steps) < 4:
+            for index, step in enumerate(candidates):
+                source, target = step
+                after = _apply(board, source, target)
+                rest = candidates[index:] if after[source] else candidates[index + 1 :]
+                if board[target] <= 0 and target > die and view[target - die] >= -1:
+                    rest = _inserted(rest, (target, target - die))  # a new source below
+                stack.append((after, (*steps, step), rest))
+        elif len(steps) >= best:
+            if len(steps) > best:
+                best = len(steps)
+                found = {}
+            found.setdefault(board, steps)
+    return found if best else {}
+
+
+def _inserted(moves: list[tuple[int, int]], move: tuple[int, int]) -> list[tuple[int, int]]:
+    """``moves`` (sources from the highest down) with ``move`` at its source's place."""
+    place = 0
+    while place < len(moves) and moves[place][0] > move[0]:
+        place += 1
+    return [*moves[:place], move, *moves[place:]]
 
 
 def _view(board: Board, player: Player) -> Board:
@@ -427,15 +517,16 @@ def legal_plays(
     if not results:
         return (Play((), board, numbers, view),)
     plays = [
-        Play(
-            tuple(Move(*step) for step in steps),
-            result if player == 0 else flip(result),
-            _forfeited(view, numbers, steps),
-            view,
-        )
+        backgammon_play(view, numbers, result if player == 0 else flip(result), steps)
         for result, steps in results.items()
     ]
     return tuple(sorted(plays, key=lambda play: play.result))
+
+
+def backgammon_play(view: Board, numbers: tuple[int, ...], result: Board, steps: _Steps) -> Play:
+    """The :class:`Play` of ``steps`` (found by the search on ``view``) that leaves ``result``."""
+    moves = tuple(Move(*step) for step in steps)
+    return Play(moves, result, _forfeited(view, numbers, steps), view)
 
 
 def _forfeited(view: Board, numbers: tuple[int, ...], steps: _Steps) -> tuple[int, ...]:

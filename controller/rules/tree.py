@@ -29,10 +29,12 @@ from controller.rules.plays import (
     Move,
     Play,
     _apply,
+    _enumerate,
     _from_view,
     _general_steps,
     _steps,
     _to_view,
+    backgammon_play,
     check_dice,
     legal_plays,
     plays_of_numbers,
@@ -60,8 +62,10 @@ class PlayTree:
     __slots__ = (
         "_by_board",
         "_children",
+        "_dead",
         "_from_view",
         "_plays",
+        "_results",
         "_steps_of",
         "_to_view",
         "board",
@@ -103,11 +107,15 @@ class PlayTree:
         self.numbers = numbers
         self.variant = variant
         self._children: dict[_Node, list[tuple[int, int, _Node]]] = {}
+        self._dead: set[_Node] = set()
+        self._plays: dict[Board, Play] | None = None
         if variant.is_backgammon_movement and self.dice is not None:
             self._to_view = self._from_view = _flipper(player)
-            self._plays = {play.result: play for play in legal_plays(board, player, self.dice)}
-            finals = {self._to_view(result) for result in self._plays}
-            self._visit((self._to_view(board), numbers), finals)
+            view = self._to_view(board)
+            # The search's results, made into plays only when asked: a big double has
+            # hundreds, and a referee asks for the one the player made.
+            self._results = _enumerate(view, self.dice)
+            self._visit((view, numbers), set(self._results) or {view})
         else:
             self._steps_of = _general_steps(variant)
             self._to_view = lambda layout: _to_view(layout, player, variant)
@@ -128,9 +136,15 @@ class PlayTree:
             self._by_board.setdefault(node[0], []).append(node)
 
     def _visit(self, node: _Node, finals: set[Board]) -> bool:
-        """Record the legal children of ``node``; whether a legal play goes through it."""
+        """Record the legal children of ``node``; whether a legal play goes through it.
+
+        Both answers are remembered: a dead end reached again by another order of the same
+        moves is not explored again (a 1-1 reaches most nodes by many paths).
+        """
         if node in self._children:
             return True
+        if node in self._dead:
+            return False
         board, left = node
         children = []
         for index, die in enumerate(left):
@@ -144,12 +158,15 @@ class PlayTree:
         if children or board in finals:
             self._children[node] = children
             return True
+        self._dead.add(node)
         return False
 
     def _visit_variant(self, node: _Node, ends: dict[Board, tuple[int, ...]]) -> bool:
         """:meth:`_visit` for a variant: a play ends on a result with its unused numbers."""
         if node in self._children:
             return True
+        if node in self._dead:
+            return False
         board, left = node
         children = []
         if max(board) > 0:  # rule 12: nothing is played once the last checker is off
@@ -165,6 +182,7 @@ class PlayTree:
         if children or (unused is not None and (unused == left or max(board) <= 0)):
             self._children[node] = children
             return True
+        self._dead.add(node)
         return False
 
     def _visit_every_order(self, start: _Node) -> None:
@@ -195,7 +213,18 @@ class PlayTree:
     @property
     def plays(self) -> tuple[Play, ...]:
         """The complete legal plays, one per distinct result (as :func:`legal_plays`)."""
+        if self._plays is None:
+            assert self.dice is not None
+            plays = legal_plays(self.board, self.player, self.dice)
+            self._plays = {play.result: play for play in plays}
         return tuple(self._plays.values())
+
+    @property
+    def most_moves(self) -> int:
+        """How many moves the longest legal play makes (0 when none can move)."""
+        if self._plays is None:  # backgammon: every legal play makes as many
+            return len(next(iter(self._results.values()), ()))
+        return max(len(play.moves) for play in self._plays.values())
 
     @property
     def positions(self) -> frozenset[Board]:
@@ -208,7 +237,14 @@ class PlayTree:
 
     def play_for(self, board: Board) -> Play | None:
         """The canonical play that leaves ``board``, or None if no legal play does."""
-        return self._plays.get(tuple(board))
+        board = tuple(board)
+        if self._plays is not None:
+            return self._plays.get(board)
+        view = self._to_view(board)
+        steps = self._results.get(view)
+        if steps is None:
+            return self.plays[0] if not self._results and board == self.board else None
+        return backgammon_play(self._to_view(self.board), self.numbers, board, steps)
 
     def is_partial(self, board: Board) -> bool:
         """Whether ``board`` lies on the way to a legal play (the start and the ends included)."""

@@ -66,7 +66,7 @@ def test_batch_answers_every_line_and_fails_for_bad_ones() -> None:
 
 def test_batch_reads_what_tabula_plays_batch_reads() -> None:
     lines = request(1, [3, 1]) + "\n" + request(2, [3, 1], player=1) + "\n"
-    plays = tabula("plays", "--batch", stdin=lines)
+    plays = tabula("plays", "--batch", "--notation", stdin=lines)
     hints = tabula("hint", "--batch", "--engine", "bindings", stdin=lines)
     assert plays.returncode == hints.returncode == 0, hints.stderr
     for play_line, hint_line in zip(

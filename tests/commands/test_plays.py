@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import json
 import os
+import select
 import subprocess
 import sys
 
 import pytest
 
+from tests.firmware_bridge.conftest import PATIENCE_S
 from tests.rules.positions import golden_cases
 
 START_XGID = "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:3:0:10"
@@ -66,7 +68,7 @@ def test_batch_answers_golden_cases_in_the_golden_layout() -> None:
                     "player": c["player"], "dice": c["dice"]}) + "\n"
         for c in cases
     )  # fmt: skip
-    run = tabula("plays", "--batch", stdin=requests)
+    run = tabula("plays", "--batch", "--notation", stdin=requests)
     assert run.returncode == 0, run.stderr
     answers = [json.loads(line) for line in run.stdout.splitlines()]
     assert [a["id"] for a in answers] == [c["id"] for c in cases]
@@ -120,7 +122,9 @@ def test_batch_plays_jacquet_and_nackgammon_with_handed_over_numbers() -> None:
          "dice": [5, 3]},
         {"id": "n", "variant": "nackgammon", "board": nackgammon, "player": 0, "dice": [6, 5]},
     ]  # fmt: skip
-    run = tabula("plays", "--batch", stdin="".join(json.dumps(line) + "\n" for line in lines))
+    run = tabula(
+        "plays", "--batch", "--notation", stdin="".join(json.dumps(line) + "\n" for line in lines)
+    )
     assert run.returncode == 0, run.stderr
     jacquet, ludii, nack = (json.loads(line) for line in run.stdout.splitlines())
     # 6-6 at the start: the courier reaches pos 7, player 1's start point blocks the rest,
@@ -132,3 +136,58 @@ def test_batch_plays_jacquet_and_nackgammon_with_handed_over_numbers() -> None:
     assert ludii["results"][0][4] == -1
     assert "handed_over" not in nack
     assert "24/13" in nack["plays"] and len(nack["plays"]) == 7
+
+
+def test_plays_imports_only_the_rules() -> None:
+    """`tabula plays` imports its own command and the rules, not every command's module
+    (the service, OpenCV, the web): its start on a Pi is mostly imports."""
+    code = (
+        "import json, sys; from controller.cli import main; "
+        f"main(['plays', '{START_XGID}', '31']); "
+        "print(json.dumps(sorted(m for m in sys.modules if m.startswith(('controller.', "
+        "'vision', 'firmware_bridge', 'cv2', 'numpy', 'serial', 'asyncio')))))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    imported = json.loads(done.stdout.splitlines()[-1])
+    assert imported and all(m.startswith("controller.") for m in imported)
+    assert {m.split(".")[1] for m in imported} == {"cli", "commands", "rules"}, imported
+
+
+def test_batch_writes_notation_only_when_asked() -> None:
+    cases = golden_cases()[:50]
+    lines = [
+        {"id": c["id"], "board": c["board"], "player": c["player"], "dice": c["dice"]}
+        for c in cases
+    ]
+    lines[1]["notation"] = True
+    run = tabula("plays", "--batch", stdin="".join(json.dumps(line) + "\n" for line in lines))
+    assert run.returncode == 0, run.stderr
+    answers = [json.loads(line) for line in run.stdout.splitlines()]
+    assert [sorted(a["results"]) for a in answers] == [sorted(c["results"]) for c in cases]
+    assert [("plays" in a) for a in answers] == [index == 1 for index in range(len(cases))]
+    assert len(answers[1]["plays"]) == len(answers[1]["results"])
+
+
+def test_batch_answers_a_request_before_the_next_one_arrives() -> None:
+    """Answers are written in blocks, but never held while tabula waits for input: a
+    program that asks one position and waits for its answer is answered."""
+    child = subprocess.Popen(
+        [sys.executable, "-m", "controller.cli", "plays", "--batch"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert child.stdin is not None and child.stdout is not None
+    try:
+        for case in golden_cases()[:3]:
+            request = {"id": case["id"], "board": case["board"], "player": case["player"]}
+            child.stdin.write(json.dumps({**request, "dice": case["dice"]}) + "\n")
+            child.stdin.flush()
+            ready, _, _ = select.select([child.stdout], [], [], PATIENCE_S)
+            assert ready, "no answer while tabula waits for the next request"
+            reply = json.loads(child.stdout.readline())
+            assert reply["id"] == case["id"] and len(reply["results"]) == case["n"]
+        child.stdin.close()
+        assert child.wait(timeout=PATIENCE_S) == 0
+    finally:
+        child.kill()

@@ -11,11 +11,17 @@ from hypothesis import strategies as st
 from controller.rules.board import START, Board
 from controller.rules.errors import InvalidDiceError
 from controller.rules.jacquet import JacquetTurn
-from controller.rules.plays import Move, legal_results
+from controller.rules.plays import Move, legal_plays, legal_results
 from controller.rules.tree import PlayTree
 from controller.rules.variants import BACKGAMMON, JACQUET, JACQUET_LUDII, Variant
 from controller.simulated.players import JacquetPlayed, play_jacquet_game
-from tests.rules.positions import bar_case, bearoff_case, contact_bearoff_case, playout_cases
+from tests.rules.positions import (
+    bar_case,
+    bearoff_case,
+    contact_bearoff_case,
+    golden_cases,
+    playout_cases,
+)
 from tests.rules.test_jacquet import (
     LUDII_4_1_SAME_CHECKER_GOES_ON,
     LUDII_4_1_STAYS_BLOCKED,
@@ -191,3 +197,21 @@ def test_any_walk_through_a_jacquet_tree_ends_in_a_legal_play(variant: Variant, 
         assert {play.result for play in tree.plays} == {play.result for play in turn.plays()}
         current = walk(tree, turn.board, rng)
         assert tree.play_for(current) is not None, f"stuck at {current} from {turn}"
+
+
+def test_plays_made_on_demand_are_those_of_legal_plays() -> None:
+    """A backgammon tree makes a play only when asked (a 2-2 can have 900): each one asked
+    of a fresh tree is legal_plays' own, and so is the longest play's length."""
+    no_move = 0
+    for case in golden_cases()[::10]:
+        board, player, dice = tuple(case["board"]), case["player"], tuple(case["dice"])
+        expected = legal_plays(board, player, dice)
+        fresh = PlayTree(board, player, dice)
+        assert fresh.most_moves == max(len(play.moves) for play in expected)
+        assert [PlayTree(board, player, dice).play_for(p.result) for p in expected] == list(
+            expected
+        )
+        stuck = expected[0].moves == ()
+        assert fresh.play_for(board) == (expected[0] if stuck else None)  # none left as it was
+        no_move += stuck
+    assert no_move  # the cases include a roll that cannot move
