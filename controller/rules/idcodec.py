@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import base64
 import binascii
-import string
 from typing import Final
 
 __all__ = ["KeyTextError", "key_from_text", "text_from_key"]
 
-_ALPHABET: Final = frozenset(string.ascii_letters + string.digits + "+/")
+_ALPHABET: Final = frozenset(
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+)  # base64's
 
 
 class KeyTextError(ValueError):
