@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
 from firmware_bridge.errors import BridgeError
-from hardware.board.geometry import BARS, POINTS, TRAYS
+from hardware.firmware.pinmap import slots_per_location
 
 if TYPE_CHECKING:
     from hardware.firmware.pinmap import Pinmap
@@ -60,12 +60,3 @@ def load_pinmap(path: Path | None = None) -> Pinmap:
             "with one ADC pin per multiplexer"
         )
     return pinmap
-
-
-def slots_per_location(pinmap: Pinmap) -> list[int]:
-    """The number of sensor slots of each of the 28 locations, in location order."""
-    sensors = pinmap["sensors"]
-    points: int = sensors["point_slots"]
-    bars: int = sensors["bar_slots"]
-    trays: int = sensors["tray_slots"]
-    return [points] * POINTS + [bars] * len(BARS) + [trays] * len(TRAYS)

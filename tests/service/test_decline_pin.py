@@ -20,6 +20,7 @@ from controller.record.journal import Journal
 from controller.service import Service
 from controller.service.service import open_journal
 from controller.web import WebServer, create_app
+from tests.firmware_bridge.conftest import PATIENCE_S
 from tests.match.test_jacquet import match_events
 from tests.service.test_resign import TOKEN, post
 
@@ -55,10 +56,9 @@ def test_pressing_the_decline_pin_declines_the_numbers_handed_over(tmp_path: Pat
                 pin = factory.pin(gpio.pins.button_decline)
                 pin.drive_low()
                 pin.drive_high()
-                for _ in range(500):
-                    if journal.last_seq > seq:
-                        break
-                    await asyncio.sleep(0.01)
+                deadline = asyncio.get_running_loop().time() + PATIENCE_S
+                while journal.last_seq == seq and asyncio.get_running_loop().time() < deadline:
+                    await asyncio.sleep(0.01)  # until the decline is journalled
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
