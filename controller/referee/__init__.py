@@ -16,6 +16,7 @@ button of rule 11, the primauté, a game ending mid-turn).
 """
 
 from controller.controls import Button, Mode
+from controller.referee._wording import describe_dice
 from controller.referee.cells import check_cells, location_of, point_of
 from controller.referee.display import Display, render
 from controller.referee.errors import InvalidObservationError, RefereeError
@@ -24,7 +25,6 @@ from controller.referee.judge import (
     Judge,
     Tree,
     View,
-    describe_dice,
     explaining_dice,
     judge,
 )

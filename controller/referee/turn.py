@@ -39,8 +39,9 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
 from controller.controls import Button
+from controller.referee._wording import describe_dice, disagree, say_numbers
 from controller.referee.cells import check_cells
-from controller.referee.judge import Judge, describe_dice, explaining_dice
+from controller.referee.judge import Judge, explaining_dice
 from controller.referee.verdict import Fault, Kind, Verdict
 from controller.rules import (
     BACKGAMMON,
@@ -336,7 +337,7 @@ class TurnState:
         turn = self.jacquet
         if turn is None or not turn.numbers:
             return ""
-        numbers = _say(turn.numbers)
+        numbers = say_numbers(turn.numbers)
         if turn.primaute:
             return f"primauté: player {turn.player} plays {numbers}"
         if turn.is_handed_over:
@@ -443,7 +444,7 @@ class TurnState:
         turn = self.jacquet.throw_primaute(*dice)
         if turn.primaute:
             notice = (
-                f"primauté {dice[0]}-{dice[1]}: player 0 plays {_say(turn.numbers)}, "
+                f"primauté {dice[0]}-{dice[1]}: player 0 plays {say_numbers(turn.numbers)}, "
                 "then player 1, then the primauté is thrown again"
             )
         else:
@@ -465,10 +466,8 @@ class TurnState:
             # The mover's own throw ends their play of the numbers handed over: it is their
             # next turn's roll, not an opponent's roll made too early.
             if self._final_verdict().kind not in (Kind.COMPLETE, Kind.ILLEGAL):
-                return replace(
-                    self,
-                    notice=f"player {self.player} threw before playing {_say(playing.numbers)}",
-                )
+                numbers = say_numbers(playing.numbers)
+                return replace(self, notice=f"player {self.player} threw before playing {numbers}")
             return self._accepted(roll=event, previous=None)
         if event.player != self.player:
             if self.phase in (Phase.MOVING, Phase.FLAGGED, Phase.CONFIRM_DICE):
@@ -526,7 +525,7 @@ class TurnState:
                 state,
                 phase=Phase.CONFIRM_DICE,
                 alternatives=alternatives,
-                notice=_disagree("were entered", dice, alternatives),
+                notice=disagree("were entered", dice, alternatives),
             )
         return state
 
@@ -583,7 +582,7 @@ class TurnState:
         back = playing.decline()
         end = TurnEnd(self.before, None, declined=True, jacquet=back)
         notice = (
-            f"player {self.player} declines {_say(playing.numbers)}: "
+            f"player {self.player} declines {say_numbers(playing.numbers)}: "
             f"the hand goes back to player {back.player}"
         )
         return replace(self, phase=Phase.DONE, end=end, previous=self, notice=notice)
@@ -621,7 +620,7 @@ class TurnState:
                 alternatives=alternatives,
                 commit_trigger=trigger,
                 previous=self,
-                notice=_disagree("were read", self.dice, alternatives),
+                notice=disagree("were read", self.dice, alternatives),
             )
         return replace(
             self,
@@ -767,20 +766,6 @@ def _throw_of(turn: JacquetTurn) -> tuple[int, int]:
     raise IllegalActionError(
         f"the throw of the numbers {list(numbers)!r} handed over is needed to referee them"
     )
-
-
-def _say(numbers: tuple[int, ...]) -> str:
-    """Numbers to play as players say them: ``the 5``, ``the 6-5``, ``3 moves of 3``."""
-    if len(numbers) == 1:
-        return f"the {numbers[0]}"
-    if len(numbers) == 2 and numbers[0] != numbers[1]:
-        return f"the {max(numbers)}-{min(numbers)}"
-    return f"{len(numbers)} moves of {numbers[0]}"
-
-
-def _disagree(how: str, dice: tuple[int, int], alternatives: Sequence[tuple[int, int]]) -> str:
-    others = " or ".join(describe_dice(roll) for roll in alternatives)
-    return f"the dice {how} {describe_dice(dice)} but the checkers moved {others}: confirm the dice"
 
 
 def _ordered(dice: tuple[int, int]) -> tuple[int, int]:
