@@ -6,6 +6,7 @@ dice readings and button presses, and renders what it returns.
 * :mod:`~controller.referee.cells` — the mover's numbering of the 28 locations
   (:mod:`hardware.board.geometry`'s, re-exported here).
 * :mod:`~controller.referee.judge` — the verdict on one observation (:class:`Judge`).
+* :mod:`~controller.referee.events` — what a turn listens to (rolls, observations, buttons).
 * :mod:`~controller.referee.turn` — the turn's state machine (:class:`TurnState`).
 * :mod:`~controller.referee.display` — what the LEDs and the web view show, per mode.
 
@@ -20,6 +21,18 @@ from controller.referee._wording import describe_dice
 from controller.referee.cells import check_cells, location_of, point_of
 from controller.referee.display import Display, render
 from controller.referee.errors import InvalidObservationError, RefereeError
+from controller.referee.events import (
+    DiceLifted,
+    Doubled,
+    Event,
+    ManualDice,
+    Press,
+    Primaute,
+    Rolled,
+    RollFault,
+    RollUnreadable,
+    Seen,
+)
 from controller.referee.judge import (
     Diagnosis,
     Judge,
@@ -28,22 +41,7 @@ from controller.referee.judge import (
     explaining_dice,
     judge,
 )
-from controller.referee.turn import (
-    DiceLifted,
-    DiceSource,
-    Doubled,
-    Event,
-    ManualDice,
-    Phase,
-    Press,
-    Primaute,
-    Rolled,
-    RollFault,
-    RollUnreadable,
-    Seen,
-    TurnEnd,
-    TurnState,
-)
+from controller.referee.turn import DiceSource, Phase, TurnEnd, TurnState
 from controller.referee.verdict import Fault, Kind, Lifted, Verdict
 from hardware.board.geometry import (
     BARS,

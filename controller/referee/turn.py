@@ -1,9 +1,9 @@
 """One turn as a state machine: roll, move, commit, and the irregularities of the seed.
 
 Why a value: the asyncio service keeps the current :class:`TurnState`, feeds it every
-event (a dice reading, a stable observation, a button) with :meth:`TurnState.on`, journals
-the event, and renders the new state; nothing here reads a clock or a device, so a turn
-replays exactly from its journal.
+event (a dice reading, a stable observation, a button; :mod:`.events`) with
+:meth:`TurnState.on`, journals the event, and renders the new state; nothing here reads a
+clock or a device, so a turn replays exactly from its journal.
 
 The seed's rules (``regles-du-backgammon.txt``, "Irrégularités"):
 
@@ -40,7 +40,18 @@ from enum import StrEnum
 
 from controller.controls import Button
 from controller.referee._wording import describe_dice, disagree, say_numbers
-from controller.referee.cells import check_cells
+from controller.referee.events import (
+    DiceLifted,
+    Event,
+    ManualDice,
+    Press,
+    Primaute,
+    Rolled,
+    RollEvent,
+    RollFault,
+    RollUnreadable,
+    Seen,
+)
 from controller.referee.judge import Judge, explaining_dice
 from controller.referee.verdict import Fault, Kind, Verdict
 from controller.rules import (
@@ -58,23 +69,7 @@ from controller.rules import (
 )
 from hardware.board.geometry import Cells, cells_from_board
 
-__all__ = [
-    "DiceLifted",
-    "DiceSource",
-    "Doubled",
-    "Event",
-    "ManualDice",
-    "Phase",
-    "Press",
-    "Primaute",
-    "RollEvent",
-    "RollFault",
-    "RollUnreadable",
-    "Rolled",
-    "Seen",
-    "TurnEnd",
-    "TurnState",
-]
+__all__ = ["DiceSource", "Phase", "TurnEnd", "TurnState"]
 
 
 class Phase(StrEnum):
@@ -104,100 +99,6 @@ class DiceSource(StrEnum):
     """Entered with the buttons or the web view (or confirmed there after a disagreement)."""
     GIVEN = "given"
     """Given with the turn, not rolled: numbers handed over (Jacquet), a replayed game."""
-
-
-@dataclass(frozen=True, slots=True)
-class Rolled:
-    """The camera read a settled roll on ``player``'s side."""
-
-    player: Player
-    dice: tuple[int, int]
-
-    def __post_init__(self) -> None:
-        check_dice(self.dice)
-
-
-@dataclass(frozen=True, slots=True)
-class RollFault:
-    """A die is cocked, off the right-hand half, or on a checker: the roll must be made again."""
-
-    player: Player
-    reason: str
-
-
-@dataclass(frozen=True, slots=True)
-class RollUnreadable:
-    """The camera saw a roll it cannot read."""
-
-    player: Player
-
-
-@dataclass(frozen=True, slots=True)
-class ManualDice:
-    """Dice entered with the buttons or the web view."""
-
-    dice: tuple[int, int]
-
-    def __post_init__(self) -> None:
-        check_dice(self.dice)
-
-
-@dataclass(frozen=True, slots=True)
-class Primaute:
-    """Jacquet's primauté (rule 2): player 0's die and player 1's die."""
-
-    dice: tuple[int, int]
-
-    def __post_init__(self) -> None:
-        check_dice(self.dice)
-
-
-@dataclass(frozen=True, slots=True)
-class Seen:
-    """A stable observation of the board (``firmware_bridge.Observation.cells``)."""
-
-    cells: Cells
-
-    def __post_init__(self) -> None:
-        check_cells(self.cells)
-
-
-@dataclass(frozen=True, slots=True)
-class DiceLifted:
-    """``player`` picked up their dice."""
-
-    player: Player
-
-
-@dataclass(frozen=True, slots=True)
-class Doubled:
-    """``player`` offered the cube."""
-
-    player: Player
-
-
-@dataclass(frozen=True, slots=True)
-class Press:
-    """A button was pressed."""
-
-    button: Button
-
-
-RollEvent = Rolled | RollFault | RollUnreadable
-"""What the camera says of a roll."""
-
-Event = (
-    Rolled
-    | RollFault
-    | RollUnreadable
-    | ManualDice
-    | Seen
-    | DiceLifted
-    | Doubled
-    | Press
-    | Primaute
-)
-"""Everything a turn listens to."""
 
 
 @dataclass(frozen=True, slots=True)
