@@ -54,6 +54,7 @@ from controller.referee import (
     RollUnreadable,
     Seen,
     TurnState,
+    jacquet_playing,
     jacquet_state,
     jacquet_turn_of,
 )
@@ -198,12 +199,11 @@ def _end_turn(
     flow: Flow, turn: TurnState, events: list[recorded.Event]
 ) -> tuple[Flow, list[recorded.Event]]:
     end = turn.end
-    jacquet = jacquet_turn_of(turn.rules)
-    assert end is not None and turn.dice is not None and jacquet is not None
+    playing = jacquet_playing(turn)
+    assert end is not None and turn.dice is not None and playing is not None
     if end.declined:
         events.append(recorded.Declined(turn.player))
     else:
-        playing = jacquet if jacquet.numbers else jacquet.throw(turn.dice)
         play = next((play for play in playing.plays() if play.result == end.board), None)
         if play is not None:
             events.append(recorded.Played(turn.player, turn.dice, play.notation, end.board))

@@ -36,7 +36,7 @@ from controller.referee.events import (
     RollUnreadable,
     Seen,
 )
-from controller.referee.jacquet_turn import jacquet_state, jacquet_turn_of
+from controller.referee.jacquet_turn import jacquet_playing, jacquet_state, jacquet_turn_of
 from controller.referee.judge import (
     Diagnosis,
     Judge,
@@ -98,6 +98,7 @@ __all__ = [
     "check_cells",
     "describe_dice",
     "explaining_dice",
+    "jacquet_playing",
     "jacquet_state",
     "jacquet_turn_of",
     "judge",

@@ -48,7 +48,7 @@ from controller.rules import (
 )
 from hardware.board.geometry import Location
 
-__all__ = ["JacquetTurnRules", "jacquet_state", "jacquet_turn_of"]
+__all__ = ["JacquetTurnRules", "jacquet_playing", "jacquet_state", "jacquet_turn_of"]
 
 
 def jacquet_state(
@@ -103,6 +103,13 @@ def jacquet_turn_of(rules: TurnRules) -> JacquetTurn | None:
     """The rules' Jacquet turn model that ``rules`` carry (a state's, or a turn end's
     following), or None for another variant's rules."""
     return rules.turn if isinstance(rules, JacquetTurnRules) else None
+
+
+def jacquet_playing(state: TurnState) -> JacquetTurn | None:
+    """The Jacquet turn model with the numbers ``state``'s mover plays
+    (:meth:`JacquetTurnRules.playing`), or None before the throw or for another variant."""
+    rules = state.rules
+    return rules.playing(state) if isinstance(rules, JacquetTurnRules) else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,7 +169,7 @@ class JacquetTurnRules:
 
     def may_decline(self, state: TurnState) -> bool:
         """Rule 11: numbers handed over that can only be played by breaking a point."""
-        playing = self._playing(state)
+        playing = self.playing(state)
         return playing is not None and playing.may_decline()
 
     def has_contact(self, board: Board, player: Player) -> bool:
@@ -177,7 +184,7 @@ class JacquetTurnRules:
     def after(self, state: TurnState, play: Play | None, board: Board) -> TurnRules:
         """Who plays what next: a legal play follows the rules (numbers handed over, rule
         12); an illegal play accepted as made hands nothing over."""
-        playing = self._playing(state)
+        playing = self.playing(state)
         assert playing is not None  # a turn ends once its numbers are known
         if play is not None and play in playing.plays():
             return JacquetTurnRules(playing.play(play))
@@ -197,8 +204,9 @@ class JacquetTurnRules:
             state = replace(state, notice=f"the roll was void: player {state.player} throws again")
         return state
 
-    def _playing(self, state: TurnState) -> JacquetTurn | None:
-        """The turn model with the numbers being played (None before the throw)."""
+    def playing(self, state: TurnState) -> JacquetTurn | None:
+        """The turn model with the numbers ``state``'s mover plays: ``turn``'s own, or
+        its throw's once thrown (None before the throw)."""
         turn = self.turn
         if turn.numbers:
             return turn
@@ -239,7 +247,7 @@ class JacquetTurnRules:
     ) -> TurnState | None:
         """Rule 10: the mover's own throw ends their play of the numbers handed over: it is
         their next turn's roll, not an opponent's roll made too early."""
-        playing = self._playing(state)
+        playing = self.playing(state)
         if (
             playing is None
             or not playing.is_handed_over
