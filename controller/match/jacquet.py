@@ -2,7 +2,7 @@
 
 Why apart from :mod:`controller.match.flow`: Jacquet has no cube and no opening roll;
 who plays next is the rules' :class:`~controller.rules.JacquetTurn`, which the referee's
-:class:`~controller.referee.TurnState` carries (:meth:`TurnState.from_jacquet`,
+:class:`~controller.referee.TurnState` carries (:func:`~controller.referee.jacquet_state`,
 :meth:`TurnState.next_turn`). :meth:`Flow.on` hands a Jacquet match's inputs to
 :func:`jacquet_on` (through the hooks :class:`JacquetTurns` registers, so that the flow
 never imports this module), which returns the next flow and the record events to journal before
@@ -54,6 +54,9 @@ from controller.referee import (
     RollUnreadable,
     Seen,
     TurnState,
+    jacquet_playing,
+    jacquet_state,
+    jacquet_turn_of,
 )
 from controller.rules import GameResult, JacquetResult, JacquetTurn, WinKind
 from controller.rules.variants import Scoring
@@ -82,7 +85,7 @@ def jacquet_resume(flow: Flow, snapshot: MatchSnapshot) -> Flow:
     if turn is None or snapshot.match.is_over:
         return flow
     dice = snapshot.dice if turn.numbers else None
-    state = TurnState.from_jacquet(turn, dice=dice, notice=f"resumed: {snapshot.describe()}")
+    state = jacquet_state(turn, dice=dice, notice=f"resumed: {snapshot.describe()}")
     return replace(flow, turn=state, notice=state.notice)
 
 
@@ -139,7 +142,7 @@ def jacquet_on(flow: Flow, event: Input) -> tuple[Flow, list[recorded.Event]]:
 
 def _new_game(flow: Flow) -> TurnState:
     """A new game's first state: the primauté (or player 0 to throw, in Ludii's rules)."""
-    state = TurnState.from_jacquet(JacquetTurn.start(flow.variant))
+    state = jacquet_state(JacquetTurn.start(flow.variant))
     return state.on(Seen(flow.cells)) if flow.cells is not None else state
 
 
@@ -155,7 +158,7 @@ def jacquet_thrower(flow: Flow) -> int | None:
 def _roller(turn: TurnState) -> int:
     """Who threw the dice the camera read: the mover before playing, or while playing
     numbers handed over (their own throw follows at once); else the opponent."""
-    jacquet = turn.jacquet
+    jacquet = jacquet_turn_of(turn.rules)
     if jacquet is not None and jacquet.numbers and jacquet.is_handed_over:
         return turn.player
     return turn_thrower(turn)
@@ -164,13 +167,11 @@ def _roller(turn: TurnState) -> int:
 def _correct(
     flow: Flow, turn: TurnState, board: tuple[int, ...]
 ) -> tuple[Flow, list[recorded.Event]]:
-    jacquet = turn.jacquet
+    jacquet = jacquet_turn_of(turn.rules)
     if turn.phase not in (Phase.ROLL, Phase.MANUAL_DICE) or jacquet is None or jacquet.numbers:
         raise RefusedError("the position is corrected before a throw, not during a play")
     edited = recorded.PositionEdited(board, "corrected by the referee")
-    following = TurnState.from_jacquet(
-        replace(jacquet, board=edited.board), notice="position corrected"
-    )
+    following = jacquet_state(replace(jacquet, board=edited.board), notice="position corrected")
     if flow.cells is not None:
         following = following.on(Seen(flow.cells))
     flow = replace(flow, turn=following, partial=None, notice=following.notice)
@@ -198,11 +199,11 @@ def _end_turn(
     flow: Flow, turn: TurnState, events: list[recorded.Event]
 ) -> tuple[Flow, list[recorded.Event]]:
     end = turn.end
-    assert end is not None and turn.dice is not None and turn.jacquet is not None
+    playing = jacquet_playing(turn)
+    assert end is not None and turn.dice is not None and playing is not None
     if end.declined:
         events.append(recorded.Declined(turn.player))
     else:
-        playing = turn.jacquet if turn.jacquet.numbers else turn.jacquet.throw(turn.dice)
         play = next((play for play in playing.plays() if play.result == end.board), None)
         if play is not None:
             events.append(recorded.Played(turn.player, turn.dice, play.notation, end.board))

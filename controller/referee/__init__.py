@@ -6,44 +6,47 @@ dice readings and button presses, and renders what it returns.
 * :mod:`~controller.referee.cells` — the mover's numbering of the 28 locations
   (:mod:`hardware.board.geometry`'s, re-exported here).
 * :mod:`~controller.referee.judge` — the verdict on one observation (:class:`Judge`).
-* :mod:`~controller.referee.turn` — the turn's state machine (:class:`TurnState`).
+* :mod:`~controller.referee.events` — what a turn listens to (rolls, observations, buttons).
+* :mod:`~controller.referee.turn` — the turn's state machine (:class:`TurnState`), which
+  asks its variant's :class:`TurnRules` (:mod:`~controller.referee.turn_rules`) wherever
+  variants differ.
+* :mod:`~controller.referee.jacquet_turn` — Jacquet de Versailles' turn rules.
 * :mod:`~controller.referee.display` — what the LEDs and the web view show, per mode.
 
 Backgammon by default; Jacquet de Versailles (both rulesets) through the ``variant`` of
-:class:`Judge`, :func:`location_of` and :func:`point_of`, and
-:meth:`TurnState.from_jacquet` for its turn flow (numbers handed over, the Decline
-button of rule 11, the primauté, a game ending mid-turn).
+:class:`Judge`, :func:`location_of` and :func:`point_of`, and :func:`jacquet_state` for
+its turn flow (numbers handed over, the Decline button of rule 11, the primauté, a game
+ending mid-turn).
 """
 
 from controller.controls import Button, Mode
+from controller.referee._wording import describe_dice
 from controller.referee.cells import check_cells, location_of, point_of
 from controller.referee.display import Display, render
 from controller.referee.errors import InvalidObservationError, RefereeError
-from controller.referee.judge import (
-    Diagnosis,
-    Judge,
-    Tree,
-    View,
-    describe_dice,
-    explaining_dice,
-    judge,
-)
-from controller.referee.turn import (
+from controller.referee.events import (
     DiceLifted,
-    DiceSource,
     Doubled,
     Event,
     ManualDice,
-    Phase,
     Press,
     Primaute,
     Rolled,
     RollFault,
     RollUnreadable,
     Seen,
-    TurnEnd,
-    TurnState,
 )
+from controller.referee.jacquet_turn import jacquet_playing, jacquet_state, jacquet_turn_of
+from controller.referee.judge import (
+    Diagnosis,
+    Judge,
+    Tree,
+    View,
+    explaining_dice,
+    judge,
+)
+from controller.referee.turn import DiceSource, Phase, TurnState
+from controller.referee.turn_rules import TurnEnd, TurnRules
 from controller.referee.verdict import Fault, Kind, Lifted, Verdict
 from hardware.board.geometry import (
     BARS,
@@ -87,6 +90,7 @@ __all__ = [
     "Seen",
     "Tree",
     "TurnEnd",
+    "TurnRules",
     "TurnState",
     "Verdict",
     "View",
@@ -94,6 +98,9 @@ __all__ = [
     "check_cells",
     "describe_dice",
     "explaining_dice",
+    "jacquet_playing",
+    "jacquet_state",
+    "jacquet_turn_of",
     "judge",
     "location_name",
     "location_of",

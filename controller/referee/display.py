@@ -92,6 +92,7 @@ def render(state: TurnState, mode: Mode) -> Display:
     if state.phase is Phase.DONE or verdict is None:
         return _display(lights, DARK, state.notice)
     status = DARK
+    courier = state.rules.courier if verdict.kind is Kind.WAITING else None
     if verdict.kind is Kind.ILLEGAL:
         light(verdict.locations, Colour.RED, Pattern.FAST)
         status = fault
@@ -106,16 +107,14 @@ def render(state: TurnState, mode: Mode) -> Display:
             )
             light(gained, Colour.GREEN, Pattern.FAST)
     elif mode is Mode.LEARNER:
-        courier = _courier(state)
-        if courier is not None and verdict.kind is Kind.WAITING:
+        if courier is not None:
             light(frozenset({courier}), Colour.AMBER, Pattern.SLOW)
         light(verdict.pending_hits, Colour.AMBER, Pattern.SLOW)
         for checker in verdict.lifted:
             light(checker.destinations, Colour.GREEN, Pattern.STEADY)
             light(frozenset({checker.source}), Colour.AMBER, Pattern.STEADY)
     text = verdict.text
-    courier = _courier(state)
-    if courier is not None and verdict.kind is Kind.WAITING:
+    if courier is not None:
         text += f"; the courier on {location_name(courier)} travels alone (rule 5)"
     if state.behalf:
         text = f"{state.behalf}: {text}"
@@ -124,14 +123,6 @@ def render(state: TurnState, mode: Mode) -> Display:
         if status == DARK:
             status = Lamp(Colour.AMBER, Pattern.SLOW)
     return _display(lights, status, text)
-
-
-def _courier(state: TurnState) -> Location | None:
-    """The location of the mover's courier travelling alone (Jacquet's rule 5), or None."""
-    if state.jacquet is None:
-        return None
-    point = state.jacquet.courier
-    return None if point is None else point - 1
 
 
 def _display(lights: list[Lamp], status: Lamp, text: str) -> Display:

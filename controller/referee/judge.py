@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from controller.referee._diagnosis import Diagnosis, View, diagnose, variant_diagnosis
+from controller.referee._wording import describe_dice, in_hand_text, to_play
 from controller.referee.cells import check_cells, location_of
 from controller.referee.verdict import Kind, Lifted, Verdict
 from controller.rules import (
@@ -41,7 +42,7 @@ from controller.rules import (
 )
 from hardware.board.geometry import BARS, TRAYS, Cell, Location, cells_from_board, location_name
 
-__all__ = ["Diagnosis", "Judge", "Tree", "View", "describe_dice", "explaining_dice", "judge"]
+__all__ = ["Diagnosis", "Judge", "Tree", "View", "explaining_dice", "judge"]
 
 _ROLLS = tuple((high, low) for high in range(6, 0, -1) for low in range(high, 0, -1))
 """The 21 distinct rolls, highest first."""
@@ -59,15 +60,6 @@ class Tree(Protocol):
     def play_for(self, board: Board) -> Play | None: ...
 
     def dice_left(self, board: Board) -> frozenset[tuple[int, ...]]: ...
-
-
-def describe_dice(dice: Sequence[int]) -> str:
-    """Dice as players say them, highest first: ``6-5``.
-
-    >>> describe_dice((3, 5))
-    '5-3'
-    """
-    return "-".join(str(die) for die in sorted(dice, reverse=True))
 
 
 def explaining_dice(
@@ -304,7 +296,7 @@ class Judge:
         lifted = self._lifted(view, node, stale, in_hand[1])
         return Verdict(
             Kind.IN_HAND,
-            _in_hand_text(lifted, self.player),
+            in_hand_text(lifted, self.player),
             lifted=lifted,
             pending_hits=pending,
             dice_left=left,
@@ -361,7 +353,7 @@ class Judge:
         left = self._left(node.board)
         kind = Kind.WAITING if node.board == self.before else Kind.PARTIAL
         whole = self.numbers == self.variant.moves_of(self.dice)
-        text = _to_play(left, self.dice if whole else None, len(self.numbers))
+        text = to_play(left, self.dice if whole else None, len(self.numbers))
         return Verdict(kind, text, dice_left=left, board=node.board)
 
     def _lifted(
@@ -471,33 +463,6 @@ class Judge:
         bars = {self.player: mover[25], 1 - self.player: opponent[0]}
         board[25], board[0] = bars[0], -bars[1]
         return tuple(board)
-
-
-def _to_play(left: tuple[int, ...], roll: tuple[int, int] | None, total: int) -> str:
-    """What is left to play, as players say it: ``6-5``, ``5``, ``3-3``, ``two more 3s``.
-
-    ``roll`` is given when the ``total`` numbers to play are a whole roll, None when they
-    were handed over.
-    """
-    if roll is not None and len(left) == total > 1:
-        return f"{describe_dice(roll)} to play"
-    if not left:
-        return "nothing left to play"
-    if len(left) == 1:
-        return f"{left[0]} to play"
-    return f"{_COUNTS[len(left)]} more {left[0]}s to play"
-
-
-_COUNTS = ("", "", "two", "three", "four", "five")
-
-
-def _in_hand_text(lifted: tuple[Lifted, ...], player: Player) -> str:
-    own = [checker for checker in lifted if checker.player == player]
-    if not own:
-        return "hit: put the hit checker on the bar"
-    if len(own) == 1 and not own[0].destinations:
-        return f"no legal move for the checker from {location_name(own[0].source)}"
-    return "checker in hand" if len(own) == 1 else f"{len(own)} checkers in hand"
 
 
 def judge(board: Board, player: Player, dice: Sequence[int], cells: Sequence[Cell]) -> Verdict:

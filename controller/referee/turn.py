@@ -1,9 +1,9 @@
 """One turn as a state machine: roll, move, commit, and the irregularities of the seed.
 
 Why a value: the asyncio service keeps the current :class:`TurnState`, feeds it every
-event (a dice reading, a stable observation, a button) with :meth:`TurnState.on`, journals
-the event, and renders the new state; nothing here reads a clock or a device, so a turn
-replays exactly from its journal.
+event (a dice reading, a stable observation, a button; :mod:`.events`) with
+:meth:`TurnState.on`, journals the event, and renders the new state; nothing here reads a
+clock or a device, so a turn replays exactly from its journal.
 
 The seed's rules (``regles-du-backgammon.txt``, "Irrégularités"):
 
@@ -17,63 +17,49 @@ The seed's rules (``regles-du-backgammon.txt``, "Irrégularités"):
 Tabula adds the Done button as a way to finish, the Accept and Demand buttons for the
 opponent's choice, manual dice when the camera cannot read them, and Undo.
 
-Jacquet de Versailles (``shared/JACQUET.md``). A state started with
-:meth:`TurnState.from_jacquet` carries the rules' turn model
-(:class:`~controller.rules.JacquetTurn`): one state is one player playing one set of
-numbers. After the thrower's play, numbers they could not play are handed over (rule 10):
-the next state is the opponent playing them with their own checkers, with the thrower's
-dice given, before their own throw; :attr:`TurnState.behalf` says on whose behalf they are
-played. When the opponent may decline them (rule 11) the Decline button ends the state and
-hands them back. The first turn is thrown for (rule 2, phase ``PRIMAUTE``, event
-:class:`Primaute`): a doublet is played by both players, then thrown again. The game ends
-the moment the fifteenth checker is off (rule 12), even mid-turn: the turn ends at once
-and :attr:`TurnEnd.result` gives the winner and the points. Numbers given (handed over,
-handed back, a primauté doublet) do not wait for a roll: the service moves on to
-:meth:`TurnState.next_turn` as soon as the turn is over.
+What a variant changes in a turn (how its dice are judged, its own phases and buttons,
+who plays next, when the game ends mid-turn) is asked of the state's :class:`TurnRules`,
+never tested here: backgammon's are :class:`BackgammonTurnRules`; Jacquet de Versailles'
+(the primauté, numbers handed over, the Decline of rule 11) are in
+:mod:`controller.referee.jacquet_turn`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
 from controller.controls import Button
-from controller.referee.cells import check_cells
-from controller.referee.judge import Judge, describe_dice, explaining_dice
-from controller.referee.verdict import Fault, Kind, Verdict
+from controller.referee._wording import describe_dice, disagree
+from controller.referee.events import (
+    DiceLifted,
+    Event,
+    ManualDice,
+    Press,
+    Primaute,
+    Rolled,
+    RollEvent,
+    RollFault,
+    RollUnreadable,
+    Seen,
+)
+from controller.referee.judge import Judge, explaining_dice
+from controller.referee.turn_rules import TurnEnd, TurnRules
+from controller.referee.verdict import Kind, Verdict
 from controller.rules import (
-    BACKGAMMON,
     Board,
     IllegalActionError,
     JacquetResult,
-    JacquetTurn,
     Play,
     Player,
     check_board,
     check_dice,
     flip,
-    jacquet_result,
 )
-from hardware.board.geometry import Cells, cells_from_board
+from hardware.board.geometry import Cells, Location, cells_from_board
 
-__all__ = [
-    "DiceLifted",
-    "DiceSource",
-    "Doubled",
-    "Event",
-    "ManualDice",
-    "Phase",
-    "Press",
-    "Primaute",
-    "RollEvent",
-    "RollFault",
-    "RollUnreadable",
-    "Rolled",
-    "Seen",
-    "TurnEnd",
-    "TurnState",
-]
+__all__ = ["BackgammonTurnRules", "DiceSource", "Phase", "TurnState"]
 
 
 class Phase(StrEnum):
@@ -106,133 +92,62 @@ class DiceSource(StrEnum):
 
 
 @dataclass(frozen=True, slots=True)
-class Rolled:
-    """The camera read a settled roll on ``player``'s side."""
-
-    player: Player
-    dice: tuple[int, int]
-
-    def __post_init__(self) -> None:
-        check_dice(self.dice)
-
-
-@dataclass(frozen=True, slots=True)
-class RollFault:
-    """A die is cocked, off the right-hand half, or on a checker: the roll must be made again."""
-
-    player: Player
-    reason: str
-
-
-@dataclass(frozen=True, slots=True)
-class RollUnreadable:
-    """The camera saw a roll it cannot read."""
-
-    player: Player
-
-
-@dataclass(frozen=True, slots=True)
-class ManualDice:
-    """Dice entered with the buttons or the web view."""
-
-    dice: tuple[int, int]
-
-    def __post_init__(self) -> None:
-        check_dice(self.dice)
-
-
-@dataclass(frozen=True, slots=True)
-class Primaute:
-    """Jacquet's primauté (rule 2): player 0's die and player 1's die."""
-
-    dice: tuple[int, int]
-
-    def __post_init__(self) -> None:
-        check_dice(self.dice)
-
-
-@dataclass(frozen=True, slots=True)
-class Seen:
-    """A stable observation of the board (``firmware_bridge.Observation.cells``)."""
-
-    cells: Cells
-
-    def __post_init__(self) -> None:
-        check_cells(self.cells)
-
-
-@dataclass(frozen=True, slots=True)
-class DiceLifted:
-    """``player`` picked up their dice."""
-
-    player: Player
-
-
-@dataclass(frozen=True, slots=True)
-class Doubled:
-    """``player`` offered the cube."""
-
-    player: Player
-
-
-@dataclass(frozen=True, slots=True)
-class Press:
-    """A button was pressed."""
-
-    button: Button
-
-
-RollEvent = Rolled | RollFault | RollUnreadable
-"""What the camera says of a roll."""
-
-Event = (
-    Rolled
-    | RollFault
-    | RollUnreadable
-    | ManualDice
-    | Seen
-    | DiceLifted
-    | Doubled
-    | Press
-    | Primaute
-)
-"""Everything a turn listens to."""
-
-
-@dataclass(frozen=True, slots=True)
-class TurnEnd:
-    """How a turn ended: the board it leaves and what the record needs.
-
-    Attributes:
-        board: the position after the turn (the next turn's position before).
-        play: the legal play made, or None for an illegal play accepted as made.
-        fault: why the accepted play is illegal, or None.
-        accepted: the play was accepted as made (Accept, or the opponent rolled or doubled).
-        next_roll: the opponent's roll that ended the turn (a reading, a cocked die, an
-            unreadable roll), when it counts: the next turn starts from it.
-        void_roll: the opponent rolled too early: that roll is void and must be made again.
-        doubled: the opponent doubled, which ended the turn.
-        declined: Jacquet: the mover declined the numbers handed over (rule 11).
-        jacquet: Jacquet: the rules' turn model after this turn (who plays what next).
-    """
-
-    board: Board
-    play: Play | None
-    fault: Fault | None = None
-    accepted: bool = False
-    next_roll: RollEvent | None = None
-    void_roll: bool = False
-    doubled: bool = False
-    declined: bool = False
-    jacquet: JacquetTurn | None = None
+class BackgammonTurnRules:
+    """Backgammon's turn: the roll's numbers, then the opponent rolls (a :class:`TurnRules`)."""
 
     @property
-    def result(self) -> JacquetResult | None:
-        """Jacquet: the game's result if this turn ended it (rule 12), else None."""
-        return jacquet_result(self.board) if self.jacquet is not None else None
+    def behalf(self) -> str:
+        """Always ``""``: each player plays their own roll."""
+        return ""
+
+    @property
+    def courier(self) -> Location | None:
+        """Always None: backgammon has no courier rule."""
+        return None
+
+    def judge(self, before: Board, player: Player, dice: tuple[int, int]) -> Judge:
+        """A judge of the whole roll."""
+        return Judge(before, player, dice)
+
+    def on(self, state: TurnState, event: Event) -> TurnState | None:
+        """None: backgammon has no phase or button of its own."""
+        return None
+
+    def may_decline(self, state: TurnState) -> bool:
+        """Never: nothing is handed over."""
+        return False
+
+    def has_contact(self, board: Board, player: Player) -> bool:
+        """Whether an opponent's checker stands behind ``player``'s last checker."""
+        view = board if player == 0 else flip(board)
+        back = max((point for point in range(1, 26) if view[point] > 0), default=0)
+        return any(view[point] < 0 for point in range(back))
+
+    def result(self, board: Board) -> JacquetResult | None:
+        """None: the match flow ends the game (the cube sets the points)."""
+        return None
+
+    def after(self, state: TurnState, play: Play | None, board: Board) -> TurnRules:
+        """The same rules: nothing is carried from turn to turn."""
+        return self
+
+    def next_turn(self, ended: TurnState) -> TurnState:
+        """The opponent's turn, waiting for their roll."""
+        assert ended.end is not None
+        opponent = 1 - ended.player
+        notice = f"player {opponent} to roll"
+        if ended.end.void_roll:
+            notice = f"the roll was void: player {opponent} rolls again"
+        return TurnState.start(
+            ended.end.board,
+            opponent,
+            notice=notice,
+            waive_void_roll=ended.waive_void_roll,
+            rules=self,
+        )
 
 
-JudgeFactory = Callable[[Board, Player, tuple[int, int]], Judge]
+_BACKGAMMON_TURN = BackgammonTurnRules()
 
 
 @dataclass(frozen=True, slots=True)
@@ -255,10 +170,8 @@ class TurnState:
         end: how the turn ended (``DONE``).
         previous: the state Undo returns to.
         waive_void_roll: waive the void-roll rule when the play is forced or contact is over.
-        judge_factory: builds the judge of a roll (backgammon's :class:`Judge` by default);
-            a Jacquet state builds its own from ``jacquet``'s variant and numbers.
-        jacquet: Jacquet: the rules' turn model of this turn, before the throw when the
-            mover throws (None in backgammon).
+        judge: the judge of the roll, once known (built by ``rules``).
+        rules: what the variant changes in the turn (backgammon's by default).
     """
 
     before: Board
@@ -277,88 +190,8 @@ class TurnState:
     end: TurnEnd | None = None
     previous: TurnState | None = field(default=None, repr=False)
     waive_void_roll: bool = True
-    judge_factory: JudgeFactory = field(default=Judge, repr=False, compare=False)
     judge: Judge | None = field(default=None, repr=False, compare=False)
-    jacquet: JacquetTurn | None = None
-
-    @classmethod
-    def from_jacquet(
-        cls,
-        turn: JacquetTurn,
-        *,
-        dice: Sequence[int] | None = None,
-        notice: str = "",
-        waive_void_roll: bool = True,
-    ) -> TurnState:
-        """The state of a game of Jacquet at ``turn`` (the start: ``JacquetTurn.start()``).
-
-        Args:
-            turn: who plays what now.
-            dice: the throw ``turn.numbers`` came from, when it has numbers; may be left
-                out when the numbers are a whole throw (two different numbers, or a
-                doublet's ``n`` moves).
-
-        Raises:
-            IllegalActionError: if the game is over, or the throw of handed numbers is
-                needed and not given.
-            InvalidDiceError: if ``dice`` is not two numbers from 1 to 6 that give
-                ``turn.numbers``.
-        """
-        if turn.result is not None:
-            raise IllegalActionError(f"the game is over: player {turn.result.winner} won")
-        state = cls(
-            turn.board,
-            turn.player,
-            waive_void_roll=waive_void_roll,
-            jacquet=turn,
-            notice=notice or f"player {turn.player} to throw",
-        )
-        if turn.primaute and not turn.numbers:
-            return replace(
-                state,
-                phase=Phase.PRIMAUTE,
-                notice=notice or "primauté: each player throws one die",
-            )
-        if not turn.numbers:
-            return state
-        if dice is None:
-            dice = _throw_of(turn)
-        state = state._with_dice(check_dice(dice), DiceSource.GIVEN)
-        return replace(state, notice=notice or state.behalf)
-
-    @property
-    def behalf(self) -> str:
-        """Jacquet: who plays which numbers on whose behalf, or ``""`` for an own throw.
-
-        ``player 1 plays the 5 handed over by player 0`` (rule 10); ``player 0 plays the 5
-        handed back by player 1`` (rule 11); ``primauté: player 0 plays 3 moves of 3``.
-        """
-        turn = self.jacquet
-        if turn is None or not turn.numbers:
-            return ""
-        numbers = _say(turn.numbers)
-        if turn.primaute:
-            return f"primauté: player {turn.player} plays {numbers}"
-        if turn.is_handed_over:
-            return f"player {turn.player} plays {numbers} handed over by player {turn.thrower}"
-        if turn.handed_back:
-            return f"player {turn.player} plays {numbers} handed back by player {1 - turn.player}"
-        return ""
-
-    @property
-    def may_decline(self) -> bool:
-        """Jacquet's rule 11: whether the mover may decline the numbers handed over now."""
-        playing = self._playing()
-        return self.phase is Phase.MOVING and playing is not None and playing.may_decline()
-
-    def _playing(self) -> JacquetTurn | None:
-        """The Jacquet turn model with the numbers being played (None before the throw)."""
-        turn = self.jacquet
-        if turn is None or turn.numbers:
-            return turn
-        if self.dice is None or turn.result is not None:
-            return None
-        return turn.throw(self.dice)
+    rules: TurnRules = _BACKGAMMON_TURN
 
     @classmethod
     def start(
@@ -369,7 +202,7 @@ class TurnState:
         dice: Sequence[int] | None = None,
         notice: str = "",
         waive_void_roll: bool = True,
-        judge_factory: JudgeFactory = Judge,
+        rules: TurnRules = _BACKGAMMON_TURN,
     ) -> TurnState:
         """A new turn for ``player`` from ``board``, waiting for the roll unless ``dice`` given.
 
@@ -382,11 +215,21 @@ class TurnState:
             player,
             notice=notice or f"player {player} to roll",
             waive_void_roll=waive_void_roll,
-            judge_factory=judge_factory,
+            rules=rules,
         )
         if dice is None:
             return state
         return state._with_dice(check_dice(dice), DiceSource.GIVEN)
+
+    @property
+    def behalf(self) -> str:
+        """On whose behalf numbers are played (Jacquet's rule 10), or ``""`` for an own roll."""
+        return self.rules.behalf
+
+    @property
+    def may_decline(self) -> bool:
+        """Whether the mover may decline the numbers being played (Jacquet's rule 11)."""
+        return self.phase is Phase.MOVING and self.rules.may_decline(self)
 
     # Transitions.
 
@@ -394,12 +237,11 @@ class TurnState:
         """The state after ``event``."""
         if isinstance(event, Seen):
             return self._seen(event.cells)
+        answered = self.rules.on(self, event)
+        if answered is not None:
+            return answered
         if isinstance(event, Primaute):
-            return self._primaute(event.dice)
-        if self.phase is Phase.PRIMAUTE and isinstance(event, ManualDice):
-            return self._primaute(event.dice)
-        if self.phase is Phase.PRIMAUTE and not isinstance(event, Press):
-            return replace(self, notice="primauté: each player throws one die, enter both")
+            return replace(self, notice="the primauté is thrown before the first turn only")
         if self.phase is Phase.DONE:
             if event == Press(Button.UNDO) and self._can_undo():
                 return self._undo()
@@ -426,50 +268,16 @@ class TurnState:
         verdict = self.judge.verdict(cells) if self.judge is not None else None
         state = replace(self, cells=cells, verdict=verdict)
         if (
-            self.jacquet is not None
-            and self.phase is Phase.MOVING
+            self.phase is Phase.MOVING
             and verdict is not None
             and verdict.kind is Kind.COMPLETE
             and verdict.board is not None
-            and jacquet_result(verdict.board) is not None
+            and self.rules.result(verdict.board) is not None
         ):
             return state._commit("the fifteenth checker is off: the game is over")
         return state
 
-    def _primaute(self, dice: tuple[int, int]) -> TurnState:
-        """Rule 2: the higher die wins the first turn; a doublet is played by both."""
-        if self.phase is not Phase.PRIMAUTE or self.jacquet is None:
-            return replace(self, notice="the primauté is thrown before the first turn only")
-        turn = self.jacquet.throw_primaute(*dice)
-        if turn.primaute:
-            notice = (
-                f"primauté {dice[0]}-{dice[1]}: player 0 plays {_say(turn.numbers)}, "
-                "then player 1, then the primauté is thrown again"
-            )
-        else:
-            notice = f"player {turn.player} wins the primauté {dice[0]}-{dice[1]} and plays it"
-        state = TurnState.from_jacquet(
-            turn, dice=dice, notice=notice, waive_void_roll=self.waive_void_roll
-        )
-        state = replace(state, previous=self)
-        return state._seen(self.cells) if self.cells is not None else state
-
     def _roll(self, event: Rolled | RollFault | RollUnreadable) -> TurnState:
-        playing = self._playing()
-        if (
-            playing is not None
-            and playing.is_handed_over
-            and event.player == self.player
-            and self.phase in (Phase.MOVING, Phase.FLAGGED, Phase.CONFIRM_DICE)
-        ):
-            # The mover's own throw ends their play of the numbers handed over: it is their
-            # next turn's roll, not an opponent's roll made too early.
-            if self._final_verdict().kind not in (Kind.COMPLETE, Kind.ILLEGAL):
-                return replace(
-                    self,
-                    notice=f"player {self.player} threw before playing {_say(playing.numbers)}",
-                )
-            return self._accepted(roll=event, previous=None)
         if event.player != self.player:
             if self.phase in (Phase.MOVING, Phase.FLAGGED, Phase.CONFIRM_DICE):
                 return self._accept_as_made(roll=event)
@@ -488,14 +296,7 @@ class TurnState:
         return self._with_dice(event.dice, DiceSource.CAMERA)
 
     def _with_dice(self, dice: tuple[int, int], source: DiceSource) -> TurnState:
-        if self.jacquet is None:
-            judge = self.judge_factory(self.before, self.player, dice)
-        else:
-            variant = self.jacquet.variant
-            numbers = self.jacquet.numbers or None
-            if numbers == variant.moves_of(dice):
-                numbers = None
-            judge = Judge(self.before, self.player, dice, variant=variant, numbers=numbers)
+        judge = self.rules.judge(self.before, self.player, dice)
         cells = self.cells
         verdict = judge.verdict(cells) if cells is not None else None
         return replace(
@@ -526,7 +327,7 @@ class TurnState:
                 state,
                 phase=Phase.CONFIRM_DICE,
                 alternatives=alternatives,
-                notice=_disagree("were entered", dice, alternatives),
+                notice=disagree("were entered", dice, alternatives),
             )
         return state
 
@@ -535,14 +336,13 @@ class TurnState:
 
         A board on the way to a play of these dice (an unfinished play) is not a disagreement.
         """
-        verdict = self.verdict
-        if verdict is None or verdict.kind is not Kind.ILLEGAL:
+        verdict, judge = self.verdict, self.judge
+        if verdict is None or judge is None or verdict.kind is not Kind.ILLEGAL:
             return ()
         board = verdict.board
         if board is None or verdict.pending_hits or board == self.before:
             return ()
-        variant = self.jacquet.variant if self.jacquet is not None else BACKGAMMON
-        return explaining_dice(self.before, self.player, board, variant)
+        return explaining_dice(self.before, self.player, board, judge.variant)
 
     def _press(self, button: Button) -> TurnState:
         if button is Button.UNDO:
@@ -553,8 +353,11 @@ class TurnState:
             if self.phase is Phase.MOVING:
                 return self._commit("pressed Done")
             return replace(self, notice="Done counts only while playing")
-        if button is Button.DECLINE:
-            return self._decline()
+        if button is Button.DECLINE:  # a variant that allows it answers first (TurnRules.on)
+            return replace(
+                self,
+                notice="Decline counts only for numbers handed over that would break a point",
+            )
         if button not in (Button.ACCEPT, Button.DEMAND):
             return replace(self, notice=f"{button.value} is not the turn's to answer")
         if self.phase is not Phase.FLAGGED:
@@ -568,47 +371,15 @@ class TurnState:
                 previous=self,
                 notice="a legal play is demanded: play again from the position before the turn",
             )
-        return self._accepted(previous=self)
-
-    def _decline(self) -> TurnState:
-        """Rule 11: the mover declines the numbers handed over; the hand goes back."""
-        playing = self._playing()
-        if not self.may_decline or playing is None:
-            return replace(
-                self,
-                notice="Decline counts only for numbers handed over that would break a point",
-            )
-        if self.verdict is not None and self.verdict.kind is not Kind.WAITING:
-            return replace(self, notice="put the checkers back before declining")
-        back = playing.decline()
-        end = TurnEnd(self.before, None, declined=True, jacquet=back)
-        notice = (
-            f"player {self.player} declines {_say(playing.numbers)}: "
-            f"the hand goes back to player {back.player}"
-        )
-        return replace(self, phase=Phase.DONE, end=end, previous=self, notice=notice)
-
-    def _after(self, play: Play | None, board: Board) -> JacquetTurn | None:
-        """Jacquet: the turn model after this turn ends on ``board`` (None in backgammon).
-
-        A legal play follows the rules (numbers handed over, rule 12); an illegal play
-        accepted as made hands nothing over.
-        """
-        playing = self._playing()
-        if playing is None:
-            return None
-        if play is not None and play in playing.plays():
-            return playing.play(play)
-        return playing.after_illegal(board)
+        return self.ended_as_it_stands(previous=self)
 
     def _commit(self, trigger: str) -> TurnState:
         """The mover finished: end the turn on a legal play, else flag it or ask for the dice."""
-        verdict = self._final_verdict()
+        verdict = self.final_verdict()
         if verdict.kind is Kind.COMPLETE:
             assert verdict.play is not None and verdict.board is not None
-            end = TurnEnd(
-                verdict.board, verdict.play, jacquet=self._after(verdict.play, verdict.board)
-            )
+            following = self.rules.after(self, verdict.play, verdict.board)
+            end = TurnEnd(verdict.board, verdict.play, following=following)
             return replace(self, phase=Phase.DONE, end=end, previous=self, notice=trigger)
         if verdict.kind is not Kind.ILLEGAL:
             return replace(self, notice=f"not finished: {verdict.text}")
@@ -621,7 +392,7 @@ class TurnState:
                 alternatives=alternatives,
                 commit_trigger=trigger,
                 previous=self,
-                notice=_disagree("were read", self.dice, alternatives),
+                notice=disagree("were read", self.dice, alternatives),
             )
         return replace(
             self,
@@ -631,7 +402,8 @@ class TurnState:
             notice=f"illegal play, {verdict.text}: Accept it or demand a legal play",
         )
 
-    def _final_verdict(self) -> Verdict:
+    def final_verdict(self) -> Verdict:
+        """The verdict if the turn ended now (:meth:`Judge.final_verdict`), once dice are known."""
         assert self.judge is not None
         cells = self.cells if self.cells is not None else cells_from_board(self.before)
         return self.judge.final_verdict(cells)
@@ -643,14 +415,14 @@ class TurnState:
         (seed rule 3), unless the rule is waived for this play.
         """
         early = self.phase is Phase.MOVING
-        if early and self._final_verdict().kind not in (Kind.COMPLETE, Kind.ILLEGAL):
+        if early and self.final_verdict().kind not in (Kind.COMPLETE, Kind.ILLEGAL):
             what = "rolled" if roll else "doubled"
             return replace(
                 self, notice=f"player {1 - self.player} {what} before the play was finished"
             )
-        return self._accepted(roll=roll, doubled=doubled, early=early, previous=None)
+        return self.ended_as_it_stands(roll=roll, doubled=doubled, early=early, previous=None)
 
-    def _accepted(
+    def ended_as_it_stands(
         self,
         *,
         roll: RollEvent | None = None,
@@ -661,8 +433,10 @@ class TurnState:
         """End the turn on the board as it stands: a legal play, or an illegal one accepted.
 
         If the board is no longer whole (a checker in hand), the flagged board is accepted.
+        ``roll`` is the roll that ended the turn, void if ``early`` (seed rule 3) unless
+        waived; ``previous`` is what Undo returns to.
         """
-        verdict = self._final_verdict()
+        verdict = self.final_verdict()
         if verdict.kind not in (Kind.COMPLETE, Kind.ILLEGAL) and self.flagged is not None:
             verdict = self.flagged
         board = verdict.board
@@ -677,7 +451,7 @@ class TurnState:
             next_roll=None if void else roll,
             void_roll=void,
             doubled=doubled,
-            jacquet=self._after(verdict.play, board),
+            following=self.rules.after(self, verdict.play, board),
         )
         notice = "the play is accepted as made" if end.accepted else "turn over"
         if void:
@@ -690,13 +464,7 @@ class TurnState:
             return False
         if len(self.judge.tree.plays) == 1:
             return True
-        if self.jacquet is not None:
-            # Both players run the same way on tracks half a board apart: contact lasts
-            # as long as the game, so only a forced play waives the rule.
-            return False
-        view = board if self.player == 0 else flip(board)
-        back = max((point for point in range(1, 26) if view[point] > 0), default=0)
-        return not any(view[point] < 0 for point in range(back))
+        return not self.rules.has_contact(board, self.player)
 
     def _can_undo(self) -> bool:
         return self.previous is not None
@@ -707,80 +475,23 @@ class TurnState:
         return state._seen(self.cells) if self.cells is not None else state
 
     def next_turn(self) -> TurnState:
-        """The opponent's turn after this one ended (with the roll that ended it, if valid).
+        """The next turn after this one ended (with the roll that ended it, if valid).
 
-        The service moves on once the opponent rolls; until then Undo may reopen this turn.
+        Who plays next is the variant's (:meth:`TurnRules.next_turn`): in backgammon the
+        opponent, once they roll; until then Undo may reopen this turn.
 
         Raises:
-            IllegalActionError: if the turn is not over.
+            IllegalActionError: if the turn is not over, or the game is.
         """
         if self.end is None:
             raise IllegalActionError(f"turn of player {self.player} is not over: {self.phase}")
-        if self.end.jacquet is not None:
-            return self._next_jacquet(self.end.jacquet)
-        notice = f"player {1 - self.player} to roll"
-        if self.end.void_roll:
-            notice = f"the roll was void: player {1 - self.player} rolls again"
-        state = TurnState.start(
-            self.end.board,
-            1 - self.player,
-            notice=notice,
-            waive_void_roll=self.waive_void_roll,
-            judge_factory=self.judge_factory,
-        )
-        if self.cells is not None:
-            state = replace(state, cells=self.cells)
-        if self.end.next_roll is not None:
-            state = state.on(self.end.next_roll)
-        return state
-
-    def _next_jacquet(self, turn: JacquetTurn) -> TurnState:
-        assert self.end is not None
-        if turn.result is not None:
-            raise IllegalActionError(
-                f"the game is over: player {turn.result.winner} won {turn.result.points}"
-            )
-        dice = self.dice if turn.numbers else None  # handed over, handed back, a doublet
-        state = TurnState.from_jacquet(turn, dice=dice, waive_void_roll=self.waive_void_roll)
-        if self.end.void_roll:
-            state = replace(state, notice=f"the roll was void: player {state.player} throws again")
+        state = self.end.following.next_turn(self)
         if self.cells is not None:
             state = state._seen(self.cells)
         roll = self.end.next_roll
         if roll is not None and state.phase is Phase.ROLL and roll.player == state.player:
             state = state.on(roll)
         return state
-
-
-def _throw_of(turn: JacquetTurn) -> tuple[int, int]:
-    """The throw that gives ``turn.numbers`` whole, when one does.
-
-    Raises:
-        IllegalActionError: for numbers that are part of a throw (handed over).
-    """
-    numbers = turn.numbers
-    throw = (numbers[0], numbers[-1])
-    if len(numbers) <= 2 and turn.variant.moves_of(throw) == tuple(sorted(numbers, reverse=True)):
-        return throw
-    if len(set(numbers)) == 1 and turn.variant.moves_of(throw) == numbers:
-        return throw
-    raise IllegalActionError(
-        f"the throw of the numbers {list(numbers)!r} handed over is needed to referee them"
-    )
-
-
-def _say(numbers: tuple[int, ...]) -> str:
-    """Numbers to play as players say them: ``the 5``, ``the 6-5``, ``3 moves of 3``."""
-    if len(numbers) == 1:
-        return f"the {numbers[0]}"
-    if len(numbers) == 2 and numbers[0] != numbers[1]:
-        return f"the {max(numbers)}-{min(numbers)}"
-    return f"{len(numbers)} moves of {numbers[0]}"
-
-
-def _disagree(how: str, dice: tuple[int, int], alternatives: Sequence[tuple[int, int]]) -> str:
-    others = " or ".join(describe_dice(roll) for roll in alternatives)
-    return f"the dice {how} {describe_dice(dice)} but the checkers moved {others}: confirm the dice"
 
 
 def _ordered(dice: tuple[int, int]) -> tuple[int, int]:

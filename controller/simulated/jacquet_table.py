@@ -16,7 +16,7 @@ from __future__ import annotations
 import asyncio
 
 from controller import record
-from controller.referee import explaining_dice, location_of
+from controller.referee import explaining_dice, jacquet_turn_of, location_of
 from controller.rules import Board, JacquetTurn, Player, WinKind, jacquet_result
 from controller.simulated.table import TableDriver
 
@@ -82,8 +82,10 @@ class JacquetTableDriver(TableDriver):
     async def _play_numbers(self, player: Player, dice: tuple[int, int]) -> None:
         """One set of numbers: the mover's own throw, a primauté's, or handed over."""
         turn = self.service.flow.turn
-        assert turn is not None and turn.jacquet is not None
-        playing = turn.jacquet if turn.jacquet.numbers else turn.jacquet.throw(dice)
+        assert turn is not None
+        jacquet = jacquet_turn_of(turn.rules)
+        assert jacquet is not None
+        playing = jacquet if jacquet.numbers else jacquet.throw(dice)
         before = turn.before
         self.counts.turns += 1
         if playing.may_decline() and self.rng.random() < 0.5:

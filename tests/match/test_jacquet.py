@@ -11,7 +11,7 @@ from controller import record
 from controller.match.errors import RefusedError
 from controller.match.flow import Flow
 from controller.match.inputs import CameraRoll, Input, KeyPressed, Observed
-from controller.referee import Button, Phase, cells_from_board
+from controller.referee import Button, Phase, cells_from_board, jacquet_turn_of
 from controller.rules import JACQUET, JACQUET_LUDII, Rules, Variant
 from controller.simulated.players import jacquet_record_events
 
@@ -80,7 +80,7 @@ def test_a_primaute_doublet_is_played_by_both_players_then_thrown_again() -> Non
     assert events == [record.OpeningRolled((2, 2))]
     assert flow.turn is not None and flow.turn.player == 0 and flow.phase == "moving"
     assert flow.notice.startswith("primauté 2-2: player 0 plays 2 moves of 2")
-    turn = flow.turn.jacquet
+    turn = jacquet_turn_of(flow.turn.rules)
     assert turn is not None
     play = turn.plays()[0]
     flow, _ = flow.on(Observed(cells_from_board(play.result)))
@@ -88,7 +88,7 @@ def test_a_primaute_doublet_is_played_by_both_players_then_thrown_again() -> Non
     assert record.Played(0, (2, 2), play.notation, play.result) in events
     assert flow.turn is not None and flow.turn.player == 1 and flow.turn.dice == (2, 2)
     assert flow.turn.behalf == "primauté: player 1 plays 2 moves of 2"
-    turn = flow.turn.jacquet
+    turn = jacquet_turn_of(flow.turn.rules)
     assert turn is not None
     second = turn.plays()[0]
     flow, _ = flow.on(Observed(cells_from_board(second.result)))

@@ -26,6 +26,8 @@ from controller.referee import (
     Seen,
     TurnState,
     cells_from_board,
+    jacquet_state,
+    jacquet_turn_of,
     location_of,
     point_of,
     render,
@@ -243,14 +245,15 @@ def test_a_legal_jacquet_play_made_step_by_step_is_never_flagged(
 
 def test_rule_10_the_opponent_plays_the_number_handed_over_before_their_own_throw() -> None:
     board = jboard({1: 14, 2: 1}, {1: 15})
-    state = TurnState.from_jacquet(JacquetTurn(board=board)).on(Seen(cells_from_board(board)))
+    state = jacquet_state(JacquetTurn(board=board)).on(Seen(cells_from_board(board)))
     assert state.phase is Phase.ROLL and state.notice == "player 0 to throw"
     state = state.on(Rolled(0, (6, 5)))
     assert state.phase is Phase.MOVING and state.behalf == ""
     played = jboard({1: 14, 8: 1}, {1: 15})  # 23/17: the 6; the 5 cannot follow
     state = state.on(Seen(cells_from_board(played))).on(DiceLifted(0))
     assert state.phase is Phase.DONE and state.end is not None
-    assert state.end.jacquet is not None and state.end.jacquet.numbers == (5,)
+    following = jacquet_turn_of(state.end.following)
+    assert following is not None and following.numbers == (5,)
     handed = state.next_turn()
     assert (handed.player, handed.phase, handed.dice) == (1, Phase.MOVING, (6, 5))
     assert handed.dice_source is DiceSource.GIVEN
@@ -271,7 +274,7 @@ def test_rule_10_the_opponent_plays_the_number_handed_over_before_their_own_thro
 def test_rule_10_the_movers_own_throw_ends_the_handed_play() -> None:
     board = jboard({1: 14, 8: 1}, {1: 15})
     turn = JacquetTurn(board=board, player=1, numbers=(5,), thrower=0)
-    state = TurnState.from_jacquet(turn, dice=(6, 5))
+    state = jacquet_state(turn, dice=(6, 5))
     after = jboard({1: 14, 8: 1}, {1: 14, 6: 1})
     state = state.on(Seen(cells_from_board(after))).on(Rolled(1, (4, 2)))
     assert state.phase is Phase.DONE and state.end is not None
@@ -283,7 +286,7 @@ def test_rule_10_the_movers_own_throw_ends_the_handed_play() -> None:
 def test_handed_numbers_need_their_throw() -> None:
     turn = JacquetTurn(board=START, player=1, numbers=(5,), thrower=0)
     with pytest.raises(IllegalActionError, match=r"the throw of the numbers \[5\] handed over"):
-        TurnState.from_jacquet(turn)
+        jacquet_state(turn)
 
 
 def rule_11_state() -> TurnState:
@@ -291,7 +294,7 @@ def rule_11_state() -> TurnState:
     player1 = {1: 2, 5: 2, 8: 2, 9: 2, 10: 2, 11: 2, 21: 2, 20: 1}
     board = jboard({1: 14, 3: 1}, player1)
     turn = JacquetTurn(board=board, player=1, numbers=(6,), thrower=0)
-    return TurnState.from_jacquet(turn, dice=(6, 2)).on(Seen(cells_from_board(board)))
+    return jacquet_state(turn, dice=(6, 2)).on(Seen(cells_from_board(board)))
 
 
 def test_rule_11_the_choice_is_shown_and_decline_hands_the_number_back() -> None:
@@ -323,7 +326,7 @@ def test_rule_11_decline_is_refused_once_checkers_moved_or_without_the_choice() 
     refused = state.on(Seen(moved)).on(Press(Button.DECLINE))
     assert refused.phase is Phase.MOVING
     assert refused.notice == "put the checkers back before declining"
-    own = TurnState.from_jacquet(JacquetTurn(board=START)).on(Rolled(0, (6, 5)))
+    own = jacquet_state(JacquetTurn(board=START)).on(Rolled(0, (6, 5)))
     assert not own.may_decline
     assert own.on(Press(Button.DECLINE)).notice == (
         "Decline counts only for numbers handed over that would break a point"
@@ -331,7 +334,7 @@ def test_rule_11_decline_is_refused_once_checkers_moved_or_without_the_choice() 
 
 
 def test_rule_2_the_higher_die_of_the_primaute_plays_both_numbers() -> None:
-    state = TurnState.from_jacquet(JacquetTurn.start())
+    state = jacquet_state(JacquetTurn.start())
     assert state.phase is Phase.PRIMAUTE
     assert render(state, Mode.REFEREE).text == "primauté: each player throws one die"
     assert state.on(Rolled(0, (6, 5))).notice == (
@@ -344,7 +347,7 @@ def test_rule_2_the_higher_die_of_the_primaute_plays_both_numbers() -> None:
 
 
 def test_rule_2_a_primaute_doublet_is_played_by_both_then_thrown_again() -> None:
-    state = TurnState.from_jacquet(JacquetTurn.start()).on(Seen(cells_from_board(START)))
+    state = jacquet_state(JacquetTurn.start()).on(Seen(cells_from_board(START)))
     first = state.on(Primaute((3, 3)))
     assert (first.player, first.phase, first.dice) == (0, Phase.MOVING, (3, 3))
     assert first.notice == (
@@ -364,19 +367,20 @@ def test_rule_2_a_primaute_doublet_is_played_by_both_then_thrown_again() -> None
 
 
 def test_ludii_has_no_primaute() -> None:
-    state = TurnState.from_jacquet(JacquetTurn.start(JACQUET_LUDII))
+    state = jacquet_state(JacquetTurn.start(JACQUET_LUDII))
     assert (state.player, state.phase) == (0, Phase.ROLL)
 
 
 def test_rule_12_the_game_ends_the_moment_the_last_checker_is_off() -> None:
     board = jboard({23: 1}, {1: 15})
-    state = TurnState.from_jacquet(JacquetTurn(board=board)).on(Rolled(0, (6, 5)))
+    state = jacquet_state(JacquetTurn(board=board)).on(Rolled(0, (6, 5)))
     state = state.on(Seen(cells_from_board(jboard({}, {1: 15}))))  # 2/off with the 6 or 5
     assert state.phase is Phase.DONE  # no Done, no dice lifted: the game is over
     assert state.notice == "the fifteenth checker is off: the game is over"
     assert state.end is not None and state.end.result is not None
     assert (state.end.result.winner, state.end.result.points) == (0, 2)
-    assert state.end.jacquet is not None and state.end.jacquet.numbers == ()
+    following = jacquet_turn_of(state.end.following)
+    assert following is not None and following.numbers == ()
     shown = render(state, Mode.REFEREE)
     assert shown.text == "player 0 wins: 2 points, a double win"
     assert shown.status == Lamp(Colour.GREEN)
@@ -386,7 +390,7 @@ def test_rule_12_the_game_ends_the_moment_the_last_checker_is_off() -> None:
 
 def test_the_courier_travelling_alone_is_named_and_lit_in_learner_mode() -> None:
     board = jboard({1: 14, 5: 1}, {1: 15})
-    state = TurnState.from_jacquet(JacquetTurn(board=board)).on(Seen(cells_from_board(board)))
+    state = jacquet_state(JacquetTurn(board=board)).on(Seen(cells_from_board(board)))
     state = state.on(Rolled(0, (4, 2)))
     shown = render(state, Mode.LEARNER)
     assert shown.lit(Colour.AMBER) == {location_of(0, 20, JACQUET)}  # pos 5: point 20
@@ -397,7 +401,7 @@ def test_the_courier_travelling_alone_is_named_and_lit_in_learner_mode() -> None
 
 def test_an_illegal_jacquet_play_accepted_hands_nothing_over() -> None:
     board = jboard({1: 14, 5: 1}, {1: 15})
-    state = TurnState.from_jacquet(JacquetTurn(board=board)).on(Rolled(0, (4, 2)))
+    state = jacquet_state(JacquetTurn(board=board)).on(Rolled(0, (4, 2)))
     after = jboard({1: 13, 5: 1, 7: 1}, {1: 15})
     state = state.on(Seen(cells_from_board(after))).on(DiceLifted(0))
     assert state.phase is Phase.FLAGGED and state.flagged is not None

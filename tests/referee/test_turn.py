@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import ast
+from pathlib import Path
+from types import ModuleType
+
 import pytest
 
 from controller.referee import (
@@ -20,6 +24,8 @@ from controller.referee import (
     Seen,
     TurnState,
     cells_from_board,
+    display,
+    turn,
 )
 from controller.rules import START, IllegalActionError, legal_plays
 from tests.referee._support import PARTIAL_13_8, PLAY_24_13, board_of, lift
@@ -198,3 +204,25 @@ def test_buttons_out_of_place_are_refused_with_a_notice() -> None:
 def test_next_turn_needs_a_finished_turn() -> None:
     with pytest.raises(IllegalActionError, match="turn of player 0 is not over: moving"):
         rolled().next_turn()
+
+
+@pytest.mark.parametrize("module", [turn, display], ids=lambda module: module.__name__)
+def test_the_general_turn_never_branches_on_the_variant(module: ModuleType) -> None:
+    """What a variant changes is asked of the state's TurnRules (issue 17): no condition in
+    the general turn or its display names Jacquet, a scoring or a variant."""
+    conditions = [
+        node.test
+        for node in ast.walk(ast.parse(Path(str(module.__file__)).read_text(encoding="utf-8")))
+        if isinstance(node, ast.If | ast.IfExp | ast.While | ast.Assert)
+    ]
+    named = [
+        f"line {condition.lineno}: {ast.unparse(condition)}"
+        for condition in conditions
+        for node in ast.walk(condition)
+        if isinstance(node, ast.Name | ast.Attribute)
+        and any(
+            word in (node.id if isinstance(node, ast.Name) else node.attr).lower()
+            for word in ("jacquet", "scoring", "variant")
+        )
+    ]
+    assert not named, f"{module.__name__} branches on the variant: {named}"
