@@ -9,8 +9,8 @@
 * :mod:`~controller.simulated.jacquet_table` — the same table playing Jacquet de Versailles.
 * :mod:`~controller.simulated.demo` — ``tabula demo``: the real service assembled on the
   simulated board (``hardware.simulator`` on a pty), camera and gpiozero's MockFactory.
-* :mod:`~controller.simulated.board_service` — :class:`SelfPlayBoard`, a board publishing
-  self-played matches for the web view, MQTT and the hub tests.
+* :mod:`~controller.simulated.board_service` — :class:`SelfPlayBoard`, the real service fed
+  by two simulated players (no board, no camera): the web view's, MQTT's and the hub's board.
 
 Why no re-exports here: the rules tests import the players alone, and must not pull in
 the asyncio service, OpenCV and gpiozero that the table and the demo need.
