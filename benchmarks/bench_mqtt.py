@@ -92,7 +92,7 @@ def _played(seed: int) -> _Match:
     """Every update of a 1-point match, and the status before it."""
     board = SelfPlayBoard("played", seed=seed, match_length=1)
     first = board.status()
-    return board.play_through(), first
+    return asyncio.run(board.play_through()), first
 
 
 _TICK = os.sysconf("SC_CLK_TCK")

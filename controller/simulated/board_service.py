@@ -1,50 +1,33 @@
-"""A board that plays itself: a :class:`~controller.status.BoardService` driven by the rules.
+"""A board that plays itself: the real :class:`~controller.service.Service` fed by two
+simulated players.
 
 Why: the web view, the MQTT publisher and the hub need a board whose status and events are
-real (the rules engine chooses the plays, :mod:`controller.record` validates every event,
-the referee's judge and display give the verdicts and the LEDs) without a sensor board or
-a camera. Their tests, the MQTT benchmark and a simulated tournament hall run it; the
-service (``controller.service``) is the real thing on a Pi.
-
-Each :meth:`SelfPlayBoard.step` makes one record event (an opening roll, a roll, a play, a
-cube action, a game's end) with two
-:class:`~controller.simulated.players.SimulatedPlayer`, applies it to a
-:class:`~controller.record.Replayer` (which refuses anything the rules forbid) and publishes a
-:class:`~controller.status.BoardEvent` then the new
-:class:`~controller.status.BoardStatus` to every :meth:`~SelfPlayBoard.updates` iterator.
+real without a sensor board or a camera. Their tests, the MQTT benchmark and a simulated
+tournament hall run it. The service is the one a Pi runs (its flow, its journal on a
+temporary file, its status); the players stand in for the board and the camera: each
+:meth:`SelfPlayBoard.step` feeds the service what the board and the camera would see (the
+checkers set up, a roll, a play and Done, a double, a take or a drop) and waits until it
+has judged, journalled and shown it.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
+import tempfile
 import time
-from collections.abc import AsyncIterator, Callable
-from dataclasses import replace
-from typing import Final
+from collections.abc import AsyncGenerator, AsyncIterator, Callable
+from pathlib import Path
 
-from controller.record import (
-    Doubled,
-    Dropped,
-    Event,
-    GameEnded,
-    InvalidEventError,
-    MatchStarted,
-    OpeningRolled,
-    Phase,
-    Played,
-    PositionEdited,
-    Replayer,
-    Rolled,
-    Taken,
-    event_to_dict,
-)
-from controller.record.matfile import write_mat
-from controller.record.plain import write_events, write_text
-from controller.record.sgf import write_sgf
-from controller.referee import Mode, Seen, TurnState, cells_from_board, render
-from controller.rules import Rules, gnubg_id, legal_plays, pip_counts, xgid
+from controller.match.inputs import CameraRoll, Input, KeyPressed, Observed
+from controller.mqtt import journal_events
+from controller.record.model import MatchSnapshot
+from controller.referee import Button, Mode, cells_from_board
+from controller.rules import Rules, legal_plays
+from controller.service.service import Service, open_journal
 from controller.simulated.players import SimulatedPlayer
+from controller.simulated.progress import service_progress, until_progress
 from controller.status import (
     AcceptPlay,
     Action,
@@ -52,36 +35,23 @@ from controller.status import (
     AnswerResignation,
     BoardEvent,
     BoardStatus,
-    CorrectPosition,
     Decline,
     DemandPlay,
-    EnterDice,
     ExportFormat,
-    Hint,
-    LightState,
     NewGame,
-    NewMatch,
     Resign,
 )
 
 __all__ = ["SelfPlayBoard"]
 
-_PHASES: Final = {
-    Phase.OPENING: "opening",
-    Phase.TO_ROLL: "roll",
-    Phase.TO_PLAY: "moving",
-    Phase.DOUBLED: "cube-offered",
-    Phase.BEAVERED: "cube-offered",
-    Phase.GAME_OVER: "game-over",
-    Phase.MATCH_OVER: "match-over",
-}
-_DARK: Final[tuple[LightState, ...]] = (LightState(),) * 29
-
 Update = BoardStatus | BoardEvent
+
+_PLAY_EVERY_GAME_OUT = (Resign, AnswerResignation, Decline, NewGame)
+"""The actions the simulated players refuse: they neither resign, decline nor abandon."""
 
 
 class SelfPlayBoard:
-    """A board whose two simulated players play a match on the rules engine.
+    """A board whose two simulated players play a match on the real service.
 
     Args:
         board_id: the board's id (MQTT topics, the hub's archive folder).
@@ -105,137 +75,160 @@ class SelfPlayBoard:
         mode: Mode = Mode.LEARNER,
         clock: Callable[[], float] = time.time,
     ) -> None:
-        self._board_id = board_id
         self._rng = random.Random(seed)
         self._players = (
             SimulatedPlayer(random.Random(self._rng.random())),
             SimulatedPlayer(random.Random(self._rng.random())),
         )
-        self._names = names
-        self._mode = mode
-        self._clock = clock
         self._games = games
-        self._seq = 0
-        self._subscribers: list[asyncio.Queue[Update | None]] = []
-        self._taps: list[list[Update]] = []
-        self._start_match(match_length, publish=False)
-        self._announced = False  # the first MatchStarted is the first step's event
+        self._folder = tempfile.TemporaryDirectory(prefix=f"tabula-{board_id}-")
+        self.journal = open_journal(Path(self._folder.name) / "journal.sqlite")
+        self.service = Service(
+            board_id,
+            self.journal,
+            names=names,
+            rules=Rules(match_length=match_length),
+            mode=mode,
+            clock=clock,
+        )
+        self._running: asyncio.Task[None] | None = None
+        self._closed = asyncio.Event()
 
     # BoardService.
 
     @property
     def board_id(self) -> str:
         """The board's id."""
-        return self._board_id
+        return self.service.board_id
 
     @property
     def seq(self) -> int:
         """The sequence number of the last event."""
-        return self._seq
+        return self.service.status().seq
 
     @property
     def finished(self) -> bool:
         """Whether the match (or the money session's games) is over: :meth:`step` does nothing."""
-        snapshot = self._replayer.snapshot
-        if snapshot.phase is Phase.MATCH_OVER:
+        flow = self.service.flow
+        if flow.phase == "match-over":
             return True
-        return snapshot.rules.is_money and len(self._replayer.games) >= self._games
+        return flow.rules.is_money and flow.match.game_number > self._games
 
     def status(self) -> BoardStatus:
         """The status now."""
-        return self._status
+        return self.service.status()
 
-    def updates(self) -> AsyncIterator[Update]:
-        """Every event and new status from this call on, in order, until :meth:`close`."""
-        queue: asyncio.Queue[Update | None] = asyncio.Queue()
-        self._subscribers.append(queue)
-        return self._drain(queue)
-
-    async def _drain(self, queue: asyncio.Queue[Update | None]) -> AsyncIterator[Update]:
+    async def updates(self) -> AsyncIterator[Update]:
+        """The service's events and statuses from this call on, in order, until :meth:`close`
+        (and what the service published before it)."""
+        shown = self.service.status()  # the last status this follower has
+        following = self.service.updates()
+        closing = asyncio.ensure_future(self._until_closed())
+        coming: asyncio.Future[Update | None] | None = None
         try:
-            while (item := await queue.get()) is not None:
-                yield item
+            while True:
+                if coming is None:
+                    coming = asyncio.ensure_future(_next(following))
+                if not closing.done():
+                    await asyncio.wait({coming, closing}, return_when=asyncio.FIRST_COMPLETED)
+                elif not coming.done():
+                    # Closed: what the service published before is delivered; its last
+                    # publication is always a status (a handled input ends with one).
+                    if shown is self.service.status():
+                        break
+                    await coming
+                update = coming.result() if coming.done() else None
+                if update is not None:
+                    coming = None
+                    if isinstance(update, BoardStatus):
+                        shown = update
+                    yield update
         finally:
-            if queue in self._subscribers:
-                self._subscribers.remove(queue)
+            closing.cancel()
+            if coming is not None:
+                coming.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await coming
+            if isinstance(following, AsyncGenerator):
+                await following.aclose()
+
+    async def _until_closed(self) -> Update | None:
+        """None once :meth:`close` is called (awaited beside the next update)."""
+        await self._closed.wait()
+        return None
 
     async def apply(self, action: Action) -> None:
-        """Carry out a referee's action, or raise :class:`ActionError` and change nothing."""
-        snapshot = self._replayer.snapshot
-        if isinstance(action, EnterDice):
-            if snapshot.phase is not Phase.TO_ROLL or snapshot.to_act is None:
-                raise ActionError(f"no dice to enter now: {snapshot.describe()}")
-            self._record(Rolled(snapshot.to_act, action.dice), source="manual")
-        elif isinstance(action, CorrectPosition):
-            try:
-                event = PositionEdited(action.board, "corrected from the web view")
-            except InvalidEventError as error:
-                raise ActionError(str(error)) from None
-            self._record(event)
-        elif isinstance(action, NewMatch):
-            self._start_match(action.length)
-        elif isinstance(action, AcceptPlay | DemandPlay):
-            raise ActionError("no illegal play to accept or demand: the last play was legal")
-        elif isinstance(action, NewGame):
+        """Carry out a referee's action on the service, or raise :class:`ActionError` and
+        change nothing: the simulated players play every game out (no resignation, no
+        decline, no game abandoned), and play legally (no illegal play to accept or demand).
+        """
+        if isinstance(action, _PLAY_EVERY_GAME_OUT):
             raise ActionError(
-                f"a game cannot be abandoned on a simulated board: {snapshot.describe()}"
+                f"the simulated players play every game out: {type(action).__name__} refused"
             )
-        elif isinstance(action, Hint):
-            raise ActionError("no engine on a simulated board: no hint")
-        elif isinstance(action, Resign | AnswerResignation | Decline):
-            raise ActionError(f"the simulated players play every game out: {snapshot.describe()}")
+        if isinstance(action, AcceptPlay | DemandPlay) and self.service.flow.phase != "flagged":
+            raise ActionError("no illegal play to accept or demand: the last play was legal")
+        self._run()
+        await self.service.apply(action)
 
     def export(self, fmt: ExportFormat) -> str:
-        """The match so far as a ``.mat``, ``.sgf``, JSON-lines or text record.
+        """The match so far as a ``.mat``, ``.sgf``, JSON-lines or text record (the service's)."""
+        return self.service.export(fmt)
 
-        Raises:
-            ActionError: for an unknown format, or ``.mat`` of what it cannot hold.
-        """
-        record = self._replayer.record(tuple(self._events), self._start)
-        if fmt == "sgf":
-            return write_sgf(record)
-        if fmt == "jsonl":
-            return write_events(record)
-        if fmt == "txt":
-            return write_text(record)
-        if fmt == "mat":
-            try:
-                return write_mat(record)
-            except ValueError as error:
-                raise ActionError(str(error)) from None
-        raise ActionError(f"unknown export format {fmt!r}: mat, sgf, jsonl or txt")
+    def backlog(self) -> list[BoardEvent]:
+        """The journal's events so far, as the service numbers them (a publisher's backlog:
+        the match's start was journalled before anyone followed the updates)."""
+        return journal_events(self.board_id, self.journal.entries())
 
     # Playing.
 
-    def step(self) -> bool:
-        """Make the next event of the match; False once it is :attr:`finished`.
-
-        The first step announces the match (its ``MatchStarted``), so that whoever follows
-        :meth:`updates` from the start sees the whole match.
-        """
-        if not self._announced:
-            self._announced = True
-            self._publish(self._start)
-            return True
+    async def step(self) -> bool:
+        """Make the players' next move (set up and roll, roll or double, take or drop, play
+        and press Done) and wait until the service has shown it; False once
+        :attr:`finished`."""
         if self.finished:
             return False
-        self._record(self._next_event())
+        await self.start()
+        flow = self.service.flow
+        snapshot = self.journal.state
+        assert snapshot is not None  # the service journalled the match's start
+        seq = self.seq
+        if flow.phase == "opening":
+            await self._set_out()
+            await self._feed(CameraRoll(self._dice()), lambda s: s.seq > seq)
+        elif flow.phase == "roll":
+            await self._roll_or_double(snapshot)
+        elif flow.phase == "cube-offered":
+            player = snapshot.to_act
+            assert player is not None
+            takes = self._players[player].takes(snapshot.board, player)
+            await self._feed(KeyPressed(Button.TAKE if takes else Button.DROP),
+                             lambda s: s.seq > seq)  # fmt: skip
+        elif flow.phase == "moving" and flow.turn is not None and snapshot.dice is not None:
+            player = flow.turn.player
+            plays = legal_plays(snapshot.board, player, snapshot.dice)
+            play = self._players[player].choose_play(plays, player)
+            self.service.feed(Observed(cells_from_board(play.result)))
+            await self._feed(KeyPressed(Button.DONE),
+                             lambda s: s.phase != "moving" or s.turn != player)  # fmt: skip
+        else:
+            raise RuntimeError(f"the simulated players cannot go on from {self.status()!r}")
         return True
 
-    def play_through(self) -> list[Update]:
-        """Step to the end of the match; every event and status made, in order.
+    async def play_through(self) -> list[Update]:
+        """The match's messages from its start (the journal so far), then every event and
+        status made stepping to its end, in order.
 
-        For whoever needs a whole match's messages at once, without a loop (the hub's
-        tests, the MQTT benchmark).
+        For whoever needs a whole match's messages at once (the hub's tests, the MQTT
+        benchmark).
         """
-        made: list[Update] = []
-        self._taps.append(made)
-        try:
-            while self.step():
-                pass
-        finally:
-            self._taps.remove(made)
-        return made
+        backlog: list[Update] = list(self.backlog())
+        collecting = asyncio.create_task(_collect(self.updates()))
+        await asyncio.sleep(0)  # it follows the updates before the first step
+        while await self.step():
+            pass
+        self.close()
+        return backlog + await collecting
 
     async def play(self, delay: float = 0.0) -> None:
         """Step until the match is finished, ``delay`` seconds apart (0: just yield).
@@ -244,142 +237,61 @@ class SelfPlayBoard:
         :meth:`updates` from the match's start.
         """
         await asyncio.sleep(delay)
-        while self.step():
+        while await self.step():
             await asyncio.sleep(delay)
 
     def close(self) -> None:
-        """End every :meth:`updates` iterator (idempotent)."""
-        for queue in self._subscribers:
-            queue.put_nowait(None)
-        self._subscribers.clear()
+        """End every :meth:`updates` iterator and the service (idempotent)."""
+        self._closed.set()
+        if self._running is not None:
+            self._running.cancel()
 
-    def _next_event(self) -> Event:
-        s = self._replayer.snapshot
-        rng = self._rng
-        phase = s.phase
-        if phase is Phase.OPENING:
-            return OpeningRolled((rng.randint(1, 6), rng.randint(1, 6)))
-        if phase is Phase.GAME_OVER:
-            assert s.pending is not None
-            pending = s.pending
-            return GameEnded(pending.winner, pending.points, pending.kind, pending.dropped)
-        assert s.cube is not None and s.to_act is not None
-        player, simulated = s.to_act, self._players[s.to_act]
-        if phase is Phase.TO_ROLL:
-            if s.cube.can_double(player) and simulated.wants_to_double(s.board, player):
-                return Doubled(player, s.cube.value * 2)
-            return Rolled(player, (rng.randint(1, 6), rng.randint(1, 6)))
-        if phase in (Phase.DOUBLED, Phase.BEAVERED):
-            return Taken(player) if simulated.takes(s.board, player) else Dropped(player)
-        assert s.dice is not None
-        play = simulated.choose_play(legal_plays(s.board, player, s.dice), player)
-        return Played(player, s.dice, play.notation, play.result)
+    async def start(self) -> None:
+        """Start the service's loop and set the checkers out for the opening roll, and wait
+        until the service shows them (idempotent; the first :meth:`step` does it too)."""
+        self._run()
+        await self._set_out()
 
-    def _start_match(self, length: int, *, publish: bool = True) -> None:
-        rules = Rules(match_length=length)
-        self._start = MatchStarted(self._names, rules)
-        self._replayer = Replayer(self._start)
-        self._events: list[Event] = [self._start]
-        self._moves: list[str] = []
-        self._turn: TurnState | None = None
-        self._dice_source: str | None = None
-        self._status = self._make_status()
-        if publish:
-            self._announced = True
-            self._publish(self._start)
+    async def _set_out(self) -> None:
+        """Before an opening roll, put the checkers where a game starts (the last game's
+        stand where it ended)."""
+        flow = self.service.flow
+        start = cells_from_board(flow.variant.start)
+        if flow.phase == "opening" and self.status().cells != start:
+            await self._feed(Observed(start), lambda s: s.cells == start)
 
-    def _record(self, event: Event, *, source: str = "camera") -> None:
-        try:
-            self._replayer.apply(len(self._events), event)
-        except InvalidEventError as error:
-            raise ActionError(str(error)) from None
-        self._events.append(event)
-        self._note(event, source)
-        self._status = self._make_status()
-        self._publish(event)
+    def _run(self) -> None:
+        """Start the service's loop (once, in the caller's loop)."""
+        if self._running is None:
+            self._running = asyncio.create_task(self.service.run(), name=f"{self.board_id}")
 
-    def _note(self, event: Event, source: str) -> None:
-        """Keep the move list, the dice's source and the referee's turn up to date."""
-        s = self._replayer.snapshot
-        letters = ("X", "O")
-        if isinstance(event, OpeningRolled | Rolled):
-            self._dice_source = source
-            if s.phase is Phase.TO_PLAY and s.to_act is not None and s.dice is not None:
-                self._turn = TurnState.start(s.board, s.to_act, dice=s.dice)
-        elif isinstance(event, Played):
-            dice = f"{event.dice[0]}{event.dice[1]}"
-            self._moves.append(f"{letters[event.player]} {dice}: {event.notation or '(no move)'}")
-            if self._turn is not None:
-                self._turn = self._turn.on(Seen(cells_from_board(event.board)))
-        elif isinstance(event, Doubled):
-            self._moves.append(f"{letters[event.player]} doubles to {event.value}")
-        elif isinstance(event, Taken | Dropped):
-            verb = "takes" if isinstance(event, Taken) else "drops"
-            self._moves.append(f"{letters[event.player]} {verb}")
-        elif isinstance(event, PositionEdited):
-            self._moves.append("position corrected")
-            self._turn = None
-        elif isinstance(event, GameEnded):
-            self._moves = []
-            self._turn = None
+    def _dice(self) -> tuple[int, int]:
+        return (self._rng.randint(1, 6), self._rng.randint(1, 6))
 
-    def _make_status(self) -> BoardStatus:
-        s = self._replayer.snapshot
-        board = s.board
-        lights, verdict, text = _DARK, "waiting", s.describe()
-        turn = self._turn
-        if turn is not None and s.phase in (Phase.TO_PLAY, Phase.TO_ROLL):
-            display = render(turn, self._mode)
-            lamps = (*display.lights, display.status)
-            lights = tuple(
-                LightState(lamp.colour.name.lower(), lamp.pattern.name.lower()) for lamp in lamps
-            )
-            if turn.verdict is not None:
-                verdict = str(turn.verdict.kind)
-                board = turn.verdict.play.result if turn.verdict.play is not None else board
-        position = s.position()
-        cube = s.cube
-        dice = s.dice
-        alerts: tuple[str, ...] = ()
-        if s.phase in (Phase.DOUBLED, Phase.BEAVERED):
-            alerts = (f"{s.names[s.to_act or 0]} to take or drop",)
-        return BoardStatus(
-            board_id=self._board_id,
-            seq=self._seq,
-            mode=str(self._mode),
-            players=s.names,
-            match_length=s.match_length,
-            score=s.match.score,
-            game_number=s.game if s.game is not None else s.match.game_number,
-            crawford=cube.crawford if cube is not None else s.match.crawford,
-            phase=_PHASES[s.phase],
-            turn=s.to_act,
-            position=s.board,
-            cells=cells_from_board(board),
-            dice=dice,
-            dice_confidence=None if dice is None else (0.97, 0.94),
-            dice_source=None if dice is None else self._dice_source,
-            cube_value=cube.value if cube is not None else 1,
-            cube_owner=cube.owner if cube is not None else None,
-            cube_offered=s.phase in (Phase.DOUBLED, Phase.BEAVERED),
-            pips=pip_counts(board),
-            verdict=verdict,
-            text=text,
-            lights=lights,
-            moves=tuple(self._moves),
-            xgid=xgid(position),
-            gnubg_id=gnubg_id(position),
-            links={"board": "live", "camera": "live"},
-            alerts=alerts,
+    async def _roll_or_double(self, snapshot: MatchSnapshot) -> None:
+        seq = self.seq
+        player = snapshot.to_act
+        assert player is not None and snapshot.cube is not None
+        if snapshot.cube.can_double(player) and self._players[player].wants_to_double(
+            snapshot.board, player
+        ):
+            await self._feed(KeyPressed(Button.DOUBLE), lambda s: s.seq > seq)
+        else:
+            await self._feed(CameraRoll(self._dice()), lambda s: s.seq > seq)
+
+    async def _feed(self, item: Input, done: Callable[[BoardStatus], bool]) -> None:
+        """Feed ``item`` to the service and wait until its status satisfies ``done``."""
+        self.service.feed(item)
+        await until_progress(
+            f"the service to take {item!r}",
+            lambda: done(self.service.status()),
+            service_progress(self.service),
         )
 
-    def _publish(self, event: Event) -> None:
-        self._seq += 1
-        data = event_to_dict(event)
-        board_event = BoardEvent(self._board_id, self._seq, str(data["type"]), data, self._clock())
-        self._status = replace(self._status, seq=self._seq)
-        for queue in self._subscribers:
-            queue.put_nowait(board_event)
-            queue.put_nowait(self._status)
-        for tap in self._taps:
-            tap.extend((board_event, self._status))
+
+async def _next(updates: AsyncIterator[Update]) -> Update | None:
+    return await anext(updates)
+
+
+async def _collect(updates: AsyncIterator[Update]) -> list[Update]:
+    return [update async for update in updates]

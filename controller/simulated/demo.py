@@ -18,8 +18,9 @@ import tempfile
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
+from controller import record
 from controller.closing import cancel_and_wait
 from controller.config import parse_config
 from controller.record.journal import Journal
@@ -27,7 +28,16 @@ from controller.referee import Mode
 from controller.rules import BACKGAMMON, Rules, Variant
 from controller.service.board_status import scene_text
 from controller.service.service import Service, open_journal
-from controller.simulated.table import DriverCounts, RollPool, TableCamera, TableDriver
+from controller.simulated.camera import RollPool, TableCamera
+from controller.simulated.hands import DriverCounts
+from controller.simulated.table import DriverOptions, TableDriver
+from controller.status import BoardEvent
+
+if TYPE_CHECKING:
+    from typing import Unpack
+
+    from controller.engine import Engine
+    from controller.service.counters import Counters
 
 __all__ = [
     "DEMO_PINMAP",
@@ -63,10 +73,10 @@ class DemoResult:
     """What a simulated run did: the players' log and counts, the journal's path."""
 
     journal: Path
-    expected: list[Any]
+    expected: list[record.Event]
     counts: DriverCounts
     resumed: str
-    service_counts: Any = None
+    service_counts: Counters | None = None
     led_changes: int = 0
     latencies: list[float] = field(default_factory=list)
 
@@ -77,8 +87,6 @@ class DemoResult:
         cube actions and results (besides the boards seen mid-turn), and one flag for each
         illegal play, none for a legal one.
         """
-        from controller import record
-
         with Journal(self.journal, readonly=True) as journal:
             events = journal.events()
         kept = [e for e in events[1:] if not isinstance(e, record.Observed | record.Flagged)]
@@ -118,7 +126,7 @@ class SimulatedBoard:
         names: tuple[str, str] = ("White", "Black"),
         board_id: str = "demo",
         variant: Variant = BACKGAMMON,
-        engine: Any = None,
+        engine: Engine | None = None,
         signal_s: float = 4.0,
         first_seq: int = 1,
         board_runtime: str = "cpython",
@@ -199,8 +207,14 @@ class SimulatedBoard:
         )
         return self
 
-    def driver(self, rng: random.Random, **options: Any) -> TableDriver:
-        """Simulated players at this board."""
+    def driver(
+        self,
+        rng: random.Random,
+        *,
+        echo: Callable[[str], None] | None = None,
+        **options: Unpack[DriverOptions],
+    ) -> TableDriver:
+        """Simulated players at this board (``echo``: a line about each turn, or None)."""
         from controller.simulated.table import button_presser
 
         press = button_presser(self.buttons, self.factory)
@@ -217,6 +231,7 @@ class SimulatedBoard:
             press=press,
             rng=rng,
             flipped=self.flipped,
+            echo=echo,
             **options,
         )
 
@@ -248,7 +263,7 @@ async def run_simulated(
     ply: int = 0,
     first_seq: int = 1,
     board_runtime: str = "cpython",
-    **options: Any,
+    **options: Unpack[DriverOptions],
 ) -> DemoResult:
     """Play ``games`` games (or to the match's end) on a simulated board into ``journal``.
 
@@ -302,7 +317,7 @@ async def run_simulated(
 
 
 @contextlib.asynccontextmanager
-async def _publishing(service: Service, journal: Any, broker: str) -> AsyncIterator[None]:
+async def _publishing(service: Service, journal: Journal, broker: str) -> AsyncIterator[None]:
     """Publish the journal and the service's events to ``broker`` while inside."""
     from controller.config import MqttConfig
     from controller.mqtt import MqttPublisher, journal_events
@@ -331,10 +346,9 @@ async def _watch(
     last = ""
     judged = service.counters.judged
     async for item in service.updates():
-        kind = getattr(item, "kind", None)
-        if kind is not None:
+        if isinstance(item, BoardEvent):
             if on_event is not None:
-                on_event(item.seq, kind)
+                on_event(item.seq, item.kind)
             continue
         if echo is None or service.leds is None:
             continue

@@ -173,6 +173,7 @@ class JacquetTableDriver(TableDriver):
         src = self._physical(location_of(player, source, turn.variant))
         dst = self._physical(location_of(player, destination, turn.variant))
         target = self.board.cells()[dst]
+        assert target is not None  # the simulator knows every cell
         opponent = 1 - self._colour(player)
         if destination != 0 and target[opponent] == 1 and target[1 - opponent] == 0:
             self.counts.hits += 1

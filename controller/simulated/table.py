@@ -4,375 +4,68 @@ simulator, press the (MockFactory) buttons, and log what they did.
 Why here: ``tabula demo`` and the end-to-end tests run the real service against these
 simulators, and compare the journal with the players' own log (:attr:`TableDriver.expected`).
 
-* :class:`TableCamera` — a frame source over the table: the empty board, or a roll.
-* :class:`RollPool` — rendered rolls (``vision.render_roll``) composited on one board under
-  one light, each checked once by the real reader: the camera then shows only rolls whose
-  truth is known, flat ones read right and cocked ones read as rerolls. Now and then the
-  room's light has changed since the empty board (up to 30%, some with a shadow across).
-* :class:`TableDriver` — the two simulated players (the strength of
-  :mod:`controller.simulated.players`), making a share of illegal plays and cocked rolls,
-  and now and then passing a hand over the dice or leaning over the board
-  (``vision.hand_crossing``, ``vision.leaning_over``, drawn over the camera's picture):
-  neither is a roll.
+:class:`TableDriver` is the two simulated players (the strength of
+:mod:`controller.simulated.players`), making a share of illegal plays and cocked rolls,
+and now and then passing a hand over the dice or leaning over the board
+(:class:`~controller.simulated.hands.TableHands`): neither is a roll. The camera they
+roll before and the rendered rolls are :mod:`controller.simulated.camera`.
 """
 
 from __future__ import annotations
 
 import asyncio
-import collections
-import os
 import random
-import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, TypedDict
 
 from controller import record
 from controller.match.cube_seen import cube_shown
 from controller.match.flow import canonical_notation
 from controller.match.orientation import Orientation, mirror
-from controller.referee import cells_from_board, explaining_dice, location_of
+from controller.referee import Cells, cells_from_board, explaining_dice, location_of
 from controller.rules import (
     Board,
     CubeState,
+    GameResult,
+    JacquetResult,
     MatchState,
     Player,
     legal_plays,
     outcome,
 )
 from controller.service.service import Service
+from controller.simulated.camera import RollPool, TableCamera
+from controller.simulated.hands import TableHands
 from controller.simulated.players import SimulatedPlayer
+from controller.simulated.progress import STALL_S, service_progress, until_progress
+from controller.status import BoardStatus
 
-__all__ = [
-    "STALL_S",
-    "PoolRoll",
-    "RollPool",
-    "TableCamera",
-    "TableDriver",
-    "service_progress",
-    "until_progress",
-]
+if TYPE_CHECKING:
+    from gpiozero.pins.mock import MockFactory
+
+    from hardware.simulator import VirtualBoard
+    from vision import Image
+
+__all__ = ["DriverOptions", "TableDriver", "button_presser"]
+
+
+class DriverOptions(TypedDict, total=False):
+    """How the simulated players play (:class:`TableDriver`'s keywords of that name)."""
+
+    illegal_rate: float
+    cocked_rate: float
+    hand_rate: float
+    stall_s: float
+    misset_rate: float
+
 
 #: Flat rolls in a row the camera may call irregular before the simulated players give up:
 #: a camera that disagrees with them on every roll would never let the game go on.
 MISREADS_IN_A_ROW = 10
 
-#: How long a wait goes on while nothing it watches advances: the only bound on the
-#: simulated players' waits. Generous on purpose: the slowest step (a journal commit or a
-#: dice read on a throttled Pi Zero 2 W) takes well under a second, so 60 s of no progress
-#: at all means the thing waited on is stuck, never that the machine is slow.
-STALL_S = 60.0
 
-
-async def until_progress(
-    what: str,
-    done: Callable[[], bool],
-    progress: Callable[[], object],
-    *,
-    stall_s: float = STALL_S,
-) -> None:
-    """Wait until ``done()``, for as long as ``progress()`` keeps changing.
-
-    Why: a slow CPU makes every step slower but not stuck; a wall-clock deadline misjudges
-    it. ``progress`` is what the waited-on part advances as it works (frames read, inputs
-    handled, events journalled).
-
-    Raises:
-        TimeoutError: ``progress()`` stayed the same for ``stall_s`` seconds.
-    """
-    last = progress()
-    moved = time.monotonic()
-    while not done():
-        await asyncio.sleep(0.002)
-        now = progress()
-        if now != last:
-            last, moved = now, time.monotonic()
-        elif time.monotonic() - moved > stall_s:
-            raise TimeoutError(f"waited for {what}: nothing advanced for {stall_s:g} s")
-
-
-def service_progress(service: Service) -> Callable[[], object]:
-    """What ``service`` advances as it works: inputs handled, rolls read, events journalled,
-    the engine's hints and verdicts (the progress to wait on, see :func:`until_progress`)."""
-    counters = service.counters
-    return lambda: (
-        counters.inputs,
-        counters.rolls,
-        counters.journalled,
-        counters.hints,
-        counters.hints_dropped,
-        counters.judged,
-    )
-
-
-class TableCamera:
-    """A camera over the table (``vision.FrameSource``): shows what the players put there.
-
-    :meth:`read` returns the current picture at most every ``period_s`` (a camera's frame
-    rate), at once after a change.
-    """
-
-    def __init__(self, empty: Any, *, period_s: float = 0.02) -> None:
-        self.empty = empty
-        self._frame = empty
-        self._period_s = period_s
-        self._version = 0
-        self._seen = 0
-        self._reads_since = 0
-        self._closed = False
-        self._passing: collections.deque[Any] = collections.deque()
-        self._condition = threading.Condition()
-
-    @property
-    def picture(self) -> Any:
-        """What stands in front of the camera (a hand passing aside)."""
-        with self._condition:
-            return self._frame
-
-    def show(self, image: Any) -> None:
-        """Put ``image`` in front of the camera (a roll, or the empty board).
-
-        A hand passes first (one frame with a dark band along the left edge, clear of the
-        dice): the watcher sees movement even when the change itself is as small as two dice.
-        """
-        hand = image.copy()
-        hand[:, : hand.shape[1] // 8] //= 3
-        self._change([hand], image)
-
-    def pass_over(self, frames: Sequence[Any]) -> None:
-        """Show ``frames`` once each (a hand passing, a player leaning over the board: the
-        same frame several times is something held still), then the picture again."""
-        self._change(frames)
-
-    def _change(self, passing: Sequence[Any], picture: Any = None) -> None:
-        """Show the frames ``passing``, then ``picture`` (None: the picture as it is)."""
-        with self._condition:
-            if picture is not None:
-                self._frame = picture
-            self._passing = collections.deque(passing)
-            self._version += 1
-            self._reads_since = 0
-            self._condition.notify_all()
-
-    def read(self) -> Any:
-        with self._condition:
-            self._condition.wait_for(
-                lambda: self._version != self._seen or self._closed, timeout=self._period_s
-            )
-            self._seen = self._version
-            self._reads_since += 1
-            self._condition.notify_all()
-            if self._closed:
-                return None
-            return self._passing.popleft() if self._passing else self._frame
-
-    def reads_since_show(self) -> int:
-        """Frames read since the last :meth:`show` or :meth:`pass_over`."""
-        with self._condition:
-            return self._reads_since
-
-    async def taken_in(self, frames: int, *, stall_s: float = STALL_S) -> None:
-        """Wait until ``frames`` frames have been read since the last :meth:`show`.
-
-        A slow reader (a throttled service) is waited for as long as it keeps reading.
-
-        Raises:
-            TimeoutError: no frame was read for ``stall_s`` seconds.
-        """
-        await until_progress(
-            "the camera to be read",
-            lambda: self.reads_since_show() >= frames,
-            self.reads_since_show,
-            stall_s=stall_s,
-        )
-
-    def close(self) -> None:
-        with self._condition:
-            self._closed = True
-            self._condition.notify_all()
-
-
-@dataclass(frozen=True, slots=True)
-class PoolRoll:
-    """A rendered roll whose reading is known.
-
-    ``thrower`` is who threw it (``vision.Thrower``'s values: the dice lie in his
-    right-hand half); ``dice`` is (the near player's die, the far player's) for an opening
-    throw (``both``), else the two values.
-    """
-
-    image: Any
-    dice: tuple[int, int]
-    cocked: bool
-    thrower: str = "near"
-    relit: bool = False
-    """Lit otherwise than the empty board (lamps, daylight, a player's shadow)."""
-
-
-#: How many rolls the pool keeps of each (thrower, cocked).
-POOL_SIZES: dict[tuple[str, bool], int] = {
-    ("near", False): 12,
-    ("far", False): 12,
-    ("both", False): 8,
-    ("near", True): 3,
-    ("far", True): 3,
-}
-
-
-class RollPool:
-    """Rendered rolls checked once by the real reader (see the module docstring).
-
-    Args:
-        seed: the rendering's seed.
-        sizes: how many rolls to keep of each (thrower, cocked).
-        relit: the share of the rolls lit otherwise than the empty board.
-    """
-
-    def __init__(self, seed: int = 0, *, sizes: Mapping[tuple[str, bool], int] = POOL_SIZES,
-                 relit: float = 0.3) -> None:  # fmt: skip
-        import cv2
-        import numpy as np
-
-        from vision import Calibration, DiceReader, LightChange, Verdict, render_roll
-
-        self.empty = render_roll(random.Random(seed), board_seed=seed, dice=0).background
-        reader = DiceReader(Calibration.identity(), expected_dice=2)
-        reader.set_background(self.empty)
-        self.rolls: list[PoolRoll] = []
-        attempt = 0
-        for (thrower, cocked), wanted in sizes.items():
-            kept = 0
-            while kept < wanted:
-                attempt += 1
-                rng = random.Random(seed * 7919 + attempt)
-                roll = render_roll(
-                    rng, board_seed=seed, cocked=1 if cocked else 0, thrower=thrower
-                )
-                mask = (cv2.absdiff(roll.image, roll.background).max(axis=2) > 12).astype(np.uint8)
-                mask = cv2.dilate(mask, np.ones((5, 5), np.uint8))
-                image = np.where(mask[..., None] > 0, roll.image, self.empty)
-                lit = rng.random() < relit
-                if lit:
-                    image = LightChange.random(rng, shadow=rng.random() < 0.5).apply(image)
-                reading = reader.read(image, thrower)
-                if cocked:
-                    # Read as cocked, not merely a reroll: dice the reader did not see at
-                    # all would be learnt as the empty board.
-                    if len(reading.dice) == 2 and any("cocked" in d.flags for d in reading.dice):
-                        self.rolls.append(PoolRoll(image, (1, 1), True, thrower, lit))
-                        kept += 1
-                    continue
-                if reading.verdict is not Verdict.OK or len(reading.dice) != 2:
-                    continue
-                # The die further right is the near player's (the opening throw's order).
-                truth = sorted(roll.dice, key=lambda die: -(die.box[0] + die.box[2]))
-                seen = sorted(reading.dice, key=lambda die: -die.center[0])
-                dice = (truth[0].value, truth[1].value)
-                if (seen[0].value, seen[1].value) == dice:
-                    self.rolls.append(PoolRoll(image, dice, False, thrower, lit))
-                    kept += 1
-
-    def save(self, path: Path) -> None:
-        """Keep the pool in a ``.npz`` file (rendering it takes seconds, loading it not).
-
-        The partial file's name is unique: several boards in one process (or several
-        demos) may render and save the same pool at once; each rename is atomic.
-        """
-        import tempfile
-
-        import numpy as np
-
-        rolls = self.rolls
-        path.parent.mkdir(parents=True, exist_ok=True)
-        handle, name = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".part.npz")
-        os.close(handle)
-        partial = Path(name)
-        np.savez(
-            partial,
-            empty=self.empty,
-            images=np.stack([roll.image for roll in rolls]),
-            dice=np.array([roll.dice for roll in rolls]),
-            cocked=np.array([roll.cocked for roll in rolls]),
-            thrower=np.array([roll.thrower for roll in rolls]),
-            relit=np.array([roll.relit for roll in rolls]),
-        )
-        partial.replace(path)
-
-    @classmethod
-    def cached(cls, seed: int, cache: Path) -> RollPool:
-        """The pool of ``seed`` from ``cache`` (a directory), rendered and saved if missing."""
-        import numpy as np
-
-        path = cache / f"tabula-rolls-{seed}-{_reader_version()}.npz"
-        if path.exists():
-            with np.load(path) as data:
-                pool = cls.__new__(cls)
-                pool.empty = data["empty"]
-                pool.rolls = [
-                    PoolRoll(image, (int(dice[0]), int(dice[1])), bool(cocked), str(thrower),
-                             bool(relit))
-                    for image, dice, cocked, thrower, relit in zip(
-                        data["images"], data["dice"], data["cocked"], data["thrower"],
-                        data["relit"], strict=True,
-                    )
-                ]
-                return pool
-        pool = cls(seed)
-        pool.save(path)
-        return pool
-
-    def pick(self, rng: random.Random, thrower: str, *, cocked: bool = False) -> PoolRoll:
-        """A roll thrown by ``thrower`` (``near``, ``far`` or ``both``), cocked or flat."""
-        return rng.choice(
-            [roll for roll in self.rolls if roll.thrower == thrower and roll.cocked == cocked]
-        )
-
-
-def _reader_version() -> str:
-    """A digest of the dice reader's code and the pool's: a cached pool was made and
-    checked by this code only."""
-    import hashlib
-
-    import vision
-
-    digest = hashlib.sha256()
-    for source in [*sorted(Path(vision.__file__).parent.glob("*.py")), Path(__file__)]:
-        digest.update(source.read_bytes())
-    return digest.hexdigest()[:12]
-
-
-@dataclass(slots=True)
-class DriverCounts:
-    """What the simulated players did."""
-
-    games: int = 0
-    turns: int = 0
-    illegal: int = 0
-    accepted: int = 0
-    demanded: int = 0
-    cocked: int = 0
-    misread: int = 0
-    """Flat rolls the camera called irregular (rolled again, as the referee asks). The
-    pool's rolls were read right by the same reader: none is expected."""
-    doubles: int = 0
-    drops: int = 0
-    cube_left: int = 0
-    """Takes after which the taker left the cube where it was (the camera must say so)."""
-    cube_pointed_out: int = 0
-    """Cubes left where they were that the service pointed out (within 3 rolls; a game
-    may end first)."""
-    hits: int = 0
-    bar_entries: int = 0
-    bear_offs: int = 0
-    hands: int = 0
-    """Hands passed over dice that stayed put."""
-    leans: int = 0
-    """Players leaning over the board mid-play, held still for a few frames."""
-
-
-class TableDriver:
+class TableDriver(TableHands):
     """Two simulated players at the table of a running :class:`Service`.
 
     Args:
@@ -398,11 +91,11 @@ class TableDriver:
     def __init__(
         self,
         service: Service,
-        board: Any,
+        board: VirtualBoard,
         camera: TableCamera,
         pool: RollPool,
         *,
-        press: Callable[[str], Any],
+        press: Callable[[str], None],
         rng: random.Random,
         illegal_rate: float = 0.08,
         cocked_rate: float = 0.08,
@@ -414,7 +107,6 @@ class TableDriver:
     ) -> None:
         self.service = service
         self.board = board
-        self.camera = camera
         self.pool = pool
         self._press = press
         self.rng = rng
@@ -428,21 +120,15 @@ class TableDriver:
         # The cube's own chance, drawn from the state without consuming it: the games
         # of a seed stay the games they were.
         self._cube_rng = random.Random(rng.getstate()[1][0])
-        #: The cube on the table (its face and side) as the camera sees it, or None.
-        self.cube_at: tuple[int, str] | None = None
         self._misset = False  # the cube was left where it was after a take
         self._to_set_right = False  # the service pointed it out: set it right next turn
         self._misset_unseen = 0  # rolls since the cube was left, not pointed out
-        self._with_cube: dict[int, Any] = {}
-        self.hand_rate = hand_rate
-        #: The hands' own chance: what the players do stays as their ``rng`` makes it.
-        self._hands = random.Random(rng.random())
+        # The hands' own chance: what the players do stays as their ``rng`` makes it.
+        hands = random.Random(rng.random())
+        super().__init__(camera, hands=hands, hand_rate=hand_rate, echo=echo, stall_s=stall_s)
         self.flipped = flipped
         self._orientation = Orientation.of_flipped(flipped)
-        self.echo = echo
-        self.stall_s = stall_s
         self.expected: list[record.Event] = []
-        self.counts = DriverCounts()
         self._misreads_in_a_row = 0
         flow = service.flow
         self.rules = flow.rules
@@ -451,7 +137,7 @@ class TableDriver:
 
     # Senses and hands.
 
-    async def until(self, what: str, predicate: Callable[[Any], bool]) -> Any:
+    async def until(self, what: str, predicate: Callable[[BoardStatus], bool]) -> BoardStatus:
         """Wait until the service's status satisfies ``predicate``.
 
         The service is waited for as long as it keeps handling what the players did
@@ -471,70 +157,13 @@ class TableDriver:
     async def press(self, name: str) -> None:
         await asyncio.to_thread(self._press, name)
 
-    async def show(self, image: Any, frames: int = 4) -> None:
-        """Show ``image`` (and the cube where it stands) to the camera and wait until the
-        watcher has taken it in."""
-        self.camera.show(self._cube_on(image))
-        await self.camera.taken_in(frames, stall_s=self.stall_s)
-
-    def _cube_on(self, image: Any) -> Any:
-        """``image`` with the cube where the players put it (kept per image: the cube
-        lies the same way until it is moved)."""
-        if self.cube_at is None:
-            return image
-        if id(image) not in self._with_cube:
-            from vision._synth import place_cube
-
-            value, side = self.cube_at
-            self._with_cube[id(image)] = place_cube(image, value, side,
-                                                    random.Random(value * 7 + len(side)))
-        return self._with_cube[id(image)]
-
-    async def _move_cube(self, cube: tuple[int, str] | None) -> None:
-        """Put the cube at ``cube`` (its face and side); the camera sees it moved before
-        anything else changes, as at a real table."""
-        if cube != self.cube_at:
-            self.cube_at = cube
-            self._with_cube.clear()
-            await self.show(self.camera.empty)
-
-    async def _pass_over(self, frames: Sequence[Any]) -> None:
-        """Pass ``frames`` before the camera, and wait until the watcher has seen the
-        picture settle again after them."""
-        self.camera.pass_over(frames)
-        await self.camera.taken_in(len(frames) + 3, stall_s=self.stall_s)
-
-    async def _now_and_then_a_hand(self) -> None:
-        """Now and then a hand passes over the dice, which stay put: no roll, no lift."""
-        if self._hands.random() >= self.hand_rate:
-            return
-        from vision import hand_crossing
-
-        # Exact frames, as the table's camera gives; drawn on the slow Pi too: few of them.
-        frames = hand_crossing(self.camera.picture, [], self._hands, frames=5, sigma=0)
-        await self._pass_over(frames)
-        self.counts.hands += 1
-        self._say("    a hand passes over the dice")
-
-    async def _now_and_then_leaning(self) -> None:
-        """Now and then the player leans over the board mid-play, still for a few frames."""
-        if self._hands.random() >= self.hand_rate:
-            return
-        from vision import leaning_over
-
-        cover = self._hands.choice(("both", "board"))
-        frames = leaning_over(self.camera.picture, [], self._hands, cover=cover, frames=4, sigma=0)
-        await self._pass_over(frames)
-        self.counts.leans += 1
-        self._say(f"    the player leans over the {'dice' if cover == 'both' else 'board'}")
-
     def _physical(self, location: int) -> int:
         return mirror(location) if self.flipped else location
 
     def _colour(self, player: Player) -> int:
         return player ^ int(self.flipped)
 
-    def _target_cells(self, board: Board) -> tuple[Any, ...]:
+    def _target_cells(self, board: Board) -> Cells:
         return cells_from_board(board)
 
     async def _settled(self, board: Board) -> None:
@@ -549,8 +178,8 @@ class TableDriver:
     async def _move(self, player: Player, source: int, destination: int) -> None:
         src = self._physical(location_of(player, source))
         dst = self._physical(location_of(player, destination))
-        truth = self.board.cells()
-        target = truth[dst]
+        target = self.board.cells()[dst]
+        assert target is not None  # the simulator knows every cell
         opponent = 1 - self._colour(player)
         if destination != 0 and target[opponent] == 1 and target[1 - opponent] == 0:
             self.counts.hits += 1
@@ -616,7 +245,7 @@ class TableDriver:
         self._say(f"opening roll {entry.dice[0]}-{entry.dice[1]}: player {status.turn} starts")
         await self._now_and_then_a_hand()
 
-    async def _misread(self, status: Any) -> None:
+    async def _misread(self, status: BoardStatus) -> None:
         """The camera called a flat roll irregular: pick the dice up to roll again.
 
         Raises:
@@ -633,13 +262,13 @@ class TableDriver:
             )
         await self.show(self.camera.empty)
 
-    async def _throw(self, image: Any) -> Any:
+    async def _throw(self, image: Image) -> BoardStatus:
         """Roll the dice of ``image`` and return the status once the service has read them."""
         rolls = self.service.counters.rolls
         await self.show(image)
         return await self.until("the roll read", lambda _: self.service.counters.rolls > rolls)
 
-    async def _answer(self, status: Any) -> None:
+    async def _answer(self, status: BoardStatus) -> None:
         cube = self.cube
         assert cube is not None
         taker = cube.to_act
@@ -704,7 +333,7 @@ class TableDriver:
         assert cube is not None
         await self._move_cube(cube_shown(cube, self._orientation))
 
-    def _check_cube(self, status: Any) -> None:
+    def _check_cube(self, status: BoardStatus) -> None:
         """The service points out a cube left where it was, and only then; the players
         set it right before the next roll."""
         flagged = [alert for alert in status.alerts if alert.startswith("check the cube")]
@@ -793,7 +422,7 @@ class TableDriver:
         else:
             await self.until("the next turn", lambda s: s.turn != player)
 
-    def _game_over(self, result: Any) -> None:
+    def _game_over(self, result: GameResult | JacquetResult) -> None:
         self.counts.games += 1
         self.match = self.match.after_game(result.points, result.winner)
         score = self.match.score
@@ -821,9 +450,6 @@ class TableDriver:
             return point, point - 1, board
         return None
 
-    def _say(self, line: str) -> None:
-        if self.echo is not None:
-            self.echo(line)
 
 
 def _flip(board: Sequence[int]) -> Board:
@@ -835,12 +461,12 @@ def _flipped_board(board: Board) -> Board:
     return _flip(board)
 
 
-def _ended(result: Any) -> record.GameEnded:
+def _ended(result: GameResult) -> record.GameEnded:
     return record.GameEnded(result.winner, result.points, result.kind, result.dropped)
 
 
 def button_presser(
-    pins: Mapping[str, int], factory: Any, *, gap_s: float = 0.06
+    pins: Mapping[str, int], factory: MockFactory, *, gap_s: float = 0.06
 ) -> Callable[[str], None]:
     """Press a button by name on gpiozero's MockFactory (past the buttons' debounce)."""
     last: dict[str, float] = {}

@@ -95,7 +95,10 @@ def test_fifty_boards_through_one_broker_to_one_hub(tmp_path: Path) -> None:
 
     async def body(broker: Mosquitto, hub: Hub) -> None:
         publishers = [
-            MqttPublisher(b, MqttConfig(broker.url, b.board_id), backoff=(0.1, 1.0)) for b in boards
+            MqttPublisher(
+                b, MqttConfig(broker.url, b.board_id), backoff=(0.1, 1.0), backlog=b.backlog
+            )
+            for b in boards
         ]
         start = time.monotonic()
         await asyncio.gather(*(play(b, p, 0.002) for b, p in zip(boards, publishers, strict=True)))
@@ -130,7 +133,10 @@ def test_the_broker_restarted_mid_game_loses_nothing(tmp_path: Path) -> None:
     async def body(broker: Mosquitto, hub: Hub) -> None:
         holder["hub"] = hub
         publishers = [
-            MqttPublisher(b, MqttConfig(broker.url, b.board_id), backoff=(0.1, 0.5)) for b in boards
+            MqttPublisher(
+                b, MqttConfig(broker.url, b.board_id), backoff=(0.1, 0.5), backlog=b.backlog
+            )
+            for b in boards
         ]
         games = asyncio.gather(*(play(b, p, 0.01) for b, p in zip(boards, publishers, strict=True)))
         await until(lambda: hub.state.summary()["events"] > 100, 10, "the games under way")
@@ -247,7 +253,8 @@ def test_the_hub_command_serves_the_hall(tmp_path: Path) -> None:
 
         async def main() -> None:
             board = SelfPlayBoard("cli", seed=1, match_length=1)
-            await play(board, MqttPublisher(board, MqttConfig(broker.url, "cli")), 0)
+            publisher = MqttPublisher(board, MqttConfig(broker.url, "cli"), backlog=board.backlog)
+            await play(board, publisher, 0)
             async with aiohttp.ClientSession() as session:
 
                 async def archived() -> int:

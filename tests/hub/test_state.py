@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import replace
 from pathlib import Path
 
@@ -17,7 +18,7 @@ from controller.status import BoardEvent, BoardStatus
 
 def recorded(board: SelfPlayBoard) -> tuple[list[BoardEvent], list[BoardStatus]]:
     """Every event and status of the board's whole match."""
-    updates = board.play_through()
+    updates = asyncio.run(board.play_through())
     events = [update for update in updates if isinstance(update, BoardEvent)]
     statuses = [update for update in updates if isinstance(update, BoardStatus)]
     return events, statuses

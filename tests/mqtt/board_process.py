@@ -16,7 +16,9 @@ from controller.simulated.board_service import SelfPlayBoard
 
 async def main(broker: str, board_id: str, keepalive: int) -> None:
     board = SelfPlayBoard(board_id, seed=7, match_length=0, games=1000)
-    publisher = MqttPublisher(board, MqttConfig(broker, board_id), keepalive=keepalive)
+    publisher = MqttPublisher(
+        board, MqttConfig(broker, board_id), keepalive=keepalive, backlog=board.backlog
+    )
     task = asyncio.create_task(publisher.run())
     await board.play(delay=0.05)
     await task

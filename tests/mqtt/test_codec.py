@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from controller.mqtt import (
@@ -22,10 +24,14 @@ from controller.status import BoardEvent
 
 
 def test_a_played_status_round_trips() -> None:
-    board = SelfPlayBoard("hall-3", seed=2)
-    for _ in range(25):
-        board.step()
-    status = board.status()
+    async def played() -> SelfPlayBoard:
+        board = SelfPlayBoard("hall-3", seed=2)
+        for _ in range(25):
+            await board.step()
+        board.close()
+        return board
+
+    status = asyncio.run(played()).status()
     assert decode_status(encode_status(status)) == status
     assert topic("hall-3", "status") == "tabula/hall-3/status"
     assert parse_topic("club/hall-3/online", "club") == ("hall-3", "online")

@@ -64,7 +64,7 @@ def test_boards_and_hub_over_tls_with_passwords(tmp_path: Path) -> None:
             intruder = MqttPublisher(intruder_board, config("board", "wrong"), backoff=(0.1, 0.2))
             refused = asyncio.create_task(intruder.run())
             board = SelfPlayBoard("s1", seed=2, match_length=1)
-            publisher = MqttPublisher(board, config("board", "board-secret"))
+            publisher = MqttPublisher(board, config("board", "board-secret"), backlog=board.backlog)
             try:
                 running = asyncio.create_task(publisher.run())
                 await board.play(0.001)

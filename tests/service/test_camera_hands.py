@@ -22,7 +22,7 @@ from controller.referee import Cells, cells_from_board, location_of
 from controller.rules import START, legal_plays
 from controller.service import Service
 from controller.service.service import open_journal
-from controller.simulated.table import TableCamera
+from controller.simulated.camera import TableCamera
 from controller.status import BoardStatus
 from tests.service.test_match_actions import NAMES, QueueBoard, journalled, until
 from vision import (

@@ -26,7 +26,7 @@ from controller.rules import START, Rules, legal_plays
 from controller.service import Service
 from controller.service.service import open_journal
 from controller.simulated.demo import SimulatedBoard
-from controller.simulated.table import service_progress, until_progress
+from controller.simulated.progress import service_progress, until_progress
 from controller.status import EnterDice, Hint
 from hardware.board.scene import Colour, Lamp, Pattern, Scene
 

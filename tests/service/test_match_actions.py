@@ -24,7 +24,7 @@ from controller.referee import Button, Cells, cells_from_board
 from controller.rules import START, legal_plays
 from controller.service import Service
 from controller.service.service import open_journal
-from controller.simulated.table import service_progress, until_progress
+from controller.simulated.progress import service_progress, until_progress
 from controller.status import ActionError, BoardEvent, ConfirmOrientation, NewGame, NewMatch
 
 NAMES = ("Ann", "Bob")

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 
-from controller.simulated.table import PoolRoll, RollPool
+from controller.simulated.camera import PoolRoll, RollPool
 
 
 def small_pool(shade: int) -> RollPool:

@@ -8,7 +8,7 @@ import threading
 import numpy as np
 import pytest
 
-from controller.simulated.table import TableCamera
+from controller.simulated.camera import TableCamera
 
 
 def test_a_slow_reader_is_waited_for_while_it_keeps_reading() -> None:

@@ -20,6 +20,7 @@ TOKEN = "referee-token-0123456789"
 def run(body: Callable[[SelfPlayBoard, str], Awaitable[None]], token: str | None = TOKEN) -> None:
     async def main() -> None:
         board = SelfPlayBoard("hall-1", seed=5, match_length=3)
+        await board.start()
         async with WebServer(create_app(board, token=token), port=0) as server:
             await body(board, server.url)
         board.close()
@@ -43,14 +44,14 @@ def test_status_and_stream_follow_the_board() -> None:
     async def body(board: SelfPlayBoard, url: str) -> None:
         async with aiohttp.ClientSession() as session:
             async with session.get(url + "api/status") as response:
-                assert (await response.json())["seq"] == board.seq == 0
+                assert (await response.json())["seq"] == board.seq == 1  # MatchStarted
             async with session.get(url + "api/stream") as response:
                 first = await response.content.readline()
-                assert json.loads(first[len(b"data: ") :])["seq"] == 0
+                assert json.loads(first[len(b"data: ") :])["seq"] == 1
                 await response.content.readline()
-                board.step()
+                await board.step()
                 pushed = json.loads((await response.content.readline())[len(b"data: ") :])
-                assert pushed["seq"] == 1
+                assert pushed["seq"] == 2
                 assert pushed["xgid"] == board.status().xgid
             async with session.get(url + "static/board.js") as response:
                 assert "drawBoard" in await response.text()
@@ -72,7 +73,7 @@ def test_status_and_stream_follow_the_board() -> None:
 def test_actions_need_the_token_and_refusals_change_nothing() -> None:
     async def body(board: SelfPlayBoard, url: str) -> None:
         while board.status().phase != "roll":
-            board.step()
+            await board.step()
         before = board.status()
         cases = [
             (None, {"action": "enter-dice", "dice": [3, 1]}, 401, "needs the board's token"),
@@ -118,7 +119,7 @@ def test_without_a_configured_token_the_board_is_read_only() -> None:
 
 def test_exports_behind_the_token() -> None:
     async def body(board: SelfPlayBoard, url: str) -> None:
-        while board.step():
+        while await board.step():
             pass
         auth = {"Authorization": f"Bearer {TOKEN}"}
         async with aiohttp.ClientSession() as session:

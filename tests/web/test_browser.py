@@ -1,7 +1,7 @@
 """The board's page in a real browser: Playwright driving Debian's chromium, headless.
 
-The board is a :class:`~controller.simulated.board_service.SelfPlayBoard` (the service is not
-wired yet); its statuses come from the rules engine, the record and the referee.
+The board is a :class:`~controller.simulated.board_service.SelfPlayBoard`: the real service
+fed by simulated players.
 Screenshots go to ``tests/artifacts/`` (ignored by git) for a person to look at.
 """
 
@@ -33,6 +33,7 @@ Body = Callable[[SelfPlayBoard, str, "playwright.Page"], Awaitable[None]]
 def run(body: Body, *, viewport: dict[str, int] | None = None, mobile: bool = False) -> None:
     async def main() -> None:
         board = SelfPlayBoard("hall-2", seed=11, match_length=3)
+        await board.start()
         async with (
             WebServer(create_app(board, token=TOKEN), port=0) as server,
             playwright.async_playwright() as p,
@@ -75,7 +76,7 @@ def expected_checkers(cells: tuple[tuple[int, int] | None, ...], side: int) -> i
 def test_the_page_shows_the_position_the_board_set() -> None:
     async def body(board: SelfPlayBoard, url: str, page: playwright.Page) -> None:
         for _ in range(30):
-            board.step()
+            await board.step()
         await page.reload()
         status = board.status()
         await shown_seq(page, status.seq)
@@ -102,7 +103,7 @@ def test_the_page_follows_each_move_without_reloading() -> None:
     latencies: list[float] = []
 
     async def body(board: SelfPlayBoard, url: str, page: playwright.Page) -> None:
-        await shown_seq(page, 0)
+        await shown_seq(page, board.seq)  # 1: the MatchStarted
         await page.evaluate(
             """() => { window.notReloaded = true; window.seenAt = {};
             new MutationObserver(() => { window.seenAt[document.body.dataset.seq] = Date.now(); })
@@ -110,7 +111,7 @@ def test_the_page_follows_each_move_without_reloading() -> None:
         )
         for _ in range(20):
             sent = time.time() * 1000
-            board.step()
+            await board.step()
             await shown_seq(page, board.seq)
             seen = await page.evaluate(f"window.seenAt['{board.seq}']")
             latencies.append(seen - sent)
@@ -127,7 +128,7 @@ def test_the_page_follows_each_move_without_reloading() -> None:
 def test_an_action_without_the_token_is_refused_and_changes_nothing() -> None:
     async def body(board: SelfPlayBoard, url: str, page: playwright.Page) -> None:
         while board.status().phase != "roll":
-            board.step()
+            await board.step()
         before = board.status()
         await shown_seq(page, before.seq)
         await page.click("#referee summary")
@@ -157,7 +158,7 @@ def test_an_action_without_the_token_is_refused_and_changes_nothing() -> None:
 def test_the_page_fits_a_phone() -> None:
     async def body(board: SelfPlayBoard, url: str, page: playwright.Page) -> None:
         for _ in range(12):
-            board.step()
+            await board.step()
         await shown_seq(page, board.seq)
         width = await page.evaluate("document.documentElement.scrollWidth")
         assert width <= 390
