@@ -33,12 +33,6 @@ def test_no_module_of_the_tree_is_let_off_its_errors() -> None:
 ANY_LEFT_TO_OTHER_ROOMS = {
     # controller/record (the core's room): a JSON object, hardware.board.json_types.JsonObject.
     "controller.record.events.event_to_dict() return",
-    # controller/simulated (the simulated room).
-    "controller.simulated.demo.DemoResult.expected",
-    "controller.simulated.demo.DemoResult.service_counts",
-    "controller.simulated.demo.SimulatedBoard.__init__(engine)",
-    "controller.simulated.demo.SimulatedBoard.driver(options)",
-    "controller.simulated.demo.run_simulated(options)",
 }
 
 
