@@ -1,9 +1,10 @@
 """Legal plays of a roll: every distinct position a complete legal play reaches.
 
-The generator works on the mover's own view of the board (the 26-integer layout flipped
-so that the mover is player 0): the mover's checkers are positive and travel from 24
-towards 1, the mover's bar is index 25, the opponent's bar index 0 (negative), and a
-checker that bears off leaves the board. Results are flipped back for player 1.
+The generator (:mod:`controller.rules.search`) works on the mover's own view of the
+board (the 26-integer layout flipped so that the mover is player 0): the mover's checkers
+are positive and travel from 24 towards 1, the mover's bar is index 25, the opponent's
+bar index 0 (negative), and a checker that bears off leaves the board. Results are
+flipped back for player 1.
 
 The seed's rules (``regles-du-backgammon.txt``, "Mouvement des dames"):
 
@@ -28,6 +29,7 @@ from typing import NamedTuple
 from controller.rules.board import Board, Player, check_board, flip
 from controller.rules.errors import InvalidDiceError
 from controller.rules.notation import format_play
+from controller.rules.search import BAR, OFF, Steps, apply_step, search, single_steps
 from controller.rules.variants import BACKGAMMON, BearOff, Unplayable, Variant
 
 __all__ = [
@@ -39,12 +41,6 @@ __all__ = [
     "plays_of_numbers",
     "step_moves",
 ]
-
-BAR = 25
-"""Index of the mover's bar in the mover's view."""
-
-OFF = 0
-"""Destination of a checker borne off, in the mover's numbering."""
 
 
 class Move(NamedTuple):
@@ -89,173 +85,7 @@ def check_dice(dice: Iterable[int]) -> tuple[int, int]:
 
 def step_moves(view: Board, die: int) -> list[Move]:
     """Every single move of ``die`` pips the mover may make on ``view`` (the mover's view)."""
-    return [Move(source, target) for source, target in _steps(view, die)]
-
-
-def _steps(view: Board, die: int) -> list[tuple[int, int]]:
-    """:func:`step_moves` as plain pairs: the generator's inner loop."""
-    if view[BAR] > 0:
-        target = BAR - die
-        return [(BAR, target)] if view[target] >= -1 else []
-    highest = 24
-    while highest and view[highest] <= 0:
-        highest -= 1
-    # Sources above the die move on the board, from the highest down; then at most one
-    # bears off: the exact point, or the highest when no checker stands higher.
-    steps = [
-        (source, source - die)
-        for source in range(highest, die, -1)
-        if view[source] > 0 and view[source - die] >= -1
-    ]
-    if highest <= 6:
-        if highest <= die:
-            if highest:
-                steps.append((highest, OFF))
-        elif view[die] > 0:
-            steps.append((die, OFF))
-    return steps
-
-
-def _apply(view: Board, source: int, target: int) -> Board:
-    """The mover's view after one step; a blot on the target goes to the opponent's bar."""
-    board = list(view)
-    board[source] -= 1
-    if target != OFF:
-        if board[target] == -1:
-            board[target] = 1
-            board[0] -= 1
-        else:
-            board[target] += 1
-    return tuple(board)
-
-
-_Steps = tuple[tuple[int, int], ...]
-
-
-def _enumerate(view: Board, dice: tuple[int, int]) -> dict[Board, _Steps]:
-    """Results of the legal plays on the mover's view, each with the first play found.
-
-    Most positions take a fast path (:func:`_enumerate_plain`,
-    :func:`_enumerate_plain_double`): nothing on the bar and no bearing off possible
-    during the play. They give the same results, first plays and order as
-    :func:`_enumerate_general`, which a test checks.
-    """
-    high, low = max(dice), min(dice)
-    if view[BAR] == 0:
-        outside = sum(n for n in view[7:BAR] if n > 0)
-        if high == low and outside >= 4:
-            return _enumerate_plain_double(view, high)
-        if high != low and outside >= 2:
-            found = _enumerate_plain(view, high, low)
-            if found:
-                return found
-    return _enumerate_general(view, high, low)
-
-
-def _enumerate_general(view: Board, high: int, low: int) -> dict[Board, _Steps]:
-    """:func:`_enumerate` by scanning the board for every move of every node.
-
-    Doubles are searched with non-increasing sources, which reaches every result: moving
-    a higher checker first never blocks a lower one.
-    """
-    found: dict[Board, _Steps] = {}
-    if high == low:
-        best = 0
-        stack: list[tuple[Board, _Steps, int]] = [(view, (), BAR)]
-        while stack:
-            board, steps, ceiling = stack.pop()
-            extended = False
-            if len(steps) < 4:
-                for source, target in _steps(board, high):
-                    if source <= ceiling:
-                        extended = True
-                        stack.append(
-                            (_apply(board, source, target), (*steps, (source, target)), source)
-                        )
-            if not extended and len(steps) >= best:
-                if len(steps) > best:
-                    best = len(steps)
-                    found = {}
-                found.setdefault(board, steps)
-        return found if best else {}
-    # Plays of one die only matter when no play uses both; the higher die wins then.
-    singles: dict[int, dict[Board, _Steps]] = {high: {}, low: {}}
-    for first, second in ((high, low), (low, high)):
-        for step in _steps(view, first):
-            after = _apply(view, *step)
-            for follow_up in _steps(after, second):
-                found.setdefault(_apply(after, *follow_up), (step, follow_up))
-            if not found:
-                singles[first].setdefault(after, (step,))
-    return found or singles[high] or singles[low]
-
-
-def _enumerate_plain(view: Board, high: int, low: int) -> dict[Board, _Steps]:
-    """:func:`_enumerate` of two different dice with no checker on the bar and none able to
-    bear off during the play (two or more checkers outside home): the common case.
-
-    There, one move changes the next one's options only at its ends: its source may lose
-    its last checker, its target becomes the mover's, and which points are open stays the
-    same. So each die's moves are listed once, and a play of the low die first is a new
-    result only when the same checker then moves on with the high die (any other pair was
-    reached high first). Same results, first plays and order as the general loop.
-    """
-    found: dict[Board, _Steps] = {}
-    highs = [(s, s - high) for s in range(24, high, -1) if view[s] > 0 and view[s - high] >= -1]
-    lows = [(s, s - low) for s in range(24, low, -1) if view[s] > 0 and view[s - low] >= -1]
-    for step in highs:
-        source, target = step
-        after = _apply(view, source, target)
-        follow_ups = lows if view[source] > 1 else [m for m in lows if m[0] != source]
-        if view[target] <= 0 and target > low and view[target - low] >= -1:
-            # The same checker moving on: a new source, where a scan of ``after`` lists it.
-            follow_ups = _inserted(follow_ups, (target, target - low))
-        for follow_up in follow_ups:
-            found.setdefault(_apply(after, *follow_up), (step, follow_up))
-    for step in lows:
-        source, target = step
-        if view[target] <= 0 and target > high and view[target - high] >= -1:
-            follow_up = (target, target - high)
-            found.setdefault(_apply(_apply(view, source, target), *follow_up), (step, follow_up))
-    return found
-
-
-def _enumerate_plain_double(view: Board, die: int) -> dict[Board, _Steps]:
-    """:func:`_enumerate` of a double with no checker on the bar and none able to bear off
-    during the play (four or more checkers outside home).
-
-    The same search (non-increasing sources, the same order), but each node's moves come
-    from its parent's instead of a scan of the board: as in :func:`_enumerate_plain`, a
-    move changes the sources only at its ends, and which points are open not at all.
-    """
-    found: dict[Board, _Steps] = {}
-    best = 0
-    moves = [(s, s - die) for s in range(24, die, -1) if view[s] > 0 and view[s - die] >= -1]
-    stack: list[tuple[Board, _Steps, list[tuple[int, int]]]] = [(view, (), moves)]
-    while stack:
-        board, steps, candidates = stack.pop()
-        if candidates and len(steps) < 4:
-            for index, step in enumerate(candidates):
-                source, target = step
-                after = _apply(board, source, target)
-                rest = candidates[index:] if after[source] else candidates[index + 1 :]
-                if board[target] <= 0 and target > die and view[target - die] >= -1:
-                    rest = _inserted(rest, (target, target - die))  # a new source below
-                stack.append((after, (*steps, step), rest))
-        elif len(steps) >= best:
-            if len(steps) > best:
-                best = len(steps)
-                found = {}
-            found.setdefault(board, steps)
-    return found if best else {}
-
-
-def _inserted(moves: list[tuple[int, int]], move: tuple[int, int]) -> list[tuple[int, int]]:
-    """``moves`` (sources from the highest down) with ``move`` at its source's place."""
-    place = 0
-    while place < len(moves) and moves[place][0] > move[0]:
-        place += 1
-    return [*moves[:place], move, *moves[place:]]
+    return [Move(source, target) for source, target in single_steps(view, die)]
 
 
 def _view(board: Board, player: Player) -> Board:
@@ -373,11 +203,11 @@ def _search_all(
     if len(numbers) == 2 and numbers[0] != numbers[1]:  # the common case, unrolled
         for first, second in (numbers, numbers[::-1]):
             for step in steps_of(view, first):
-                after = _apply(view, *step)
+                after = apply_step(view, *step)
                 # Only a bear-off (destination 0) can have taken the last checker off.
                 follow_ups = steps_of(after, second) if step[1] or max(after) > 0 else []
                 for follow_up in follow_ups:
-                    ends.setdefault((_apply(after, *follow_up), ()), (step, follow_up))
+                    ends.setdefault((apply_step(after, *follow_up), ()), (step, follow_up))
                 if not follow_ups:
                     ends.setdefault((after, (second,)), (step,))
         return ends or {(view, numbers): ()}
@@ -397,7 +227,7 @@ def _search_all(
                 moves = steps_of(board, number)
                 moved = moved or bool(moves)
                 for step in moves:
-                    after = _apply(board, *step)
+                    after = apply_step(board, *step)
                     if (after, rest) not in seen:  # it would be skipped when popped
                         stack.append((after, (*steps, step), rest))
         if not moved:
@@ -487,7 +317,7 @@ def legal_results(
     if not variant.is_backgammon_movement:
         return frozenset(play.result for play in legal_plays(board, player, pair, variant))
     view = _view(board, player)
-    results = _enumerate(view, pair)
+    results = search(view, pair)
     if not results:
         return frozenset({board})
     if player == 0:
@@ -512,7 +342,7 @@ def legal_plays(
     if not variant.is_backgammon_movement:
         return plays_of_numbers(board, player, variant.moves_of(pair), variant)
     view = _view(board, player)
-    results = _enumerate(view, pair)
+    results = search(view, pair)
     numbers = variant.moves_of(pair)
     if not results:
         return (Play((), board, numbers, view),)
@@ -523,18 +353,18 @@ def legal_plays(
     return tuple(sorted(plays, key=lambda play: play.result))
 
 
-def backgammon_play(view: Board, numbers: tuple[int, ...], result: Board, steps: _Steps) -> Play:
+def backgammon_play(view: Board, numbers: tuple[int, ...], result: Board, steps: Steps) -> Play:
     """The :class:`Play` of ``steps`` (found by the search on ``view``) that leaves ``result``."""
     moves = tuple(Move(*step) for step in steps)
     return Play(moves, result, _forfeited(view, numbers, steps), view)
 
 
-def _forfeited(view: Board, numbers: tuple[int, ...], steps: _Steps) -> tuple[int, ...]:
+def _forfeited(view: Board, numbers: tuple[int, ...], steps: Steps) -> tuple[int, ...]:
     """The numbers a backgammon play leaves unplayed."""
     if len(steps) == len(numbers):
         return ()
     if len(steps) == 1 and len(numbers) == 2:
-        return numbers[1:] if steps[0] in _steps(view, numbers[0]) else numbers[:1]
+        return numbers[1:] if steps[0] in single_steps(view, numbers[0]) else numbers[:1]
     return numbers[len(steps) :]
 
 

@@ -28,17 +28,15 @@ from controller.rules.errors import InvalidDiceError
 from controller.rules.plays import (
     Move,
     Play,
-    _apply,
-    _enumerate,
     _from_view,
     _general_steps,
-    _steps,
     _to_view,
     backgammon_play,
     check_dice,
     legal_plays,
     plays_of_numbers,
 )
+from controller.rules.search import apply_step, search, single_steps
 from controller.rules.variants import BACKGAMMON, Unplayable, Variant
 
 __all__ = ["PlayTree"]
@@ -114,7 +112,7 @@ class PlayTree:
             view = self._to_view(board)
             # The search's results, made into plays only when asked: a big double has
             # hundreds, and a referee asks for the one the player made.
-            self._results = _enumerate(view, self.dice)
+            self._results = search(view, self.dice)
             self._visit((view, numbers), set(self._results) or {view})
         else:
             self._steps_of = _general_steps(variant)
@@ -151,8 +149,8 @@ class PlayTree:
             if die in left[:index]:
                 continue
             rest = left[:index] + left[index + 1 :]
-            for source, target in _steps(board, die):
-                child = (_apply(board, source, target), rest)
+            for source, target in single_steps(board, die):
+                child = (apply_step(board, source, target), rest)
                 if child in self._children or self._visit(child, finals):
                     children.append((source, target, child))
         if children or board in finals:
@@ -175,7 +173,7 @@ class PlayTree:
                     continue
                 rest = left[:index] + left[index + 1 :]
                 for source, target in self._steps_of(board, number):
-                    child = (_apply(board, source, target), rest)
+                    child = (apply_step(board, source, target), rest)
                     if child in self._children or self._visit_variant(child, ends):
                         children.append((source, target, child))
         unused = ends.get(board)
@@ -204,7 +202,7 @@ class PlayTree:
                         continue
                     rest = left[:index] + left[index + 1 :]
                     children += [
-                        (source, target, (_apply(board, source, target), rest))
+                        (source, target, (apply_step(board, source, target), rest))
                         for source, target in self._steps_of(board, number)
                     ]
             self._children[node] = children

@@ -24,7 +24,7 @@ import asyncio
 import logging
 import time
 from collections.abc import AsyncIterator, Callable, Coroutine, Iterable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Literal
 
 from controller import record
@@ -55,6 +55,7 @@ from controller.service.match_journal import (
     rotate_journal,
     start_or_resume,
 )
+from controller.service.queued import REFRESH, Control, Item, Physical, Queued, Refresh
 from controller.service.seating import ORIENT_TEXT, Seating
 from controller.service.teacher import Aid, Teacher, with_notice
 from controller.status import (
@@ -74,34 +75,6 @@ from firmware_bridge import LinkState
 __all__ = ["Service", "open_journal"]
 
 _log = logging.getLogger(__name__)
-
-
-@dataclass(frozen=True, slots=True)
-class _Refresh:
-    """Show the flow again (it changed outside the match: the mode)."""
-
-
-_REFRESH = _Refresh()
-
-
-@dataclass(frozen=True, slots=True)
-class _Physical:
-    """The sensors' cells as the board numbers them (before the orientation is applied)."""
-
-    cells: Cells
-
-
-@dataclass(frozen=True, slots=True)
-class _Control:
-    """An action on the match itself, in the queue's order."""
-
-    action: MatchAction
-
-
-@dataclass(slots=True)
-class _Queued:
-    item: Input | _Refresh | Aid | _Physical | _Control
-    done: asyncio.Future[None] | None = None
 
 
 class Service:
@@ -151,7 +124,7 @@ class Service:
         self.seating = Seating(Orientation.of_flipped(flipped), confirm=confirm_orientation)
         self.leds = leds
         self._clock = clock
-        self._queue: asyncio.Queue[_Queued] = asyncio.Queue()
+        self._queue: asyncio.Queue[Queued] = asyncio.Queue()
         self._subscribers: list[asyncio.Queue[BoardStatus | BoardEvent]] = []
         self._links = {"board": "off", "camera": "off"}
         self._board_problem: str | None = None
@@ -209,9 +182,9 @@ class Service:
     async def apply(self, action: Action) -> None:
         """Carry out ``action`` (journalled first), or raise ActionError and change nothing."""
         taken = action_input(action)
-        item = _Control(taken) if isinstance(taken, CONTROLS) else taken
+        item = Control(taken) if isinstance(taken, CONTROLS) else taken
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._queue.put_nowait(_Queued(item, done))
+        self._queue.put_nowait(Queued(item, done))
         await done
 
     def export(self, fmt: ExportFormat) -> str:
@@ -226,17 +199,17 @@ class Service:
         if key is Button.MODE:
             self.next_mode()
         else:
-            self._queue.put_nowait(_Queued(KeyPressed(key)))
+            self._queue.put_nowait(Queued(KeyPressed(key)))
 
     def next_mode(self) -> None:
         """The Mode button: referee, learner, recorder, in turn (shown at once, not recorded)."""
         modes = list(Mode)
         self.flow = self.flow.with_mode(modes[(modes.index(self.flow.mode) + 1) % len(modes)])
-        self._queue.put_nowait(_Queued(_REFRESH))
+        self._queue.put_nowait(Queued(REFRESH))
 
     def feed(self, item: Input) -> None:
         """Queue any input (the board and camera tasks, tests)."""
-        self._queue.put_nowait(_Queued(item))
+        self._queue.put_nowait(Queued(item))
 
     # The loop.
 
@@ -279,10 +252,10 @@ class Service:
                 self._links["board"] = update.value
                 if link.problem != self._board_problem:
                     self._board_problem = link.problem
-                    self._queue.put_nowait(_Queued(_REFRESH))
+                    self._queue.put_nowait(Queued(REFRESH))
             else:
                 self._links["board"] = "live"
-                self._queue.put_nowait(_Queued(_Physical(tuple(update.cells))))
+                self._queue.put_nowait(Queued(Physical(tuple(update.cells))))
 
     async def _buttons(self, buttons: ButtonFeed) -> None:
         async for press in buttons:
@@ -300,7 +273,7 @@ class Service:
             link = camera_link(source)
             if link != self._links["camera"]:
                 self._links["camera"] = link
-                self._queue.put_nowait(_Queued(_REFRESH))
+                self._queue.put_nowait(Queued(REFRESH))
             if event is None:
                 continue
             if event.reading is not None:
@@ -326,8 +299,8 @@ class Service:
             if queued.done is not None and not queued.done.done():
                 queued.done.set_result(None)
 
-    async def _handle(self, item: Input | _Refresh | Aid | _Physical | _Control) -> None:
-        if isinstance(item, _Refresh):
+    async def _handle(self, item: Item) -> None:
+        if isinstance(item, Refresh):
             await self._show()
             return
         if isinstance(item, Aid):
@@ -336,10 +309,10 @@ class Service:
                 self.flow = flow
                 await self._show()
             return
-        if isinstance(item, _Control):
+        if isinstance(item, Control):
             await self._control(item.action)
             return
-        if isinstance(item, _Physical):
+        if isinstance(item, Physical):
             item = Observed(self.seating.seen(item.cells, self.flow.variant.start))
         elif self.orienting and not isinstance(item, Observed):
             await self._orienting(item)
@@ -398,10 +371,7 @@ class Service:
 
     async def _confirm(self, orientation: Orientation) -> None:
         await self._record([record.OrientationConfirmed(orientation.far, orientation.colour_b)])
-        cells = self.seating.confirmed(orientation)
-        if cells is not None:
-            self._cells = cells
-            self.flow = self.flow.on(Observed(self._cells))[0]
+        self._see(self.seating.confirmed(orientation))
         notice = f"orientation confirmed: {orientation.describe(self.flow.names)}"
         self.flow = with_notice(self.flow, f"{notice}; opening roll, one die each")
         await self._show()
@@ -446,11 +416,14 @@ class Service:
         )
         self._moves = MoveList()
         self.seating.resume(self.journal.state)
-        cells = self.seating.logical()
+        self._see(self.seating.logical())
+        await self._show()
+
+    def _see(self, cells: Cells | None) -> None:
+        """Show the flow the board as the seating now reads it (None: not read yet)."""
         if cells is not None:
             self._cells = cells
             self.flow = self.flow.on(Observed(self._cells))[0]
-        await self._show()
 
     def _position(self) -> Xgid:
         snapshot = self.journal.state
@@ -467,7 +440,7 @@ class Service:
 
     def _feed_aid(self, item: Aid) -> None:
         """Queue an engine's answer (the teacher's tasks)."""
-        self._queue.put_nowait(_Queued(item))
+        self._queue.put_nowait(Queued(item))
 
     async def _show(self) -> None:
         display = self._display()

@@ -4,7 +4,7 @@
 still finds exactly the plays this straightforward version finds (same results, same moves,
 same numbers left) on thousands of positions, and ``python -m benchmarks rules`` times
 both in the same run. Frozen on purpose: do not optimise it (it shares with the package
-only the one-step board update, ``_apply``, which the fast backgammon path uses too). It
+only the one-step board update, ``apply_step``, which the fast backgammon path uses too). It
 changes only with the rules: Ludii's ruleset now loses a number only when no number left
 can move (JACQUET.md), not whenever it is blocked at its turn in an order.
 """
@@ -15,7 +15,8 @@ import functools
 from operator import neg
 
 from controller.rules.board import Board, check_board
-from controller.rules.plays import BAR, OFF, Move, Play, _apply
+from controller.rules.plays import Move, Play
+from controller.rules.search import BAR, OFF, apply_step
 from controller.rules.variants import BearOff, Unplayable, Variant
 
 _Steps = tuple[tuple[int, int], ...]
@@ -99,10 +100,10 @@ def _search_all(
     if len(numbers) == 2 and numbers[0] != numbers[1]:  # the common case, unrolled
         for first, second in (numbers, numbers[::-1]):
             for step in _general_steps(view, first, variant):
-                after = _apply(view, *step)
+                after = apply_step(view, *step)
                 follow_ups = _general_steps(after, second, variant) if max(after) > 0 else []
                 for follow_up in follow_ups:
-                    ends.setdefault((_apply(after, *follow_up), ()), (step, follow_up))
+                    ends.setdefault((apply_step(after, *follow_up), ()), (step, follow_up))
                 if not follow_ups:
                     ends.setdefault((after, (second,)), (step,))
         return ends or {(view, numbers): ()}
@@ -121,7 +122,7 @@ def _search_all(
                 rest = left[:index] + left[index + 1 :]
                 for step in _general_steps(board, number, variant):
                     moved = True
-                    stack.append((_apply(board, *step), (*steps, step), rest))
+                    stack.append((apply_step(board, *step), (*steps, step), rest))
         if not moved:
             ends.setdefault((board, left), steps)
     return ends

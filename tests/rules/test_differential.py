@@ -12,7 +12,8 @@ import random
 from itertools import islice
 
 from controller.rules.board import flip
-from controller.rules.plays import _apply, legal_plays, legal_results
+from controller.rules.plays import legal_plays, legal_results
+from controller.rules.search import apply_step
 from tests.rules.gnubg_oracle import best_moves, notation
 from tests.rules.positions import (
     Case,
@@ -48,7 +49,7 @@ def test_distinct_plays_agree_with_gnu_backgammon_on_22000_positions() -> None:
             if len(move) % 2 or 0 in move[1::2]:
                 continue  # the bindings cut a tuple at its first bear-off
             for source, target in zip(move[0::2], move[1::2], strict=True):
-                view = _apply(view, source, target)
+                view = apply_step(view, source, target)
             result = view if player == 0 else flip(view)
             if result not in ours:
                 mismatches.append(f"{board} player {player} dice {dice}: {move} not ours")

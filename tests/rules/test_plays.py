@@ -8,10 +8,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from controller.rules import plays as plays_module
+from controller.rules import search as search_module
 from controller.rules.board import START, flip
 from controller.rules.errors import InvalidDiceError, InvalidPositionError
-from controller.rules.plays import Move, _apply, legal_plays, legal_results
+from controller.rules.plays import Move, legal_plays, legal_results
+from controller.rules.search import apply_step
 from tests.rules.positions import bar_case, bearoff_case, contact_bearoff_case, golden_cases
 
 
@@ -230,7 +231,7 @@ def test_every_play_replays_step_by_step_into_its_result(case: tuple) -> None:
         view = board if player == 0 else flip(board)
         for move in play.moves:
             assert move in _legal_steps(view, dice)
-            view = _apply(view, move.source, move.destination)
+            view = apply_step(view, move.source, move.destination)
         assert (view if player == 0 else flip(view)) == play.result
 
 
@@ -253,8 +254,8 @@ def test_fast_paths_match_the_general_search_move_for_move() -> None:
         view = board if case["player"] == 0 else flip(board)
         for high in range(1, 7):
             for low in range(1, high + 1):
-                fast = list(plays_module._enumerate(view, (high, low)).items())
-                general = list(plays_module._enumerate_general(view, high, low).items())
+                fast = list(search_module.search(view, (high, low)).items())
+                general = list(search_module.search_by_scan(view, high, low).items())
                 assert fast == general, (view, (high, low))
                 outside = sum(n for n in view[7:25] if n > 0)
                 fast_taken += view[25] == 0 and outside >= (4 if high == low else 2)

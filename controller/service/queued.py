@@ -1,0 +1,51 @@
+"""What the service's one queue holds: the match's inputs, and the few items that are not.
+
+Why a vocabulary of its own: the loop (:mod:`~controller.service.service`) takes every
+item from one queue in order, so a refresh, the board's raw cells, an engine's answer and
+an action on the match wait their turn beside the match's inputs.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+
+from controller.match.inputs import Input
+from controller.referee import Cells
+from controller.service.actions import MatchAction
+from controller.service.teacher import Aid
+
+__all__ = ["REFRESH", "Control", "Item", "Physical", "Queued", "Refresh"]
+
+
+@dataclass(frozen=True, slots=True)
+class Refresh:
+    """Show the flow again (it changed outside the match: the mode, a link's state)."""
+
+
+REFRESH = Refresh()
+
+
+@dataclass(frozen=True, slots=True)
+class Physical:
+    """The sensors' cells as the board numbers them (before the orientation is applied)."""
+
+    cells: Cells
+
+
+@dataclass(frozen=True, slots=True)
+class Control:
+    """An action on the match itself, in the queue's order."""
+
+    action: MatchAction
+
+
+Item = Input | Refresh | Aid | Physical | Control
+
+
+@dataclass(slots=True)
+class Queued:
+    """One item, and the future of the web action that waits for it (None: nobody waits)."""
+
+    item: Item
+    done: asyncio.Future[None] | None = None
