@@ -7,6 +7,10 @@ and journals the events that come out.
 
 * :mod:`~controller.match.flow` — :class:`Flow` (opening, cube, turns, game end).
 * :mod:`~controller.match.inputs` — what the board, camera, buttons and web view tell it.
+* :mod:`~controller.match.events` — what the flow records, event by event, and its JSON
+  form: the journal's events, which :mod:`controller.record` stores and exports.
+* :mod:`~controller.match.replay` — the events folded against the rules into games,
+  scores and the state a match resumes from (:class:`Replayer`).
 * :mod:`~controller.match.jacquet` — Jacquet de Versailles' turns, hooked into the flow:
   importing it here registers them, so any import of the core lets a Jacquet flow find them.
 * :mod:`~controller.match.orientation` — which side is player 0.
@@ -14,21 +18,29 @@ and journals the events that come out.
 * :mod:`~controller.match.cube_seen` — the cube the camera sees against the referee's.
 """
 
-from controller.match.errors import ActionError, RefusedError
+from controller.match.errors import ActionError, InvalidEventError, RecordError, RefusedError
 from controller.match.flow import Flow, VariantTurns
 from controller.match.inputs import Input
 from controller.match.jacquet import JacquetTurns
 from controller.match.orientation import Orientation, logical_cells, mirror, physical_scene
+from controller.match.replay import GameRecord, MatchRecord, MatchSnapshot, Replayer, replay
 
 __all__ = [
     "ActionError",
     "Flow",
+    "GameRecord",
     "Input",
+    "InvalidEventError",
     "JacquetTurns",
+    "MatchRecord",
+    "MatchSnapshot",
     "Orientation",
+    "RecordError",
     "RefusedError",
+    "Replayer",
     "VariantTurns",
     "logical_cells",
     "mirror",
     "physical_scene",
+    "replay",
 ]

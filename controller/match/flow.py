@@ -16,7 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Protocol
 
-from controller.match.errors import RefusedError
+from controller.match import events as recorded
+from controller.match.errors import InvalidEventError, RefusedError
 from controller.match.inputs import (
     CameraLifted,
     CameraRoll,
@@ -28,9 +29,7 @@ from controller.match.inputs import (
     Observed,
     PositionSet,
 )
-from controller.record import events as recorded
-from controller.record.errors import InvalidEventError
-from controller.record.model import MatchSnapshot
+from controller.match.replay import MatchSnapshot
 from controller.referee import (
     Button,
     Cells,

@@ -7,7 +7,7 @@ who plays next is the rules' :class:`~controller.rules.JacquetTurn`, which the r
 :func:`jacquet_on` (through the hooks :class:`JacquetTurns` registers, so that the flow
 never imports this module), which returns the next flow and the record events to journal before
 adopting it, as for backgammon; the record folds them back with the same rules
-(:mod:`controller.record._jacquet` says how a Jacquet game is recorded).
+(:mod:`controller.match.jacquet_replay` says how a Jacquet game is recorded).
 
 What the players see (``shared/JACQUET.md``): the primauté as the first throw (one die
 each, a doublet played by both then thrown again, rule 2); numbers handed over played by
@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from controller.match import events as recorded
 from controller.match.errors import RefusedError
 from controller.match.flow import (
     Flow,
@@ -39,8 +40,7 @@ from controller.match.inputs import (
     Observed,
     PositionSet,
 )
-from controller.record import events as recorded
-from controller.record.model import MatchSnapshot
+from controller.match.replay import MatchSnapshot
 from controller.referee import (
     Button,
     DiceLifted,

@@ -1,7 +1,11 @@
-"""Tabula's records: the match record, the crash-safe SQLite journal, ``.mat`` and ``.sgf``.
+"""Tabula's records: the crash-safe SQLite journal, ``.mat``, ``.sgf`` and plain text.
 
-* :mod:`~controller.record.events` — what happened, event by event, and its JSON form.
-* :mod:`~controller.record.model` — events replayed against the rules: games, scores, and
+The record depends on the match core, never the reverse: the events and their replay are
+the core's (:mod:`controller.match`), re-exported here for the record's readers, as
+``chess.pgn`` reads and writes games of ``chess``'s boards.
+
+* :mod:`~controller.match.events` — what happened, event by event, and its JSON form.
+* :mod:`~controller.match.replay` — events replayed against the rules: games, scores, and
   the state to resume from.
 * :mod:`~controller.record.journal` — the SQLite journal every event is written to before
   it is acted upon.
@@ -11,16 +15,7 @@
   put back on the events they judge.
 """
 
-from controller.record.errors import (
-    InvalidEventError,
-    JournalCorruptError,
-    JournalDamagedError,
-    JournalError,
-    MatFileError,
-    RecordError,
-    SgfError,
-)
-from controller.record.events import (
+from controller.match.events import (
     FORMAT_VERSION,
     Beavered,
     Declined,
@@ -50,13 +45,22 @@ from controller.record.events import (
     name_problem,
     names_clash,
 )
-from controller.record.model import (
+from controller.match.replay import (
     GameRecord,
     MatchRecord,
     MatchSnapshot,
     Phase,
     Replayer,
     replay,
+)
+from controller.record.errors import (
+    InvalidEventError,
+    JournalCorruptError,
+    JournalDamagedError,
+    JournalError,
+    MatFileError,
+    RecordError,
+    SgfError,
 )
 
 __all__ = [

@@ -20,7 +20,7 @@ the database, its write-ahead log and its head stay byte for byte as they were (
 leave its shared-memory index, ``-shm``, which holds nothing of the journal).
 
 The journal also replays its events against the rules as it opens and as it appends
-(:mod:`controller.record.model`): an event the rules forbid is refused before it is
+(:mod:`controller.match.replay`): an event the rules forbid is refused before it is
 written, so a journal always replays, and reopening it resumes the match exactly where it
 stood, mid-turn included (:attr:`Journal.state`, :meth:`Journal.resumed`).
 
@@ -40,6 +40,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
+from controller.match.events import Event, MatchStarted, event_from_json, event_to_json
+from controller.match.replay import MatchRecord, MatchSnapshot, Replayer
 from controller.record._chain import (
     GENESIS,
     ChainCheck,
@@ -59,8 +61,6 @@ from controller.record.errors import (
     JournalDamagedError,
     JournalError,
 )
-from controller.record.events import Event, MatchStarted, event_from_json, event_to_json
-from controller.record.model import MatchRecord, MatchSnapshot, Replayer
 
 __all__ = ["APPLICATION_ID", "Journal", "JournalEntry", "archive_path", "head_path"]
 

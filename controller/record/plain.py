@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from controller.record.events import (
+from controller.match.events import (
     Beavered,
     Declined,
     Doubled,
@@ -28,7 +28,7 @@ from controller.record.events import (
     Taken,
     event_to_json,
 )
-from controller.record.model import MatchRecord
+from controller.match.replay import MatchRecord
 from controller.rules import WinKind
 
 __all__ = ["gnubg_refusal", "write_events", "write_text"]

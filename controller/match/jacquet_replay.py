@@ -1,21 +1,21 @@
 """Jacquet de Versailles replayed: the record's events folded into the rules' turn model.
 
-Why apart from :mod:`~controller.record.model`: a Jacquet board alone does not say who
+Why apart from :mod:`~controller.match.replay`: a Jacquet board alone does not say who
 plays next (numbers handed over, rule 10; handed back, rule 11; the primauté's doublets,
 rule 2), so the snapshot of a Jacquet match carries the rules'
 :class:`~controller.rules.JacquetTurn` and each event moves it on.
 
 How a Jacquet game is recorded (``shared/JACQUET.md``):
 
-* :class:`~controller.record.events.OpeningRolled` is a throw of the primauté, (player
+* :class:`~controller.match.events.OpeningRolled` is a throw of the primauté, (player
   0's die, player 1's die). Equal dice are a doublet that player 0 then player 1 play
-  (two :class:`~controller.record.events.Played` with those dice) before the next throw;
+  (two :class:`~controller.match.events.Played` with those dice) before the next throw;
   different dice give the higher the first turn with both numbers. Ludii's ruleset has no
-  primauté: player 0 starts with a :class:`~controller.record.events.Rolled`.
-* :class:`~controller.record.events.Played` carries the dice of the throw the numbers came
+  primauté: player 0 starts with a :class:`~controller.match.events.Rolled`.
+* :class:`~controller.match.events.Played` carries the dice of the throw the numbers came
   from: numbers handed over are played by the opponent with the thrower's dice.
-* :class:`~controller.record.events.Declined` is rule 11's choice.
-* :class:`~controller.record.events.GameEnded` scores 1 point (``kind`` single) or 2 for a
+* :class:`~controller.match.events.Declined` is rule 11's choice.
+* :class:`~controller.match.events.GameEnded` scores 1 point (``kind`` single) or 2 for a
   double win (``kind`` gammon: the loser bore off no checker). No cube event is allowed.
 """
 
@@ -23,8 +23,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from controller.record.errors import RecordError
-from controller.record.events import (
+from controller.match.errors import RecordError
+from controller.match.events import (
     Beavered,
     Declined,
     Doubled,

@@ -1,6 +1,6 @@
 """The match record: events replayed against the rules into games, scores and the live state.
 
-:func:`replay` folds a sequence of :mod:`~controller.record.events` into a
+:func:`replay` folds a sequence of :mod:`~controller.match.events` into a
 :class:`MatchRecord`: the games with their actions in order and results, and a
 :class:`MatchSnapshot` of where the match stands now, mid-turn included (the dice rolled,
 the partial board last seen). It checks every event against the rules engine: a play's
@@ -15,9 +15,9 @@ import enum
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
-from controller.record import _jacquet
-from controller.record.errors import InvalidEventError
-from controller.record.events import (
+from controller.match import jacquet_replay as _jacquet
+from controller.match.errors import InvalidEventError
+from controller.match.events import (
     Beavered,
     DiceCorrected,
     Doubled,
@@ -525,7 +525,7 @@ class Replayer:
         return replace(s, jacquet=JacquetTurn.start(s.variant), last_score=s.match.score)
 
     def _jacquet(self, index: int, event: Event, turn: JacquetTurn) -> None:
-        """One event of a Jacquet game (:mod:`~controller.record._jacquet`)."""
+        """One event of a Jacquet game (:mod:`~controller.match.jacquet_replay`)."""
         s = self.snapshot
         try:
             after, dice = _jacquet.step(turn, s.dice, event)

@@ -5,7 +5,7 @@ roll, a play (legal, or illegal and accepted by the opponent), a cube action, a 
 mid-turn, a correction, a game's end. Each is an immutable value checked on construction
 for what it can say on its own (a die is 1..6, a board is possible); whether the rules
 allow it at its place in the match is checked when a match is replayed
-(:mod:`controller.record.model`).
+(:mod:`controller.match.replay`).
 
 The JSON form is one object per event, ``{"v": 1, "type": "played", ...}``: the journal
 stores it, and a saved match is these objects one per line. ``v`` is
@@ -23,7 +23,7 @@ import json
 from dataclasses import dataclass, fields
 from typing import Any, Final
 
-from controller.record.errors import InvalidEventError
+from controller.match.errors import InvalidEventError
 from controller.rules import VARIANTS, Board, Player, Rules, WinKind, check_board
 from controller.rules.errors import RulesError
 from hardware.board.errors import clipped_repr
