@@ -6,7 +6,8 @@ import json
 
 import pytest
 
-from controller.record import (
+from controller.match.errors import InvalidEventError
+from controller.match.events import (
     FORMAT_VERSION,
     Beavered,
     Doubled,
@@ -15,7 +16,6 @@ from controller.record import (
     Flagged,
     GameEnded,
     IllegalPlayAccepted,
-    InvalidEventError,
     MatchStarted,
     Observed,
     OpeningRolled,
