@@ -18,7 +18,7 @@ from controller.rules.board import check_board
 from controller.rules.errors import IllegalActionError, InvalidDiceError, RulesError
 from controller.rules.jacquet import jacquet_result
 from controller.rules.plays import Play, check_dice, legal_plays
-from controller.rules.variants import Scoring, Unplayable, Variant, variant_named
+from controller.rules.variants import Unplayable, Variant, variant_named
 from controller.rules.xgid import parse_position, xgid
 
 HELP = "list the legal plays of a roll (POSITION DICE, or JSON lines with --batch)"
@@ -91,7 +91,7 @@ def answer(request: Any) -> dict[str, Any]:
         "results": [list(play.result) for play in plays],
         "plays": [play.notation for play in plays],
     }
-    if variant.scoring is Scoring.JACQUET:
+    if variant.unplayable is not Unplayable.FORFEIT:
         response["handed_over"] = list(handed_over(plays, variant))
     return response
 

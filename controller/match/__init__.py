@@ -11,8 +11,9 @@ and journals the events that come out.
   form: the journal's events, which :mod:`controller.record` stores and exports.
 * :mod:`~controller.match.replay` — the events folded against the rules into games,
   scores and the state a match resumes from (:class:`Replayer`).
-* :mod:`~controller.match.jacquet` — Jacquet de Versailles' turns, hooked into the flow:
-  importing it here registers them, so any import of the core lets a Jacquet flow find them.
+* :mod:`~controller.match.jacquet` — Jacquet de Versailles' turns, hooked into the flow,
+  and :mod:`~controller.match.jacquet_replay`, its games replayed: importing them here
+  registers their hooks, so any import of the core lets a Jacquet flow or replay find them.
 * :mod:`~controller.match.orientation` — which side is player 0.
 * :mod:`~controller.match.learner` — the learner's lamps and hint steps.
 * :mod:`~controller.match.cube_seen` — the cube the camera sees against the referee's.
@@ -22,6 +23,7 @@ from controller.match.errors import ActionError, InvalidEventError, RecordError,
 from controller.match.flow import Flow, VariantTurns
 from controller.match.inputs import Input
 from controller.match.jacquet import JacquetTurns
+from controller.match.jacquet_replay import JacquetReplay
 from controller.match.orientation import Orientation, logical_cells, mirror, physical_scene
 from controller.match.replay import GameRecord, MatchRecord, MatchSnapshot, Replayer, replay
 
@@ -31,6 +33,7 @@ __all__ = [
     "GameRecord",
     "Input",
     "InvalidEventError",
+    "JacquetReplay",
     "JacquetTurns",
     "MatchRecord",
     "MatchSnapshot",

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from hardware.board.errors import TabulaError
 
-__all__ = ["ActionError", "InvalidEventError", "RecordError", "RefusedError"]
+__all__ = ["ActionError", "InvalidEventError", "RecordError", "RefusedError", "RefusedEventError"]
 
 
 class ActionError(TabulaError, ValueError):
@@ -28,3 +28,7 @@ class RecordError(TabulaError):
 
 class InvalidEventError(RecordError, ValueError):
     """An event that does not parse, or that the rules forbid at its place in the match."""
+
+
+class RefusedEventError(RecordError, ValueError):
+    """Why an event cannot happen where a game stands (the replayer names the event)."""

@@ -98,6 +98,10 @@ class VariantTurns(Protocol):
     variant module registers its hooks (:func:`register_variant_turns`).
     """
 
+    def start(self, flow: Flow) -> Flow:
+        """The flow of a new match (what its players are told first)."""
+        ...
+
     def resume(self, flow: Flow, snapshot: MatchSnapshot) -> Flow:
         """The flow where the journal's ``snapshot`` stands (no game over owed)."""
         ...
@@ -108,6 +112,16 @@ class VariantTurns(Protocol):
 
     def thrower(self, flow: Flow) -> Player | None:
         """Who throws the next dice the camera sees (:attr:`Flow.thrower`)."""
+        ...
+
+    def resign(
+        self, flow: Flow, player: Player, kind: WinKind
+    ) -> tuple[Flow, list[recorded.Event]]:
+        """``player`` offers to resign (:meth:`Flow.resign`).
+
+        Raises:
+            RefusedError: when the variant's games cannot be resigned, or not now.
+        """
         ...
 
 
@@ -165,19 +179,13 @@ class Flow:
     ) -> Flow:
         """A new match of ``variant``."""
         flow = cls(names, rules, MatchState(rules), mode, variant=variant)
-        if flow.is_jacquet:
-            return replace(flow, notice="primauté: each player throws one die")
-        return flow
+        hooks = flow._variant_turns
+        return flow if hooks is None else hooks.start(flow)
 
     @property
     def _variant_turns(self) -> VariantTurns | None:
         """The hooks of a variant with turns of its own; None for backgammon's."""
         return _VARIANT_TURNS.get(self.variant.scoring)
-
-    @property
-    def is_jacquet(self) -> bool:
-        """Whether the match is Jacquet de Versailles (either ruleset)."""
-        return self.variant.scoring is Scoring.JACQUET
 
     @classmethod
     def resume(
@@ -219,7 +227,7 @@ class Flow:
             return "match-over"
         if self.turn is None or self.turn.phase is Phase.PRIMAUTE:
             return "opening"
-        if self.cube is None and not self.is_jacquet:
+        if self.cube is None and self.variant.has_cube:
             return "opening"
         if self.cube is not None and self.cube.phase in (CubePhase.DOUBLED, CubePhase.BEAVERED):
             return "cube-offered"
@@ -366,14 +374,11 @@ class Flow:
         times the cube) or refuses (play goes on); nothing else counts meanwhile.
 
         Raises:
-            RefusedError: in Jacquet, with no game in progress, a double to answer, or a
-                resignation already pending.
+            RefusedError: in a variant without resignation (its hooks say why), with no
+                game in progress, a double to answer, or a resignation already pending.
         """
-        if self.is_jacquet:
-            raise RefusedError(
-                f"Jacquet de Versailles ({self.variant.name}) has no resignation: a game is "
-                "played out (or abandoned with new-game)"
-            )
+        if self._variant_turns is not None:
+            return self._variant_turns.resign(self, player, kind)
         if self.match.is_over:
             raise RefusedError("the match is over")
         if self.cube is None or self.turn is None:

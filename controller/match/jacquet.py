@@ -40,6 +40,7 @@ from controller.match.inputs import (
     Observed,
     PositionSet,
 )
+from controller.match.jacquet_replay import game_result
 from controller.match.replay import MatchSnapshot
 from controller.referee import (
     Button,
@@ -55,21 +56,36 @@ from controller.referee import (
     Seen,
     TurnState,
 )
-from controller.rules import GameResult, JacquetResult, JacquetTurn, WinKind
+from controller.rules import JacquetTurn, Player, WinKind
 from controller.rules.variants import Scoring
 
-__all__ = ["JacquetTurns", "jacquet_on", "jacquet_result_of", "jacquet_resume", "jacquet_thrower"]
+__all__ = [
+    "JacquetTurns",
+    "jacquet_on",
+    "jacquet_resign",
+    "jacquet_resume",
+    "jacquet_start",
+    "jacquet_thrower",
+]
 
 _CUBE_KEYS = (Button.DOUBLE, Button.TAKE, Button.DROP)
 
 
-def jacquet_result_of(result: JacquetResult) -> GameResult:
-    """The record's result of a Jacquet game: 1 point single, 2 a double win (``GAMMON``)."""
-    return GameResult(result.winner, result.points, 1, _kind(result))
+def jacquet_start(flow: Flow) -> Flow:
+    """A new Jacquet match: the players first throw for the primauté."""
+    return replace(flow, notice="primauté: each player throws one die")
 
 
-def _kind(result: JacquetResult) -> WinKind:
-    return WinKind.GAMMON if result.is_double else WinKind.SINGLE
+def jacquet_resign(flow: Flow, player: Player, kind: WinKind) -> tuple[Flow, list[recorded.Event]]:
+    """Refused: a game of Jacquet is played out (rule 12 scores only the board's end).
+
+    Raises:
+        RefusedError: always, saying what to do instead.
+    """
+    raise RefusedError(
+        f"Jacquet de Versailles ({flow.variant.name}) has no resignation: a game is "
+        "played out (or abandoned with new-game)"
+    )
 
 
 def jacquet_resume(flow: Flow, snapshot: MatchSnapshot) -> Flow:
@@ -212,8 +228,9 @@ def _end_turn(
             )
     result = end.result
     if result is not None:
-        events.append(recorded.GameEnded(result.winner, result.points, _kind(result)))
-        return flow._game_over(jacquet_result_of(result), events)
+        ended = game_result(result)
+        events.append(recorded.GameEnded(ended.winner, ended.points, ended.kind))
+        return flow._game_over(ended, events)
     following = turn.next_turn()
     if following.dice is not None and following.dice_source in (
         DiceSource.CAMERA,
@@ -230,9 +247,11 @@ def _end_turn(
 class JacquetTurns:
     """Jacquet de Versailles' hooks into :class:`Flow` (a :class:`VariantTurns`)."""
 
+    start = staticmethod(jacquet_start)
     resume = staticmethod(jacquet_resume)
     on = staticmethod(jacquet_on)
     thrower = staticmethod(jacquet_thrower)
+    resign = staticmethod(jacquet_resign)
 
 
 register_variant_turns(Scoring.JACQUET, JacquetTurns())

@@ -14,9 +14,9 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
+from typing import Protocol
 
-from controller.match import jacquet_replay as _jacquet
-from controller.match.errors import InvalidEventError
+from controller.match.errors import InvalidEventError, RefusedEventError
 from controller.match.events import (
     Beavered,
     DiceCorrected,
@@ -68,6 +68,8 @@ __all__ = [
     "MatchSnapshot",
     "Phase",
     "Replayer",
+    "VariantReplay",
+    "register_variant_replay",
     "replay",
 ]
 
@@ -122,11 +124,6 @@ class MatchSnapshot:
     """A resignation offered and not yet accepted or refused."""
 
     @property
-    def is_jacquet(self) -> bool:
-        """Whether the match is Jacquet de Versailles (either ruleset): no cube, no XGID."""
-        return self.variant.scoring is Scoring.JACQUET
-
-    @property
     def phase(self) -> Phase:
         """Where the match stands."""
         if self.match.is_over:
@@ -135,11 +132,9 @@ class MatchSnapshot:
             return Phase.GAME_OVER
         if self.resignation is not None:
             return Phase.RESIGNED
-        if self.jacquet is not None:
-            turn = self.jacquet
-            if turn.primaute and not turn.numbers:
-                return Phase.OPENING
-            return Phase.TO_PLAY if turn.numbers else Phase.TO_ROLL
+        hooks = variant_replay(self.variant)
+        if hooks is not None:
+            return hooks.phase(self)
         if self.cube is None:
             return Phase.OPENING
         return {
@@ -156,8 +151,9 @@ class MatchSnapshot:
             return None
         if self.resignation is not None:
             return 1 - self.resignation.player
-        if self.jacquet is not None:
-            return None if self.phase is Phase.OPENING else self.jacquet.player
+        hooks = variant_replay(self.variant)
+        if hooks is not None:
+            return hooks.to_act(self)
         if self.cube is None:
             return None
         return self.cube.to_act
@@ -203,7 +199,7 @@ class MatchSnapshot:
         games, the next game's start; after the match, the last game's final position
         at the score before it.
         """
-        if self.is_jacquet:
+        if not self.variant.has_backgammon_ids:
             raise IllegalActionError(
                 f"{self.variant.name}: XGID and GNU Backgammon IDs describe backgammon "
                 "positions only"
@@ -239,6 +235,51 @@ class MatchSnapshot:
             score=self.match.score,
             crawford=cube.crawford,
         )
+
+
+class VariantReplay(Protocol):
+    """The replay of a variant with turn states of its own (Jacquet's primauté, numbers
+    handed over, Decline): what its snapshot says and how its game's events move it on.
+
+    Why hooks: the :class:`Replayer` hands such a match's events to its variant, as
+    :class:`~controller.match.flow.Flow` hands its inputs to the variant's
+    :class:`~controller.match.flow.VariantTurns`, and never imports the variant's module;
+    each variant module registers its hooks (:func:`register_variant_replay`).
+    """
+
+    def new_game(self, snapshot: MatchSnapshot) -> MatchSnapshot:
+        """``snapshot`` with a new game about to start (its first throw to come)."""
+        ...
+
+    def apply(self, snapshot: MatchSnapshot, event: Event) -> MatchSnapshot:
+        """The snapshot after ``event``, one of a game's events (its end aside).
+
+        Raises:
+            RefusedEventError: for an event the game cannot have now, saying why.
+            RulesError: for a throw or a play the rules refuse.
+        """
+        ...
+
+    def phase(self, snapshot: MatchSnapshot) -> Phase:
+        """Where a game in play stands (:attr:`MatchSnapshot.phase`)."""
+        ...
+
+    def to_act(self, snapshot: MatchSnapshot) -> Player | None:
+        """Who acts next in a game in play (:attr:`MatchSnapshot.to_act`)."""
+        ...
+
+
+_VARIANT_REPLAYS: dict[Scoring, VariantReplay] = {}
+
+
+def register_variant_replay(scoring: Scoring, hooks: VariantReplay) -> None:
+    """Let ``hooks`` replay the matches scored by ``scoring``."""
+    _VARIANT_REPLAYS[scoring] = hooks
+
+
+def variant_replay(variant: Variant) -> VariantReplay | None:
+    """The replay hooks of ``variant``; None for backgammon's turns."""
+    return _VARIANT_REPLAYS.get(variant.scoring)
 
 
 @dataclass(frozen=True, slots=True)
@@ -336,8 +377,16 @@ class Replayer:
         if isinstance(event, OrientationConfirmed | GameAbandoned):
             self._between(index, event)
             return
-        if s.jacquet is not None and not isinstance(event, GameEnded):
-            self._jacquet(index, event, s.jacquet)
+        hooks = variant_replay(s.variant)
+        if hooks is not None and not isinstance(event, GameEnded):
+            try:
+                self.snapshot = hooks.apply(s, event)
+            except RefusedEventError as refusal:
+                raise self.fail(index, event, f"{refusal}: {s.describe()}") from None
+            if isinstance(event, OpeningRolled):
+                self.opening.append(event)
+            else:
+                self.actions.append(event)
             return
         if isinstance(event, OpeningRolled):
             if phase is not Phase.OPENING:
@@ -432,16 +481,15 @@ class Replayer:
         s = self.snapshot
         phase = s.phase
         if isinstance(event, OrientationConfirmed):
-            started = s.game is not None if s.is_jacquet else s.opening is not None
-            if phase is not Phase.OPENING or started:
+            # A game has started once its first throw is recorded (even a tie).
+            if phase is not Phase.OPENING or s.game is not None:
                 where = s.describe()
                 raise self.fail(index, event, f"the orientation is set before a game: {where}")
             self.snapshot = replace(s, orientation=event)
             return
         if phase is Phase.GAME_OVER:
             raise self.fail(index, event, f"the game is over, its result to record: {s.describe()}")
-        idle = s.game is None if s.is_jacquet else phase is Phase.OPENING and s.opening is None
-        if idle:
+        if s.game is None:
             raise self.fail(index, event, f"no game in progress: {s.describe()}")
         # The game's opening rolls and actions are dropped: the exports never see them.
         self.opening, self.actions = [], []
@@ -519,34 +567,9 @@ class Replayer:
 
     @staticmethod
     def _new_game(s: MatchSnapshot) -> MatchSnapshot:
-        """A Jacquet game starts with its turn model (the primauté, or player 0 in Ludii's)."""
-        if not s.is_jacquet:
-            return s
-        return replace(s, jacquet=JacquetTurn.start(s.variant), last_score=s.match.score)
-
-    def _jacquet(self, index: int, event: Event, turn: JacquetTurn) -> None:
-        """One event of a Jacquet game (:mod:`~controller.match.jacquet_replay`)."""
-        s = self.snapshot
-        try:
-            after, dice = _jacquet.step(turn, s.dice, event)
-        except _jacquet.RefusedEventError as refusal:
-            raise self.fail(index, event, f"{refusal}: {s.describe()}") from None
-        game = s.game if s.game is not None else s.match.game_number
-        partial = None  # a new throw, play or edit: nothing seen yet of what follows
-        if isinstance(event, Observed):
-            partial = event.board
-        elif isinstance(event, Flagged):
-            partial = s.partial
-        self.snapshot = replace(
-            s, jacquet=after, dice=dice, board=after.board, game=game, partial=partial
-        )
-        result = after.result
-        if result is not None:
-            self.snapshot = replace(self.snapshot, pending=_jacquet.game_result(result))
-        if isinstance(event, OpeningRolled):
-            self.opening.append(event)
-        else:
-            self.actions.append(event)
+        """A game about to start: its variant's turn model, if it has one."""
+        hooks = variant_replay(s.variant)
+        return s if hooks is None else hooks.new_game(s)
 
     def _game(self, result: GameEnded | None) -> GameRecord:
         s = self.snapshot

@@ -168,7 +168,7 @@ class Teacher:
         engine = self.engine
         if engine is None:
             raise RefusedError(NO_ENGINE)
-        if flow.is_jacquet:
+        if not flow.variant.has_backgammon_ids:
             raise RefusedError(_BACKGAMMON_ONLY)
         turn, cube = flow.turn, flow.cube
         if turn is None or cube is None:
