@@ -334,7 +334,7 @@ class Teacher:
             raise RefusedError(str(error)) from None
         if self.engine is None:
             raise RefusedError(NO_ENGINE)
-        if flow.variant.name != "backgammon":
+        if not flow.variant.has_gnubg_files:  # the review is GNU Backgammon's .sgf
             raise RefusedError(_BACKGAMMON_ONLY)
         match = journal.record()
         try:
