@@ -7,8 +7,9 @@ and journals the events that come out.
 
 * :mod:`~controller.match.flow` — :class:`Flow` (opening, cube, turns, game end).
 * :mod:`~controller.match.inputs` — what the board, camera, buttons and web view tell it.
-* :mod:`~controller.match.events` — what the flow records, event by event, and its JSON
-  form: the journal's events, which :mod:`controller.record` stores and exports.
+* :mod:`~controller.match.events` — what the flow records, event by event, and
+  :mod:`~controller.match.event_json` its JSON form: the journal's events, which
+  :mod:`controller.record` stores and exports.
 * :mod:`~controller.match.replay` — the events folded against the rules into games,
   scores and the state a match resumes from (:class:`Replayer`).
 * :mod:`~controller.match.jacquet` — Jacquet de Versailles' turns, hooked into the flow,

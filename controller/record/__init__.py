@@ -4,7 +4,8 @@ The record depends on the match core, never the reverse: the events and their re
 the core's (:mod:`controller.match`), re-exported here for the record's readers, as
 ``chess.pgn`` reads and writes games of ``chess``'s boards.
 
-* :mod:`~controller.match.events` — what happened, event by event, and its JSON form.
+* :mod:`~controller.match.events` — what happened, event by event, and
+  :mod:`~controller.match.event_json` its JSON form.
 * :mod:`~controller.match.replay` — events replayed against the rules: games, scores, and
   the state to resume from.
 * :mod:`~controller.record.journal` — the SQLite journal every event is written to before
@@ -15,8 +16,14 @@ the core's (:mod:`controller.match`), re-exported here for the record's readers,
   put back on the events they judge.
 """
 
-from controller.match.events import (
+from controller.match.event_json import (
     FORMAT_VERSION,
+    event_from_dict,
+    event_from_json,
+    event_to_dict,
+    event_to_json,
+)
+from controller.match.events import (
     Beavered,
     Declined,
     DiceCorrected,
@@ -38,10 +45,6 @@ from controller.match.events import (
     ResignRefused,
     Rolled,
     Taken,
-    event_from_dict,
-    event_from_json,
-    event_to_dict,
-    event_to_json,
     name_problem,
     names_clash,
 )

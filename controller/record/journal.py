@@ -40,7 +40,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
-from controller.match.events import Event, MatchStarted, event_from_json, event_to_json
+from controller.match.event_json import event_from_json, event_to_json
+from controller.match.events import Event, MatchStarted
 from controller.match.replay import MatchRecord, MatchSnapshot, Replayer
 from controller.record._chain import (
     GENESIS,

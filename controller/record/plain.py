@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from controller.match.event_json import event_to_json
 from controller.match.events import (
     Beavered,
     Declined,
@@ -26,7 +27,6 @@ from controller.match.events import (
     ResignRefused,
     Rolled,
     Taken,
-    event_to_json,
 )
 from controller.match.replay import MatchRecord
 from controller.rules import WinKind

@@ -7,8 +7,14 @@ import json
 import pytest
 
 from controller.match.errors import InvalidEventError
-from controller.match.events import (
+from controller.match.event_json import (
     FORMAT_VERSION,
+    event_from_dict,
+    event_from_json,
+    event_to_dict,
+    event_to_json,
+)
+from controller.match.events import (
     Beavered,
     Doubled,
     Dropped,
@@ -23,10 +29,6 @@ from controller.match.events import (
     PositionEdited,
     Rolled,
     Taken,
-    event_from_dict,
-    event_from_json,
-    event_to_dict,
-    event_to_json,
 )
 from controller.rules import START, Rules, WinKind, flip
 
