@@ -26,7 +26,8 @@ from controller.match.inputs import Input
 from controller.match.jacquet import JacquetTurns
 from controller.match.jacquet_replay import JacquetReplay
 from controller.match.orientation import Orientation, logical_cells, mirror, physical_scene
-from controller.match.replay import GameRecord, MatchRecord, MatchSnapshot, Replayer, replay
+from controller.match.replay import GameRecord, MatchRecord, Replayer, replay
+from controller.match.snapshot import MatchSnapshot
 
 __all__ = [
     "ActionError",

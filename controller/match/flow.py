@@ -29,7 +29,7 @@ from controller.match.inputs import (
     Observed,
     PositionSet,
 )
-from controller.match.replay import MatchSnapshot
+from controller.match.snapshot import MatchSnapshot
 from controller.referee import (
     Button,
     Cells,

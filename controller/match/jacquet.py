@@ -41,7 +41,7 @@ from controller.match.inputs import (
     PositionSet,
 )
 from controller.match.jacquet_replay import game_result
-from controller.match.replay import MatchSnapshot
+from controller.match.snapshot import MatchSnapshot
 from controller.referee import (
     Button,
     DiceLifted,

@@ -41,7 +41,7 @@ from controller.match.events import (
     Rolled,
     Taken,
 )
-from controller.match.replay import MatchSnapshot, Phase, register_variant_replay
+from controller.match.snapshot import MatchSnapshot, Phase, register_variant_replay
 from controller.rules import (
     Board,
     GameResult,

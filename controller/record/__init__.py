@@ -48,14 +48,8 @@ from controller.match.events import (
     name_problem,
     names_clash,
 )
-from controller.match.replay import (
-    GameRecord,
-    MatchRecord,
-    MatchSnapshot,
-    Phase,
-    Replayer,
-    replay,
-)
+from controller.match.replay import GameRecord, MatchRecord, Replayer, replay
+from controller.match.snapshot import MatchSnapshot, Phase
 from controller.record.errors import (
     InvalidEventError,
     JournalCorruptError,

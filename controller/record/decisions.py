@@ -27,7 +27,8 @@ from controller.match.events import (
     Rolled,
     Taken,
 )
-from controller.match.replay import MatchRecord, Phase, Replayer
+from controller.match.replay import MatchRecord, Replayer
+from controller.match.snapshot import Phase
 from controller.rules import Xgid, xgid
 
 __all__ = ["Decision", "JudgedEvent", "decisions_of", "pair_verdicts"]

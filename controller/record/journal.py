@@ -42,7 +42,8 @@ from typing import Any, Final
 
 from controller.match.event_json import event_from_json, event_to_json
 from controller.match.events import Event, MatchStarted
-from controller.match.replay import MatchRecord, MatchSnapshot, Replayer
+from controller.match.replay import MatchRecord, Replayer
+from controller.match.snapshot import MatchSnapshot
 from controller.record._chain import (
     GENESIS,
     ChainCheck,

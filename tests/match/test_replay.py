@@ -21,7 +21,8 @@ from controller.match.events import (
     Rolled,
     Taken,
 )
-from controller.match.replay import Phase, replay
+from controller.match.replay import replay
+from controller.match.snapshot import Phase
 from controller.rules import START, Rules, legal_plays, xgid
 from controller.simulated.players import GameWon, play_match, record_events
 from tests.record.matches import NAMES, irregular_events, nudge, players
