@@ -22,13 +22,7 @@ from dataclasses import replace
 
 from controller.match import events as recorded
 from controller.match.errors import RefusedError
-from controller.match.flow import (
-    Flow,
-    _high_first,
-    _seen_events,
-    register_variant_turns,
-    turn_thrower,
-)
+from controller.match.flow import Flow, register_variant_turns
 from controller.match.inputs import (
     CameraLifted,
     CameraRoll,
@@ -42,6 +36,13 @@ from controller.match.inputs import (
 )
 from controller.match.jacquet_replay import game_result
 from controller.match.snapshot import MatchSnapshot
+from controller.match.turn_record import (
+    ended_event,
+    high_first,
+    play_event,
+    seen_events,
+    turn_thrower,
+)
 from controller.referee import (
     Button,
     DiceLifted,
@@ -147,7 +148,7 @@ def jacquet_on(flow: Flow, event: Input) -> tuple[Flow, list[recorded.Event]]:
         return _adopt(flow, turn, turn.on(DiceLifted(turn.player)))
     roller = _roller(turn)
     if isinstance(event, CameraRoll):
-        return _adopt(flow, turn, turn.on(Rolled(roller, _high_first(event.dice))))
+        return _adopt(flow, turn, turn.on(Rolled(roller, high_first(event.dice))))
     if isinstance(event, CameraRollFault):
         return _adopt(flow, turn, turn.on(RollFault(roller, event.reason)))
     return _adopt(flow, turn, turn.on(RollUnreadable(roller)))
@@ -203,7 +204,7 @@ def _adopt(flow: Flow, old: TurnState, turn: TurnState) -> tuple[Flow, list[reco
         events.append(recorded.OpeningRolled(turn.dice))
     elif old.dice is None and turn.dice is not None and turn.phase is not Phase.DONE:
         events.append(recorded.Rolled(turn.player, turn.dice))
-    partial = _seen_events(old, turn, flow.partial, events)
+    partial = seen_events(old, turn, flow.partial, events)
     flow = replace(flow, turn=turn, partial=partial, notice=turn.notice)
     if turn.phase is not Phase.DONE:
         return flow, events
@@ -219,17 +220,11 @@ def _end_turn(
         events.append(recorded.Declined(turn.player))
     else:
         playing = turn.jacquet if turn.jacquet.numbers else turn.jacquet.throw(turn.dice)
-        play = next((play for play in playing.plays() if play.result == end.board), None)
-        if play is not None:
-            events.append(recorded.Played(turn.player, turn.dice, play.notation, end.board))
-        else:
-            events.append(
-                recorded.IllegalPlayAccepted(turn.player, turn.dice, turn.before, end.board)
-            )
+        events.append(play_event(turn, end.board, playing.plays()))
     result = end.result
     if result is not None:
         ended = game_result(result)
-        events.append(recorded.GameEnded(ended.winner, ended.points, ended.kind))
+        events.append(ended_event(ended))
         return flow._game_over(ended, events)
     following = turn.next_turn()
     if following.dice is not None and following.dice_source in (
