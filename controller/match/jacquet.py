@@ -92,14 +92,19 @@ def jacquet_resign(flow: Flow, player: Player, kind: WinKind) -> tuple[Flow, lis
 def jacquet_resume(flow: Flow, snapshot: MatchSnapshot) -> Flow:
     """The flow of a Jacquet match where the journal's ``snapshot`` stands (no game over owed).
 
-    A game whose primauté is not yet thrown resumes waiting for it; numbers being played
-    resume with the throw they came from, the board telling how far the play got.
+    A game with no throw yet resumes as the live flow waits for one, its turn made by the
+    first input (:func:`_new_game`): in Ludii's rules too, where player 0 then throws.
+    Numbers being played resume with the throw they came from, the board telling how far
+    the play got.
     """
     turn = snapshot.jacquet
     if turn is None or snapshot.match.is_over:
         return flow
+    notice = f"resumed: {snapshot.describe()}"
+    if snapshot.game is None:
+        return replace(flow, notice=notice)
     dice = snapshot.dice if turn.numbers else None
-    state = TurnState.from_jacquet(turn, dice=dice, notice=f"resumed: {snapshot.describe()}")
+    state = TurnState.from_jacquet(turn, dice=dice, notice=notice)
     return replace(flow, turn=state, notice=state.notice)
 
 
