@@ -45,13 +45,13 @@ from controller.rules import (
 Step = Callable[[Flow], tuple[Flow, list[Event]]]
 
 
-def _plays(flow: Flow) -> tuple[Play, ...]:
-    """The legal plays of the turn being moved."""
+def _plays(flow: Flow, snapshot: MatchSnapshot) -> tuple[Play, ...]:
+    """The legal plays of the turn being moved (Jacquet's, as the record's turn model says:
+    the numbers thrown, or handed over)."""
     turn = flow.turn
     assert turn is not None and turn.dice is not None
-    jacquet = turn.jacquet
-    if jacquet is not None:
-        return (jacquet if jacquet.numbers else jacquet.throw(turn.dice)).plays()
+    if snapshot.jacquet is not None:
+        return snapshot.jacquet.plays()
     return legal_plays(turn.before, turn.player, turn.dice, flow.variant)
 
 
@@ -60,7 +60,7 @@ def _feed(item: Input) -> Step:
     return lambda flow: flow.on(item)
 
 
-def _choices(flow: Flow, rng: random.Random) -> list[Step]:
+def _choices(flow: Flow, snapshot: MatchSnapshot, rng: random.Random) -> list[Step]:
     """What a player may do now, the likeliest first; the flow refuses what cannot count."""
     roll = _feed(CameraRoll((rng.randint(1, 6), rng.randint(1, 6))))
     phase = flow.phase
@@ -81,7 +81,7 @@ def _choices(flow: Flow, rng: random.Random) -> list[Step]:
         return [_feed(KeyPressed(Button.DONE))]
     turn = flow.turn
     assert turn is not None
-    plays = _plays(flow)
+    plays = _plays(flow, snapshot)
     played = flow.cells in {cells_from_board(play.result) for play in plays}
     unmoved = flow.cells == cells_from_board(turn.before)
     # Nothing moved now and then: an illegal play when a move was possible.
@@ -142,7 +142,7 @@ def play_and_resume(variant: Variant, rules: Rules, seed: int, steps: int, tally
     for step in range(steps):
         if flow.match.is_over:
             break
-        for choice in _choices(flow, rng):
+        for choice in _choices(flow, replayer.snapshot, rng):
             try:
                 flow, new = choice(flow)
             except RefusedError:
