@@ -19,13 +19,11 @@ ROOT = Path(__file__).parent.parent
 PACKAGES = ("controller", "firmware_bridge", "vision", "hardware")
 
 #: Units that compute without I/O: the shared words, the rules, the referee, the controls,
-#: the match core and the record's events and replay.
+#: the match core (with the record's events and their replay).
 PURE = {
     "hardware.board", "controller.rules", "controller.referee", "controller.controls",
-    "controller.match", "controller.record.model",
+    "controller.match",
 }  # fmt: skip
-#: The record's modules that hold its events and fold them (pure), apart from its journal.
-_RECORD_MODEL = {"events", "errors", "model", "_jacquet"}
 # `random` is allowed: chance arrives as a random.Random parameter, never a module-level call.
 BANNED = {
     "asyncio", "serial", "cv2", "sqlite3", "gpiozero", "socket", "subprocess", "threading",
@@ -66,29 +64,26 @@ ALLOWED: dict[str, set[str]] = {
     },
     "controller.engine": {"controller.rules", "hardware.board"},
     "controller.hub": {
-        "controller.closing", "controller.config", "controller.mqtt", "controller.record",
-        "controller.record.model", "controller.status", "controller.web", "hardware.board",
+        "controller.closing", "controller.config", "controller.match", "controller.mqtt",
+        "controller.record", "controller.status", "controller.web", "hardware.board",
     },
-    "controller.match": {
-        "controller.record.model", "controller.referee", "controller.rules", "hardware.board",
-    },
+    "controller.match": {"controller.referee", "controller.rules", "hardware.board"},
     "controller.mqtt": {
         "controller.closing", "controller.config", "controller.record", "controller.status",
         "hardware.board",
     },
     "controller.record": {
-        "controller.engine", "controller.record.model", "controller.rules", "hardware.board",
+        "controller.engine", "controller.match", "controller.rules", "hardware.board",
     },
-    "controller.record.model": {"controller.rules", "hardware.board"},
     "controller.review": {
         "controller.engine", "controller.record", "controller.rules", "hardware.board",
     },
     # The simulated table assembles the real service on simulated edges (the demo, tests).
     "controller.simulated": {
         "controller.closing", "controller.config", "controller.devices", "controller.engine",
-        "controller.match", "controller.mqtt", "controller.record", "controller.record.model",
-        "controller.referee", "controller.rules", "controller.service", "controller.status",
-        "firmware_bridge", "hardware", "vision",
+        "controller.match", "controller.mqtt", "controller.record", "controller.referee",
+        "controller.rules", "controller.service", "controller.status", "firmware_bridge",
+        "hardware", "vision",
     },
     "controller.service": _SERVICE_EDGES,
     "controller.status": {
@@ -111,8 +106,6 @@ ALLOWED: dict[str, set[str]] = {
 def unit_of(module: str) -> str:
     """The unit a dotted module name belongs to."""
     parts = module.split(".")
-    if parts[:2] == ["controller", "record"] and len(parts) > 2 and parts[2] in _RECORD_MODEL:
-        return "controller.record.model"
     if parts[0] == "controller" and len(parts) > 1:
         return ".".join(parts[:2])
     if parts[0] == "hardware" and len(parts) > 1 and parts[1] in {"board", "firmware", "pi"}:

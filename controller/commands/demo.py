@@ -235,7 +235,7 @@ def _play_matches(
         played += counts.games
         with open_journal(journal) as done:
             record = done.record()
-            if variant.name != "backgammon":
+            if not variant.has_gnubg_files:
                 files = _plain(record, out / f"match-{number}")
             else:
                 (out / f"match-{number}.sgf").write_text(_sgf(record))

@@ -118,7 +118,7 @@ def write_output(text: str, out: Path | None) -> bool:
 
 def print_position(record: MatchRecord, out: TextIO) -> None:
     """The XGID and the GNU Backgammon ``PositionID:MatchID`` of the position now."""
-    if record.state.is_jacquet:
+    if not record.variant.has_backgammon_ids:
         out.write(f"{record.variant.name}: no XGID or GNU Backgammon ID (backgammon only)\n")
         out.write(f"{record.state.describe()}\n")
         return

@@ -102,13 +102,13 @@ async def answer(engine: Engine, request: Any) -> dict[str, Any]:
         EngineUnavailableError: when no engine runs at all (no line could be answered).
     """
     from controller.engine import EngineError, EngineUnavailableError
-    from controller.rules.variants import Scoring, variant_named
+    from controller.rules.variants import variant_named
     from controller.rules.xgid import Xgid
 
     listed = plays.answer(request)
     if "error" in listed:
         return listed
-    if variant_named(request.get("variant", "backgammon")).scoring is not Scoring.BACKGAMMON:
+    if not variant_named(request.get("variant", "backgammon")).has_backgammon_ids:
         return {"id": listed["id"], "error": "GNU Backgammon gives hints for backgammon only"}
     try:
         position = Xgid(board=tuple(request["board"]), turn=request["player"])

@@ -5,7 +5,7 @@ sequence numbers, so the bookkeeping is a plain fold the tests can feed directly
 asyncio shell (:mod:`controller.hub.server`) only moves messages and writes files.
 
 Each board's events that are match-record events (their ``data`` is the journal's JSON of
-:mod:`controller.record.events`) are applied to a :class:`~controller.record.Replayer`,
+:mod:`controller.match.events`) are applied to a :class:`~controller.record.Replayer`,
 which checks them against the rules; when a match ends (or a money game, for a money
 session) the hub returns an :class:`Archive` with its ``.mat`` and ``.sgf`` texts.
 """

@@ -7,28 +7,45 @@ and journals the events that come out.
 
 * :mod:`~controller.match.flow` — :class:`Flow` (opening, cube, turns, game end).
 * :mod:`~controller.match.inputs` — what the board, camera, buttons and web view tell it.
-* :mod:`~controller.match.jacquet` — Jacquet de Versailles' turns, hooked into the flow:
-  importing it here registers them, so any import of the core lets a Jacquet flow find them.
+* :mod:`~controller.match.events` — what the flow records, event by event, and
+  :mod:`~controller.match.event_json` its JSON form: the journal's events, which
+  :mod:`controller.record` stores and exports.
+* :mod:`~controller.match.replay` — the events folded against the rules into games,
+  scores and the state a match resumes from (:class:`Replayer`).
+* :mod:`~controller.match.jacquet` — Jacquet de Versailles' turns, hooked into the flow,
+  and :mod:`~controller.match.jacquet_replay`, its games replayed: importing them here
+  registers their hooks, so any import of the core lets a Jacquet flow or replay find them.
 * :mod:`~controller.match.orientation` — which side is player 0.
 * :mod:`~controller.match.learner` — the learner's lamps and hint steps.
 * :mod:`~controller.match.cube_seen` — the cube the camera sees against the referee's.
 """
 
-from controller.match.errors import ActionError, RefusedError
+from controller.match.errors import ActionError, InvalidEventError, RecordError, RefusedError
 from controller.match.flow import Flow, VariantTurns
 from controller.match.inputs import Input
 from controller.match.jacquet import JacquetTurns
+from controller.match.jacquet_replay import JacquetReplay
 from controller.match.orientation import Orientation, logical_cells, mirror, physical_scene
+from controller.match.replay import GameRecord, MatchRecord, Replayer, replay
+from controller.match.snapshot import MatchSnapshot
 
 __all__ = [
     "ActionError",
     "Flow",
+    "GameRecord",
     "Input",
+    "InvalidEventError",
+    "JacquetReplay",
     "JacquetTurns",
+    "MatchRecord",
+    "MatchSnapshot",
     "Orientation",
+    "RecordError",
     "RefusedError",
+    "Replayer",
     "VariantTurns",
     "logical_cells",
     "mirror",
     "physical_scene",
+    "replay",
 ]

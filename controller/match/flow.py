@@ -16,7 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Protocol
 
-from controller.match.errors import RefusedError
+from controller.match import events as recorded
+from controller.match.errors import InvalidEventError, RefusedError
 from controller.match.inputs import (
     CameraLifted,
     CameraRoll,
@@ -28,15 +29,21 @@ from controller.match.inputs import (
     Observed,
     PositionSet,
 )
-from controller.record import events as recorded
-from controller.record.errors import InvalidEventError
-from controller.record.model import MatchSnapshot
+from controller.match.resignation import offer_resignation, pending_refusal, resignation_answer
+from controller.match.snapshot import MatchSnapshot
+from controller.match.turn_record import (
+    dice_changed,
+    ended_event,
+    high_first,
+    play_event,
+    seen_events,
+    turn_thrower,
+)
 from controller.referee import (
     Button,
     Cells,
     DiceLifted,
     Display,
-    Kind,
     ManualDice,
     Mode,
     Phase,
@@ -68,26 +75,7 @@ from controller.rules import (
 from controller.rules.variants import BACKGAMMON, Scoring
 from hardware.board.scene import Colour, Lamp, Pattern, Scene
 
-__all__ = [
-    "Flow",
-    "VariantTurns",
-    "canonical_notation",
-    "register_variant_turns",
-]
-
-
-def turn_thrower(turn: TurnState) -> Player:
-    """Who threw the dice the camera reads: the mover before playing, else the opponent
-    (a throw while the mover is still playing accepts the play as made)."""
-    return turn.player if turn.phase in (Phase.ROLL, Phase.MANUAL_DICE) else 1 - turn.player
-
-
-def canonical_notation(before: Board, player: Player, dice: tuple[int, int], after: Board) -> str:
-    """The canonical notation of the legal play from ``before`` to ``after`` (as the record's)."""
-    for play in legal_plays(before, player, dice):
-        if play.result == after:
-            return play.notation
-    raise RefusedError(f"no legal play of {dice!r} reaches {after!r}")
+__all__ = ["Flow", "VariantTurns", "register_variant_turns"]
 
 
 class VariantTurns(Protocol):
@@ -99,6 +87,10 @@ class VariantTurns(Protocol):
     variant module registers its hooks (:func:`register_variant_turns`).
     """
 
+    def start(self, flow: Flow) -> Flow:
+        """The flow of a new match (what its players are told first)."""
+        ...
+
     def resume(self, flow: Flow, snapshot: MatchSnapshot) -> Flow:
         """The flow where the journal's ``snapshot`` stands (no game over owed)."""
         ...
@@ -109,6 +101,16 @@ class VariantTurns(Protocol):
 
     def thrower(self, flow: Flow) -> Player | None:
         """Who throws the next dice the camera sees (:attr:`Flow.thrower`)."""
+        ...
+
+    def resign(
+        self, flow: Flow, player: Player, kind: WinKind
+    ) -> tuple[Flow, list[recorded.Event]]:
+        """``player`` offers to resign (:meth:`Flow.resign`).
+
+        Raises:
+            RefusedError: when the variant's games cannot be resigned, or not now.
+        """
         ...
 
 
@@ -166,19 +168,13 @@ class Flow:
     ) -> Flow:
         """A new match of ``variant``."""
         flow = cls(names, rules, MatchState(rules), mode, variant=variant)
-        if flow.is_jacquet:
-            return replace(flow, notice="primauté: each player throws one die")
-        return flow
+        hooks = flow._variant_turns
+        return flow if hooks is None else hooks.start(flow)
 
     @property
     def _variant_turns(self) -> VariantTurns | None:
         """The hooks of a variant with turns of its own; None for backgammon's."""
         return _VARIANT_TURNS.get(self.variant.scoring)
-
-    @property
-    def is_jacquet(self) -> bool:
-        """Whether the match is Jacquet de Versailles (either ruleset)."""
-        return self.variant.scoring is Scoring.JACQUET
 
     @classmethod
     def resume(
@@ -200,7 +196,7 @@ class Flow:
         owed: list[recorded.Event] = []
         if snapshot.pending is not None:
             result = snapshot.pending
-            owed.append(_ended(result))
+            owed.append(ended_event(result))
             return flow._game_over(result, owed)
         if flow._variant_turns is not None:
             return flow._variant_turns.resume(flow, snapshot), owed
@@ -220,7 +216,7 @@ class Flow:
             return "match-over"
         if self.turn is None or self.turn.phase is Phase.PRIMAUTE:
             return "opening"
-        if self.cube is None and not self.is_jacquet:
+        if self.cube is None and self.variant.has_cube:
             return "opening"
         if self.cube is not None and self.cube.phase in (CubePhase.DOUBLED, CubePhase.BEAVERED):
             return "cube-offered"
@@ -283,11 +279,7 @@ class Flow:
                 return flow, []  # a resignation pending: the turn waits for its answer
             return flow._turn(self.turn.on(Seen(event.cells)))
         if self.resignation is not None:
-            offered = self.resignation
-            raise RefusedError(
-                f"player {offered.player} offered to resign a {offered.kind.name.lower()}: "
-                f"player {1 - offered.player} accepts or refuses it first"
-            )
+            raise pending_refusal(self.resignation)
         if self.match.is_over:
             raise RefusedError("the match is over")
         if self.cube is None or self.turn is None:
@@ -306,7 +298,7 @@ class Flow:
             return self._turn(turn.on(DiceLifted(turn.player)))
         roller = turn_thrower(turn)
         if isinstance(event, CameraRoll):
-            return self._turn(turn.on(Rolled(roller, _high_first(event.dice))))
+            return self._turn(turn.on(Rolled(roller, high_first(event.dice))))
         if isinstance(event, CameraRollFault):
             return self._turn(turn.on(RollFault(roller, event.reason)))
         return self._turn(turn.on(RollUnreadable(roller)))
@@ -367,28 +359,13 @@ class Flow:
         times the cube) or refuses (play goes on); nothing else counts meanwhile.
 
         Raises:
-            RefusedError: in Jacquet, with no game in progress, a double to answer, or a
-                resignation already pending.
+            RefusedError: in a variant without resignation (its hooks say why), with no
+                game in progress, a double to answer, or a resignation already pending.
         """
-        if self.is_jacquet:
-            raise RefusedError(
-                f"Jacquet de Versailles ({self.variant.name}) has no resignation: a game is "
-                "played out (or abandoned with new-game)"
-            )
-        if self.match.is_over:
-            raise RefusedError("the match is over")
-        if self.cube is None or self.turn is None:
-            raise RefusedError("no game in progress to resign: waiting for the opening roll")
-        if self.resignation is not None:
-            raise RefusedError(
-                f"player {self.resignation.player} has offered to resign: answer that first"
-            )
-        problem = self.cube.resign_problem(player)
-        if problem is not None:
-            raise RefusedError(problem)
-        event = recorded.Resigned(player, kind)
-        what = f"player {player} resigns a {kind.name.lower()}"
-        notice = f"{what}: player {1 - player} accepts or refuses"
+        if self._variant_turns is not None:
+            return self._variant_turns.resign(self, player, kind)
+        cube = self.cube if self.turn is not None else None
+        event, notice = offer_resignation(self.match, cube, self.resignation, player, kind)
         return replace(self, resignation=event, notice=notice), [event]
 
     def answer_resignation(self, accept: bool) -> tuple[Flow, list[recorded.Event]]:
@@ -400,13 +377,11 @@ class Flow:
         offered = self.resignation
         if offered is None or self.cube is None:
             raise RefusedError("no resignation to answer")
-        answerer = 1 - offered.player
+        result, events, notice = resignation_answer(offered, self.cube, accept)
         flow = replace(self, resignation=None)
-        if not accept:
-            notice = f"player {answerer} refused the resignation: play on"
-            return replace(flow, notice=notice), [recorded.ResignRefused(answerer)]
-        result = self.cube.resign(offered.player, offered.kind)
-        return flow._game_over(result, [recorded.ResignAccepted(answerer), _ended(result)])
+        if result is None:
+            return replace(flow, notice=notice), events
+        return flow._game_over(result, events)
 
     def with_mode(self, mode: Mode) -> Flow:
         """The same flow shown in another mode (the Mode button)."""
@@ -423,7 +398,7 @@ class Flow:
             ]
         if key is Button.DROP:
             result = cube.drop(player)
-            return self._game_over(result, [recorded.Dropped(player), _ended(result)])
+            return self._game_over(result, [recorded.Dropped(player), ended_event(result)])
         if key is Button.DOUBLE:
             problem = cube.beaver_problem(player)
             if problem is not None:
@@ -459,14 +434,14 @@ class Flow:
         assert self.turn is not None and self.cube is not None
         old, cube = self.turn, self.cube
         events: list[recorded.Event] = []
-        if cube.phase is CubePhase.ROLLED and _dice_changed(old.dice, turn.dice):
+        if cube.phase is CubePhase.ROLLED and dice_changed(old.dice, turn.dice):
             # Other dice than those on record (a misread confirmed by hand): correct them.
             assert turn.dice is not None
             events.append(recorded.DiceCorrected(turn.player, turn.dice))
         elif old.dice is None and turn.dice is not None and turn.phase is not Phase.DONE:
             events.append(recorded.Rolled(turn.player, turn.dice))
             cube = cube.roll(turn.player)
-        partial = _seen_events(old, turn, self.partial, events)
+        partial = seen_events(old, turn, self.partial, events)
         flow = replace(self, cube=cube, turn=turn, partial=partial, notice=turn.notice)
         if turn.phase is not Phase.DONE:
             return flow, events
@@ -478,16 +453,11 @@ class Flow:
         end = turn.end
         assert end is not None and turn.dice is not None
         after = end.board
-        legal = {play.result for play in legal_plays(turn.before, turn.player, turn.dice)}
-        if after in legal:
-            notation = canonical_notation(turn.before, turn.player, turn.dice, after)
-            events.append(recorded.Played(turn.player, turn.dice, notation, after))
-        else:
-            events.append(recorded.IllegalPlayAccepted(turn.player, turn.dice, turn.before, after))
+        events.append(play_event(turn, after, legal_plays(turn.before, turn.player, turn.dice)))
         ended = outcome(after)
         if ended is not None:
             result = cube.result(ended)
-            events.append(_ended(result))
+            events.append(ended_event(result))
             return replace(self, cube=cube)._game_over(result, events)
         cube = cube.end_turn(turn.player)
         opponent = 1 - turn.player
@@ -527,51 +497,3 @@ class Flow:
             self, match=match, opening=None, cube=None, turn=None, partial=None, notice=text
         )
         return flow, events
-
-
-def _seen_events(
-    old: TurnState, turn: TurnState, partial: Board | None, events: list[recorded.Event]
-) -> Board | None:
-    """Add the events of what the turn saw (a new partial board, a flag); the partial now."""
-    verdict = turn.verdict
-    if (
-        turn.phase is Phase.MOVING
-        and verdict is not None
-        and verdict.kind in (Kind.PARTIAL, Kind.COMPLETE)
-        and verdict.board is not None
-        and verdict.board != (partial or turn.before)
-    ):
-        events.append(recorded.Observed(verdict.board))
-        partial = verdict.board
-    if turn.phase is Phase.FLAGGED and old.phase is not Phase.FLAGGED and turn.flagged:
-        events.append(_flagged(turn))
-    return partial
-
-
-def _flagged(turn: TurnState) -> recorded.Flagged:
-    """The record of a flagged play: the board shown if it is a position, else the nearest."""
-    flagged = turn.flagged
-    assert flagged is not None
-    for board in (flagged.board, flagged.nearest, turn.before):
-        if board is None:
-            continue
-        try:
-            return recorded.Flagged(turn.player, board, flagged.text)
-        except InvalidEventError:
-            continue
-    raise RefusedError(f"no board to record the flag on: {flagged.text}")
-
-
-def _ended(result: GameResult) -> recorded.GameEnded:
-    return recorded.GameEnded(
-        result.winner, result.points, result.kind, result.dropped, result.resigned
-    )
-
-
-def _dice_changed(old: tuple[int, int] | None, new: tuple[int, int] | None) -> bool:
-    """Whether ``new`` dice replace ``old`` ones (None: the dice were taken back)."""
-    return new is not None and (old is None or sorted(old) != sorted(new))
-
-
-def _high_first(dice: tuple[int, int]) -> tuple[int, int]:
-    return (dice[0], dice[1]) if dice[0] >= dice[1] else (dice[1], dice[0])

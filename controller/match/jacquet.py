@@ -7,7 +7,7 @@ who plays next is the rules' :class:`~controller.rules.JacquetTurn`, which the r
 :func:`jacquet_on` (through the hooks :class:`JacquetTurns` registers, so that the flow
 never imports this module), which returns the next flow and the record events to journal before
 adopting it, as for backgammon; the record folds them back with the same rules
-(:mod:`controller.record._jacquet` says how a Jacquet game is recorded).
+(:mod:`controller.match.jacquet_replay` says how a Jacquet game is recorded).
 
 What the players see (``shared/JACQUET.md``): the primauté as the first throw (one die
 each, a doublet played by both then thrown again, rule 2); numbers handed over played by
@@ -20,14 +20,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from controller.match import events as recorded
 from controller.match.errors import RefusedError
-from controller.match.flow import (
-    Flow,
-    _high_first,
-    _seen_events,
-    register_variant_turns,
-    turn_thrower,
-)
+from controller.match.flow import Flow, register_variant_turns
 from controller.match.inputs import (
     CameraLifted,
     CameraRoll,
@@ -39,8 +34,15 @@ from controller.match.inputs import (
     Observed,
     PositionSet,
 )
-from controller.record import events as recorded
-from controller.record.model import MatchSnapshot
+from controller.match.jacquet_replay import game_result
+from controller.match.snapshot import MatchSnapshot
+from controller.match.turn_record import (
+    ended_event,
+    high_first,
+    play_event,
+    seen_events,
+    turn_thrower,
+)
 from controller.referee import (
     Button,
     DiceLifted,
@@ -58,34 +60,54 @@ from controller.referee import (
     jacquet_state,
     jacquet_turn_of,
 )
-from controller.rules import GameResult, JacquetResult, JacquetTurn, WinKind
+from controller.rules import JacquetTurn, Player, WinKind
 from controller.rules.variants import Scoring
 
-__all__ = ["JacquetTurns", "jacquet_on", "jacquet_result_of", "jacquet_resume", "jacquet_thrower"]
+__all__ = [
+    "JacquetTurns",
+    "jacquet_on",
+    "jacquet_resign",
+    "jacquet_resume",
+    "jacquet_start",
+    "jacquet_thrower",
+]
 
 _CUBE_KEYS = (Button.DOUBLE, Button.TAKE, Button.DROP)
 
 
-def jacquet_result_of(result: JacquetResult) -> GameResult:
-    """The record's result of a Jacquet game: 1 point single, 2 a double win (``GAMMON``)."""
-    return GameResult(result.winner, result.points, 1, _kind(result))
+def jacquet_start(flow: Flow) -> Flow:
+    """A new Jacquet match: the players first throw for the primauté."""
+    return replace(flow, notice="primauté: each player throws one die")
 
 
-def _kind(result: JacquetResult) -> WinKind:
-    return WinKind.GAMMON if result.is_double else WinKind.SINGLE
+def jacquet_resign(flow: Flow, player: Player, kind: WinKind) -> tuple[Flow, list[recorded.Event]]:
+    """Refused: a game of Jacquet is played out (rule 12 scores only the board's end).
+
+    Raises:
+        RefusedError: always, saying what to do instead.
+    """
+    raise RefusedError(
+        f"Jacquet de Versailles ({flow.variant.name}) has no resignation: a game is "
+        "played out (or abandoned with new-game)"
+    )
 
 
 def jacquet_resume(flow: Flow, snapshot: MatchSnapshot) -> Flow:
     """The flow of a Jacquet match where the journal's ``snapshot`` stands (no game over owed).
 
-    A game whose primauté is not yet thrown resumes waiting for it; numbers being played
-    resume with the throw they came from, the board telling how far the play got.
+    A game with no throw yet resumes as the live flow waits for one, its turn made by the
+    first input (:func:`_new_game`): in Ludii's rules too, where player 0 then throws.
+    Numbers being played resume with the throw they came from, the board telling how far
+    the play got.
     """
     turn = snapshot.jacquet
     if turn is None or snapshot.match.is_over:
         return flow
+    notice = f"resumed: {snapshot.describe()}"
+    if snapshot.game is None:
+        return replace(flow, notice=notice)
     dice = snapshot.dice if turn.numbers else None
-    state = jacquet_state(turn, dice=dice, notice=f"resumed: {snapshot.describe()}")
+    state = jacquet_state(turn, dice=dice, notice=notice)
     return replace(flow, turn=state, notice=state.notice)
 
 
@@ -134,7 +156,7 @@ def jacquet_on(flow: Flow, event: Input) -> tuple[Flow, list[recorded.Event]]:
         return _adopt(flow, turn, turn.on(DiceLifted(turn.player)))
     roller = _roller(turn)
     if isinstance(event, CameraRoll):
-        return _adopt(flow, turn, turn.on(Rolled(roller, _high_first(event.dice))))
+        return _adopt(flow, turn, turn.on(Rolled(roller, high_first(event.dice))))
     if isinstance(event, CameraRollFault):
         return _adopt(flow, turn, turn.on(RollFault(roller, event.reason)))
     return _adopt(flow, turn, turn.on(RollUnreadable(roller)))
@@ -188,7 +210,7 @@ def _adopt(flow: Flow, old: TurnState, turn: TurnState) -> tuple[Flow, list[reco
         events.append(recorded.OpeningRolled(turn.dice))
     elif old.dice is None and turn.dice is not None and turn.phase is not Phase.DONE:
         events.append(recorded.Rolled(turn.player, turn.dice))
-    partial = _seen_events(old, turn, flow.partial, events)
+    partial = seen_events(old, turn, flow.partial, events)
     flow = replace(flow, turn=turn, partial=partial, notice=turn.notice)
     if turn.phase is not Phase.DONE:
         return flow, events
@@ -204,17 +226,12 @@ def _end_turn(
     if end.declined:
         events.append(recorded.Declined(turn.player))
     else:
-        play = next((play for play in playing.plays() if play.result == end.board), None)
-        if play is not None:
-            events.append(recorded.Played(turn.player, turn.dice, play.notation, end.board))
-        else:
-            events.append(
-                recorded.IllegalPlayAccepted(turn.player, turn.dice, turn.before, end.board)
-            )
+        events.append(play_event(turn, end.board, playing.plays()))
     result = end.result
     if result is not None:
-        events.append(recorded.GameEnded(result.winner, result.points, _kind(result)))
-        return flow._game_over(jacquet_result_of(result), events)
+        ended = game_result(result)
+        events.append(ended_event(ended))
+        return flow._game_over(ended, events)
     following = turn.next_turn()
     if following.dice is not None and following.dice_source in (
         DiceSource.CAMERA,
@@ -231,9 +248,11 @@ def _end_turn(
 class JacquetTurns:
     """Jacquet de Versailles' hooks into :class:`Flow` (a :class:`VariantTurns`)."""
 
+    start = staticmethod(jacquet_start)
     resume = staticmethod(jacquet_resume)
     on = staticmethod(jacquet_on)
     thrower = staticmethod(jacquet_thrower)
+    resign = staticmethod(jacquet_resign)
 
 
 register_variant_turns(Scoring.JACQUET, JacquetTurns())

@@ -1,7 +1,12 @@
-"""Tabula's records: the match record, the crash-safe SQLite journal, ``.mat`` and ``.sgf``.
+"""Tabula's records: the crash-safe SQLite journal, ``.mat``, ``.sgf`` and plain text.
 
-* :mod:`~controller.record.events` — what happened, event by event, and its JSON form.
-* :mod:`~controller.record.model` — events replayed against the rules: games, scores, and
+The record depends on the match core, never the reverse: the events and their replay are
+the core's (:mod:`controller.match`), re-exported here for the record's readers, as
+``chess.pgn`` reads and writes games of ``chess``'s boards.
+
+* :mod:`~controller.match.events` — what happened, event by event, and
+  :mod:`~controller.match.event_json` its JSON form.
+* :mod:`~controller.match.replay` — events replayed against the rules: games, scores, and
   the state to resume from.
 * :mod:`~controller.record.journal` — the SQLite journal every event is written to before
   it is acted upon.
@@ -11,17 +16,14 @@
   put back on the events they judge.
 """
 
-from controller.record.errors import (
-    InvalidEventError,
-    JournalCorruptError,
-    JournalDamagedError,
-    JournalError,
-    MatFileError,
-    RecordError,
-    SgfError,
-)
-from controller.record.events import (
+from controller.match.event_json import (
     FORMAT_VERSION,
+    event_from_dict,
+    event_from_json,
+    event_to_dict,
+    event_to_json,
+)
+from controller.match.events import (
     Beavered,
     Declined,
     DiceCorrected,
@@ -43,20 +45,19 @@ from controller.record.events import (
     ResignRefused,
     Rolled,
     Taken,
-    event_from_dict,
-    event_from_json,
-    event_to_dict,
-    event_to_json,
     name_problem,
     names_clash,
 )
-from controller.record.model import (
-    GameRecord,
-    MatchRecord,
-    MatchSnapshot,
-    Phase,
-    Replayer,
-    replay,
+from controller.match.replay import GameRecord, MatchRecord, Replayer, replay
+from controller.match.snapshot import MatchSnapshot, Phase
+from controller.record.errors import (
+    InvalidEventError,
+    JournalCorruptError,
+    JournalDamagedError,
+    JournalError,
+    MatFileError,
+    RecordError,
+    SgfError,
 )
 
 __all__ = [

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import NamedTuple
 
-from controller.record.events import (
+from controller.match.events import (
     Event,
     GameEnded,
     MatchStarted,
@@ -20,7 +20,7 @@ from controller.record.events import (
     Resigned,
     Rolled,
 )
-from controller.record.model import Replayer
+from controller.match.replay import Replayer
 from controller.rules import Board, MatchState, Player, WinKind, flip, legal_plays
 
 

@@ -30,10 +30,10 @@ from typing import Final
 
 from controller.engine.model import CubeAdvice, Probabilities
 from controller.engine.review import CubeVerdict, PlayVerdict, Review, Skill
+from controller.match.events import Beavered, Doubled, Dropped, Event, Played, Rolled, Taken
+from controller.match.replay import MatchRecord
 from controller.record._met import emg_to_mwc
 from controller.record.decisions import JudgedEvent, pair_verdicts
-from controller.record.events import Beavered, Doubled, Dropped, Event, Played, Rolled, Taken
-from controller.record.model import MatchRecord
 from controller.rules import Player, Xgid
 
 __all__ = ["MAX_PLAYS", "Notes", "letter"]

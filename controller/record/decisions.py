@@ -13,8 +13,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
 from controller.engine.review import CheckerDecision, CubeDecision, Review, Verdict
-from controller.record.errors import RecordError
-from controller.record.events import (
+from controller.match.errors import RecordError
+from controller.match.events import (
     Beavered,
     Doubled,
     Dropped,
@@ -27,7 +27,8 @@ from controller.record.events import (
     Rolled,
     Taken,
 )
-from controller.record.model import MatchRecord, Phase, Replayer
+from controller.match.replay import MatchRecord, Replayer
+from controller.match.snapshot import Phase
 from controller.rules import Xgid, xgid
 
 __all__ = ["Decision", "JudgedEvent", "decisions_of", "pair_verdicts"]

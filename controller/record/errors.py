@@ -1,8 +1,13 @@
-"""Exceptions of the records: the journal, the match model and the match-file codecs."""
+"""Exceptions of the records: the journal and the match-file codecs.
+
+The root, :class:`RecordError`, and the events' own :class:`InvalidEventError` are the
+match core's (:mod:`controller.match.errors`): re-exported here, as every record error is
+one of them.
+"""
 
 from __future__ import annotations
 
-from hardware.board.errors import TabulaError
+from controller.match.errors import InvalidEventError, RecordError
 
 __all__ = [
     "InvalidEventError",
@@ -13,14 +18,6 @@ __all__ = [
     "RecordError",
     "SgfError",
 ]
-
-
-class RecordError(TabulaError):
-    """Base class of the records' errors."""
-
-
-class InvalidEventError(RecordError, ValueError):
-    """An event that does not parse, or that the rules forbid at its place in the match."""
 
 
 class JournalError(RecordError, OSError):

@@ -9,7 +9,8 @@ to handle: frames after the last valid commit frame are ignored on the next open
 That recovery would as silently drop committed events after a damaged frame, and a row
 deleted or edited by hand would go unseen: so each row carries a checksum chained to the
 row before, and the chain's head is written after each commit to ``<journal>.head``
-(:mod:`controller.record._chain`). Opening checks, before anything is written or
+(:mod:`controller.record._chain`; the file's schema and what opening checks are
+:mod:`controller.record._journal_file`'s). Opening checks, before anything is written or
 checkpointed (on a read-only connection), that the sequence numbers have no gap, that each
 row matches its checksum, and that the journal reaches its head (which may lag one event:
 the power cut between the commit and the head's write). A file emptied to 0 bytes, or gone
@@ -20,7 +21,7 @@ the database, its write-ahead log and its head stay byte for byte as they were (
 leave its shared-memory index, ``-shm``, which holds nothing of the journal).
 
 The journal also replays its events against the rules as it opens and as it appends
-(:mod:`controller.record.model`): an event the rules forbid is refused before it is
+(:mod:`controller.match.replay`): an event the rules forbid is refused before it is
 written, so a journal always replays, and reopening it resumes the match exactly where it
 stood, mid-turn included (:attr:`Journal.state`, :meth:`Journal.resumed`).
 
@@ -38,8 +39,12 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Final
+from typing import Any
 
+from controller.match.event_json import event_from_json, event_to_json
+from controller.match.events import Event, MatchStarted
+from controller.match.replay import MatchRecord, Replayer
+from controller.match.snapshot import MatchSnapshot
 from controller.record._chain import (
     GENESIS,
     ChainCheck,
@@ -47,43 +52,36 @@ from controller.record._chain import (
     HeadWriter,
     Row,
     chain_digest,
-    check_chain,
     create_head,
     head_path,
-    read_head,
     sync_directory,
+)
+from controller.record._journal_file import (
+    APPLICATION_ID,
+    SCHEMA_VERSION,
+    add_digests,
+    archive_path,
+    check_database,
+    corrupt_error,
+    create_journal_file,
+    emptied_error,
+    finish_rotation,
+    make_durable,
+    pending_path,
+    read_checked_head,
+    refuse_gone,
+    remove_journal_files,
+    verify_rows,
 )
 from controller.record.errors import (
     InvalidEventError,
     JournalCorruptError,
-    JournalDamagedError,
     JournalError,
 )
-from controller.record.events import Event, MatchStarted, event_from_json, event_to_json
-from controller.record.model import MatchRecord, MatchSnapshot, Replayer
 
 __all__ = ["APPLICATION_ID", "Journal", "JournalEntry", "archive_path", "head_path"]
 
 _log = logging.getLogger(__name__)
-
-APPLICATION_ID: Final = 0x54414231
-"""SQLite ``application_id`` of a Tabula journal (``TAB1``), so another database is refused."""
-
-_UNCHAINED_VERSION: Final = 1
-"""The schema before the chained checksums: read as it is, chained when opened to write."""
-_SCHEMA_VERSION: Final = 2
-_SCHEMA: Final = """
-CREATE TABLE events (
-    seq INTEGER PRIMARY KEY,
-    at REAL NOT NULL,
-    event TEXT NOT NULL,
-    digest BLOB NOT NULL
-)
-"""
-_ADVICE: Final = (
-    "Restore it (with its .head file) from a backup, or move both aside to start a new match"
-)
-
 
 @dataclass(frozen=True, slots=True)
 class JournalEntry:
@@ -151,16 +149,16 @@ class Journal:
 
     def _open(self) -> sqlite3.Connection:
         if not self._readonly:
-            self._finish_rotation()
-        head = self._read_head()  # before the rows: a writer at work only moves past it
+            finish_rotation(self.path)
+        head = read_checked_head(self.path)  # before the rows: a writer at work only moves past it
         if not self.path.exists():
-            if not _pending_path(self.path).exists():  # else a rotation the writer finishes
-                self._refuse_gone(head)
+            if not pending_path(self.path).exists():  # else a rotation the writer finishes
+                refuse_gone(self.path, head)
             if self._readonly:
                 raise JournalError(f"no journal at {str(self.path)!r}")
             head = self._create()
         elif self.path.stat().st_size == 0:
-            raise self._emptied("the file is empty (0 bytes)", head)
+            raise emptied_error(self.path, "the file is empty (0 bytes)", head)
         try:
             reader = self._connect(
                 f"{self.path.resolve().as_uri()}?mode=ro", uri=True, isolation_level=None
@@ -168,124 +166,31 @@ class Journal:
         except (sqlite3.Error, OSError) as error:
             raise JournalError(f"cannot open journal {str(self.path)!r}: {error}") from None
         try:
-            version = self._check_database(reader)
-            column = "digest" if version == _SCHEMA_VERSION else "NULL"
+            version = check_database(self.path, reader)
+            column = "digest" if version == SCHEMA_VERSION else "NULL"
             query = f"SELECT seq, at, event, {column} FROM events ORDER BY seq"
             rows = [Row(*row) for row in reader.execute(query)]
-            check = self._verify(rows, head, version)
+            check = verify_rows(self.path, rows, head, version)
             self._load(rows, head)
         except sqlite3.DatabaseError as error:
             reader.close()
-            raise self._corrupt(str(error)) from None
+            raise corrupt_error(self.path, str(error)) from None
         except BaseException:
             reader.close()
             raise
         self._digest = check.digests[-1] if rows else GENESIS
-        chained = version == _SCHEMA_VERSION
+        chained = version == SCHEMA_VERSION
         self._verified = self._last_seq if chained else self._first_seq - 1
         if self._readonly:
             return reader
         reader.close()
         return self._open_writer(rows, check, head, chained=chained)
 
-    def _finish_rotation(self) -> None:
-        """Put a new match's journal in place if the power went before it took the path."""
-        pending = _pending_path(self.path)
-        if self.path.exists() or not pending.exists():
-            return
-        try:
-            if head_path(pending).exists():
-                os.replace(head_path(pending), head_path(self.path))
-            os.replace(pending, self.path)
-            sync_directory(self.path.parent)
-        except OSError as error:
-            raise JournalError(
-                f"cannot put the new journal {str(pending)!r} in place: {error}"
-            ) from None
-
-    def _read_head(self) -> Head | None:
-        try:
-            return read_head(head_path(self.path))
-        except ValueError as error:  # neither slot holds a head
-            raise self._damaged([str(error)]) from None
-        except OSError as error:
-            raise JournalError(
-                f"cannot read the head of journal {str(self.path)!r}: {error}"
-            ) from None
-
-    def _refuse_gone(self, head: Head | None) -> None:
-        """A journal gone while its head or its write-ahead log remain is lost, not new."""
-        log = Path(f"{self.path}-wal")
-        if log.exists() and log.stat().st_size > 0:
-            raise self._damaged([f"the file is gone but its write-ahead log {str(log)!r} remains"])
-        if head is not None and head.last >= head.first:
-            raise self._emptied("the file is gone", head)
-
     def _create(self) -> Head:
-        """Create an empty journal whole beside the path, with its head; then rename it there.
-
-        Why: a journal is then never seen empty or half made at its path, so an empty file
-        there is damage, never a power cut during the creation.
-        """
-        temporary = self.path.with_name(self.path.name + ".init")
+        """Create an empty journal at the path, with its head (:func:`create_journal_file`)."""
         head = Head(self._first_seq, self._first_seq - 1, GENESIS)
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            _remove_journal_files(temporary)
-            connection = self._connect(str(temporary), isolation_level=None)
-            try:
-                connection.execute("PRAGMA journal_mode=WAL")
-                connection.execute("PRAGMA synchronous=FULL")
-                connection.execute("BEGIN IMMEDIATE")
-                connection.execute(_SCHEMA)
-                connection.execute(f"PRAGMA application_id={APPLICATION_ID}")
-                connection.execute(f"PRAGMA user_version={_SCHEMA_VERSION}")
-                connection.execute("COMMIT")
-            finally:
-                connection.close()  # the last connection: checkpointed into the one file
-            descriptor = os.open(temporary, os.O_RDONLY)
-            try:
-                os.fsync(descriptor)
-            finally:
-                os.close(descriptor)
-            create_head(head_path(self.path), head)
-            os.replace(temporary, self.path)
-            sync_directory(self.path.parent)
-        except (sqlite3.Error, OSError) as error:
-            raise JournalError(f"cannot create journal {str(self.path)!r}: {error}") from None
+        create_journal_file(self.path, head, self._connect)
         return head
-
-    def _check_database(self, connection: sqlite3.Connection) -> int:
-        """The schema version of a Tabula journal that SQLite finds sound."""
-        application_id = connection.execute("PRAGMA application_id").fetchone()[0]
-        if application_id != APPLICATION_ID:
-            raise JournalError(
-                f"{str(self.path)!r} is not a Tabula journal "
-                f"(SQLite application_id {application_id:#x}, expected {APPLICATION_ID:#x})"
-            )
-        version: int = connection.execute("PRAGMA user_version").fetchone()[0]
-        if version not in (_UNCHAINED_VERSION, _SCHEMA_VERSION):
-            raise JournalError(
-                f"journal {str(self.path)!r} has schema version {version}, "
-                f"this program reads {_UNCHAINED_VERSION} and {_SCHEMA_VERSION}"
-            )
-        check = connection.execute("PRAGMA quick_check").fetchall()
-        if check != [("ok",)]:
-            raise self._corrupt("; ".join(str(row[0]) for row in check[:3]))
-        return version
-
-    def _verify(self, rows: Sequence[Row], head: Head | None, version: int) -> ChainCheck:
-        """Check the rows' numbers, checksums and head; name every event lost or changed."""
-        check = check_chain(rows, head)
-        problems = check.problems()
-        if head is None and version == _SCHEMA_VERSION and rows:
-            problems.append(
-                f"its head file {str(head_path(self.path))!r} is missing, "
-                "so a lost tail cannot be ruled out"
-            )
-        if problems:
-            raise self._damaged(problems, missing=check.missing, changed=check.changed)
-        return check
 
     def _load(self, rows: Sequence[Row], head: Head | None) -> None:
         for row in rows:
@@ -304,8 +209,7 @@ class Journal:
         except (sqlite3.Error, OSError) as error:
             raise JournalError(f"cannot open journal {str(self.path)!r}: {error}") from None
         try:
-            connection.execute("PRAGMA journal_mode=WAL")
-            connection.execute("PRAGMA synchronous=FULL")
+            make_durable(connection)
             if not chained:
                 self._chain_old_journal(connection, rows, check)
             elif head is None:  # a chained journal holding no event, its head lost: no loss
@@ -313,7 +217,7 @@ class Journal:
             self._head_file = HeadWriter(head_path(self.path))
         except sqlite3.DatabaseError as error:
             connection.close()
-            raise self._corrupt(str(error)) from None
+            raise corrupt_error(self.path, str(error)) from None
         except OSError as error:
             connection.close()
             raise JournalError(
@@ -334,47 +238,11 @@ class Journal:
         head of the chain it is given, which agree when it is chained again on reopening.
         """
         create_head(head_path(self.path), self._head())
-        try:
-            connection.execute("BEGIN IMMEDIATE")
-            connection.execute("ALTER TABLE events ADD COLUMN digest BLOB NOT NULL DEFAULT x''")
-            connection.executemany(
-                "UPDATE events SET digest = ? WHERE seq = ?",
-                zip(check.digests, (row.seq for row in rows), strict=True),
-            )
-            connection.execute(f"PRAGMA user_version={_SCHEMA_VERSION}")
-            connection.execute("COMMIT")
-        except sqlite3.Error:
-            if connection.in_transaction:
-                connection.execute("ROLLBACK")
-            raise
+        add_digests(connection, rows, check.digests)
 
     def _head(self) -> Head:
         """The chain's head as it stands."""
         return Head(self._first_seq, self._last_seq, self._digest)
-
-    def _damaged(
-        self,
-        problems: list[str],
-        *,
-        missing: tuple[tuple[int, int], ...] = (),
-        changed: tuple[int, ...] = (),
-    ) -> JournalDamagedError:
-        return JournalDamagedError(
-            f"journal {str(self.path)!r} is damaged: {'; '.join(problems)}; "
-            f"it was left unchanged. {_ADVICE}",
-            missing=missing,
-            changed=changed,
-        )
-
-    def _emptied(self, what: str, head: Head | None) -> JournalDamagedError:
-        """The file is empty or gone: every event its head recorded is lost."""
-        check = check_chain((), head)
-        return self._damaged([what, *check.problems()], missing=check.missing)
-
-    def _corrupt(self, detail: str) -> JournalCorruptError:
-        return JournalCorruptError(
-            f"journal {str(self.path)!r} is damaged ({detail}); it was left unchanged. {_ADVICE}"
-        )
 
     def _event(self, seq: int, text: str) -> Event:
         """The event stored as ``text``; one that does not parse means a damaged journal."""
@@ -498,7 +366,7 @@ class Journal:
                 "SELECT seq, at, event FROM events ORDER BY seq"
             ).fetchall()
         except sqlite3.DatabaseError as error:
-            raise self._corrupt(str(error)) from None
+            raise corrupt_error(self.path, str(error)) from None
         return [JournalEntry(seq, at, self._event(seq, text)) for seq, at, text in rows]
 
     @property
@@ -549,9 +417,9 @@ class Journal:
             raise JournalError(
                 f"cannot archive journal {str(self.path)!r}: {str(archive)!r} exists"
             )
-        pending = _pending_path(self.path)
+        pending = pending_path(self.path)
         try:
-            _remove_journal_files(pending)  # a new match's journal that never took its place
+            remove_journal_files(pending)  # a new match's journal that never took its place
         except OSError as error:
             raise JournalError(f"cannot remove {str(pending)!r}: {error}") from None
         with Journal(
@@ -613,25 +481,3 @@ class Journal:
 
     def __repr__(self) -> str:
         return f"Journal({str(self.path)!r})"
-
-
-def _pending_path(path: Path) -> Path:
-    """Where a new match's journal is written before it takes ``path``'s place."""
-    return path.with_name(path.name + ".new")
-
-
-def _remove_journal_files(path: Path) -> None:
-    """Remove the journal at ``path`` with its write-ahead log, shared memory and head."""
-    for name in (path, Path(f"{path}-wal"), Path(f"{path}-shm"), head_path(path)):
-        name.unlink(missing_ok=True)
-
-
-def archive_path(path: Path, when: float, first_seq: int, last_seq: int) -> Path:
-    """Where the journal at ``path`` is kept once a new match starts: beside it, named by
-    when it was archived (UTC) and its events' sequence numbers.
-
-    >>> archive_path(Path("/var/lib/tabula/journal.sqlite3"), 0.0, 1, 87).name
-    'journal-19700101-000000-seq1-87.sqlite3'
-    """
-    stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime(when))
-    return path.with_name(f"{path.stem}-{stamp}-seq{first_seq}-{last_seq}{path.suffix}")

@@ -24,9 +24,7 @@ import re
 from dataclasses import dataclass
 from typing import Final
 
-from controller.record._moves import GameBuilder, play_steps
-from controller.record.errors import InvalidEventError, MatFileError
-from controller.record.events import (
+from controller.match.events import (
     Doubled,
     Dropped,
     Event,
@@ -34,7 +32,9 @@ from controller.record.events import (
     Played,
     Taken,
 )
-from controller.record.model import GameRecord, MatchRecord, replay
+from controller.match.replay import GameRecord, MatchRecord, replay
+from controller.record._moves import GameBuilder, play_steps
+from controller.record.errors import InvalidEventError, MatFileError
 from controller.record.plain import gnubg_refusal
 from controller.rules import START, Board, MatchState, Player, Rules
 

@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from controller.record.events import (
+from controller.match.event_json import event_to_json
+from controller.match.events import (
     Beavered,
     Declined,
     Doubled,
@@ -26,21 +27,20 @@ from controller.record.events import (
     ResignRefused,
     Rolled,
     Taken,
-    event_to_json,
 )
-from controller.record.model import MatchRecord
+from controller.match.replay import MatchRecord
 from controller.rules import WinKind
+from controller.rules.variants import Scoring
 
 __all__ = ["gnubg_refusal", "write_events", "write_text"]
 
 
 def gnubg_refusal(record: MatchRecord, suffix: str) -> str | None:
     """Why the match cannot be written as a GNU Backgammon ``suffix`` file, or None if it can."""
-    variant = record.variant.name
-    if variant == "backgammon":
+    if record.variant.has_gnubg_files:
         return None
     return (
-        f"a {suffix} file holds backgammon, not {variant}: export the match as JSON "
+        f"a {suffix} file holds backgammon, not {record.variant.name}: export the match as JSON "
         "lines or text instead (tabula export --format json|text)"
     )
 
@@ -62,7 +62,7 @@ def write_text(record: MatchRecord) -> str:
     length = record.rules.match_length
     what = f"{length}-point match" if length else "money session"
     lines = [f"{names[0]} - {names[1]}, {record.variant.name}, {what}"]
-    wins = _JACQUET_WINS if record.state.is_jacquet else _BACKGAMMON_WINS
+    wins = _WINS[record.variant.scoring]
     for game in record.games:
         crawford = ", Crawford game" if game.crawford else ""
         lines.append("")
@@ -82,7 +82,8 @@ def write_text(record: MatchRecord) -> str:
 
 
 _BACKGAMMON_WINS = {WinKind.GAMMON: "a gammon", WinKind.BACKGAMMON: "a backgammon"}
-_JACQUET_WINS = {WinKind.GAMMON: "a double win"}
+_WINS = {Scoring.BACKGAMMON: _BACKGAMMON_WINS, Scoring.JACQUET: {WinKind.GAMMON: "a double win"}}
+"""What each scoring calls a win of more than one game's points."""
 _RESIGNED = {WinKind.SINGLE: "a single game", **_BACKGAMMON_WINS}
 
 _DEEDS: dict[type, Callable[[Any], str]] = {

@@ -29,11 +29,7 @@ import re
 from typing import Final
 
 from controller.engine.review import Review
-from controller.record._moves import GameBuilder, play_steps
-from controller.record._sgf_analysis import Notes as _Notes
-from controller.record._sgf_analysis import letter as _letter
-from controller.record.errors import InvalidEventError, SgfError
-from controller.record.events import (
+from controller.match.events import (
     Beavered,
     DiceCorrected,
     Doubled,
@@ -51,7 +47,11 @@ from controller.record.events import (
     Rolled,
     Taken,
 )
-from controller.record.model import GameRecord, MatchRecord, replay
+from controller.match.replay import GameRecord, MatchRecord, replay
+from controller.record._moves import GameBuilder, play_steps
+from controller.record._sgf_analysis import Notes as _Notes
+from controller.record._sgf_analysis import letter as _letter
+from controller.record.errors import InvalidEventError, SgfError
 from controller.record.plain import gnubg_refusal
 from controller.rules import START, Board, MatchState, Player, Rules
 

@@ -144,6 +144,12 @@ class Variant:
     first_turn: FirstTurn = FirstTurn.OPENING_ROLL
     scoring: Scoring = Scoring.BACKGAMMON
     has_cube: bool = True
+    has_backgammon_ids: bool = True
+    """Whether XGID and GNU Backgammon's IDs describe its positions, and so whether GNU
+    Backgammon can analyse them: not Jacquet's, whose two players run the same way round."""
+    has_gnubg_files: bool = True
+    """Whether GNU Backgammon's match files (``.mat``, ``.sgf``) can hold its matches:
+    backgammon's only (they name no variant)."""
 
     @property
     def is_backgammon_movement(self) -> bool:
@@ -168,7 +174,7 @@ class Variant:
 
 
 BACKGAMMON = Variant(name="backgammon", start=START)
-NACKGAMMON = Variant(name="nackgammon", start=NACKGAMMON_START)
+NACKGAMMON = Variant(name="nackgammon", start=NACKGAMMON_START, has_gnubg_files=False)
 JACQUET = Variant(
     name="jacquet-versailles",
     start=_jacquet_start(),
@@ -182,6 +188,8 @@ JACQUET = Variant(
     first_turn=FirstTurn.PRIMAUTE,
     scoring=Scoring.JACQUET,
     has_cube=False,
+    has_backgammon_ids=False,
+    has_gnubg_files=False,
 )
 # Ludii's reading: the same board and moves, none of Moulidars' obligations.
 JACQUET_LUDII = replace(

@@ -168,7 +168,7 @@ class Teacher:
         engine = self.engine
         if engine is None:
             raise RefusedError(NO_ENGINE)
-        if flow.is_jacquet:
+        if not flow.variant.has_backgammon_ids:
             raise RefusedError(_BACKGAMMON_ONLY)
         turn, cube = flow.turn, flow.cube
         if turn is None or cube is None:
@@ -334,7 +334,7 @@ class Teacher:
             raise RefusedError(str(error)) from None
         if self.engine is None:
             raise RefusedError(NO_ENGINE)
-        if flow.variant.name != "backgammon":
+        if not flow.variant.has_gnubg_files:  # the review is GNU Backgammon's .sgf
             raise RefusedError(_BACKGAMMON_ONLY)
         match = journal.record()
         try:

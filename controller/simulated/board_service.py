@@ -21,8 +21,8 @@ from collections.abc import AsyncGenerator, AsyncIterator, Callable
 from pathlib import Path
 
 from controller.match.inputs import CameraRoll, Input, KeyPressed, Observed
+from controller.match.snapshot import MatchSnapshot
 from controller.mqtt import journal_events
-from controller.record.model import MatchSnapshot
 from controller.referee import Button, Mode, cells_from_board
 from controller.rules import Rules, legal_plays
 from controller.service.service import Service, open_journal

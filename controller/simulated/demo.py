@@ -26,6 +26,7 @@ from controller.config import parse_config
 from controller.record.journal import Journal
 from controller.referee import Mode
 from controller.rules import BACKGAMMON, Rules, Variant
+from controller.rules.variants import Scoring
 from controller.service.board_status import scene_text
 from controller.service.service import Service, open_journal
 from controller.simulated.camera import RollPool, TableCamera
@@ -219,7 +220,7 @@ class SimulatedBoard:
 
         press = button_presser(self.buttons, self.factory)
         driver = TableDriver
-        if self.service.flow.is_jacquet:
+        if self.service.flow.variant.scoring is Scoring.JACQUET:
             from controller.simulated.jacquet_table import JacquetTableDriver
 
             driver = JacquetTableDriver

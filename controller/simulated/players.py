@@ -11,8 +11,8 @@ import random
 from collections.abc import Generator, Iterable, Iterator
 from dataclasses import dataclass
 
-from controller.record.errors import InvalidEventError
-from controller.record.events import (
+from controller.match.errors import InvalidEventError
+from controller.match.events import (
     Declined,
     Doubled,
     Dropped,
@@ -23,7 +23,7 @@ from controller.record.events import (
     Rolled,
     Taken,
 )
-from controller.record.events import Played as RecordedPlay
+from controller.match.events import Played as RecordedPlay
 from controller.rules.board import Board, Player, pip_counts
 from controller.rules.cube import CubeState, GameResult, Rules, WinKind, outcome
 from controller.rules.jacquet import JacquetTurn
@@ -264,7 +264,7 @@ def jacquet_record_events(
 
     Why: the record's and the service's tests need whole Jacquet matches with their
     primauté throws, handed-over numbers and declines, as the journal holds them
-    (``controller.record._jacquet`` says how). Plays are chosen uniformly; handed numbers
+    (``controller.match.jacquet_replay`` says how). Plays are chosen uniformly; handed numbers
     are declined at ``decline_rate`` when rule 11 allows it.
     """
     yield MatchStarted(names, rules, variant.name)

@@ -21,8 +21,8 @@ from typing import TYPE_CHECKING, TypedDict
 
 from controller import record
 from controller.match.cube_seen import cube_shown
-from controller.match.flow import canonical_notation
 from controller.match.orientation import Orientation, mirror
+from controller.match.turn_record import canonical_notation
 from controller.referee import Cells, cells_from_board, explaining_dice, location_of
 from controller.rules import (
     Board,

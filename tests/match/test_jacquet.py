@@ -188,3 +188,17 @@ def test_ludii_s_ruleset_starts_with_player_0_and_hands_nothing_over() -> None:
     _, journalled, notices = drive(new_flow(JACQUET_LUDII), events[1:])
     assert kept(journalled) == events[1:]
     assert not any("handed over" in text for text in notices)
+
+
+@pytest.mark.parametrize("variant", [JACQUET, JACQUET_LUDII], ids=lambda variant: variant.name)
+def test_a_match_resumed_before_a_games_first_throw_waits_as_the_live_one(variant: Variant) -> None:
+    """Before a game's first throw the live flow has no turn yet (its first input makes it):
+    the resumed one must say the same, in Ludii's rules too (not player 0 to roll)."""
+    live = new_flow(variant)
+    start = record.MatchStarted(live.names, live.rules, variant.name)
+    ended = record.replay([start, *match_events(3, variant, games=1)[1:]]).state
+    for snapshot in (record.replay([start]).state, ended):
+        resumed, owed = Flow.resume(snapshot)
+        assert (resumed.phase, resumed.thrower) == (live.phase, live.thrower) == ("opening", None)
+        assert owed == [] and resumed.turn is None
+        assert resumed.notice.startswith("resumed: ")

@@ -13,6 +13,7 @@ import aiohttp
 from controller import record
 from controller.match.inputs import CameraRoll
 from controller.rules import JACQUET, Rules
+from controller.rules.variants import Scoring
 from controller.service import Service
 from controller.service.service import open_journal
 from controller.status import NewMatch
@@ -49,7 +50,7 @@ def test_a_jacquet_match_is_journalled_resumed_and_shown(tmp_path: Path) -> None
         )
     with open_journal(path) as journal:
         again = Service("b1", journal)  # the journal's variant, not the default
-        assert again.flow.is_jacquet
+        assert again.flow.variant.scoring is Scoring.JACQUET
         assert again.status().phase == "moving" and again.status().dice == (6, 2)
         assert again.resumed.startswith("resumed")
 
@@ -88,5 +89,6 @@ def test_a_new_match_from_the_web_view_keeps_the_boards_game(tmp_path: Path) -> 
         assert service.journal.events()[0] == record.MatchStarted(
             ("Cy", "Di"), Rules(5), "jacquet-versailles"
         )
-        assert service.flow.is_jacquet and service.status().variant == "jacquet-versailles"
+        assert service.flow.variant.scoring is Scoring.JACQUET
+        assert service.status().variant == "jacquet-versailles"
         service.journal.close()

@@ -6,23 +6,23 @@ import random
 
 import pytest
 
-from controller.record import (
+from controller.match.errors import InvalidEventError
+from controller.match.events import (
     Doubled,
     Dropped,
     Event,
     GameEnded,
     IllegalPlayAccepted,
-    InvalidEventError,
     MatchStarted,
     Observed,
     OpeningRolled,
-    Phase,
     Played,
     PositionEdited,
     Rolled,
     Taken,
-    replay,
 )
+from controller.match.replay import replay
+from controller.match.snapshot import Phase
 from controller.rules import START, Rules, legal_plays, xgid
 from controller.simulated.players import GameWon, play_match, record_events
 from tests.record.matches import NAMES, irregular_events, nudge, players

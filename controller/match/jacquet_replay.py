@@ -1,21 +1,23 @@
 """Jacquet de Versailles replayed: the record's events folded into the rules' turn model.
 
-Why apart from :mod:`~controller.record.model`: a Jacquet board alone does not say who
+Why apart from :mod:`~controller.match.replay`: a Jacquet board alone does not say who
 plays next (numbers handed over, rule 10; handed back, rule 11; the primauté's doublets,
 rule 2), so the snapshot of a Jacquet match carries the rules'
-:class:`~controller.rules.JacquetTurn` and each event moves it on.
+:class:`~controller.rules.JacquetTurn` and each event moves it on. The
+:class:`~controller.match.replay.Replayer` hands a Jacquet game's events to
+:class:`JacquetReplay`, the hooks this module registers (importing the core registers them).
 
 How a Jacquet game is recorded (``shared/JACQUET.md``):
 
-* :class:`~controller.record.events.OpeningRolled` is a throw of the primauté, (player
+* :class:`~controller.match.events.OpeningRolled` is a throw of the primauté, (player
   0's die, player 1's die). Equal dice are a doublet that player 0 then player 1 play
-  (two :class:`~controller.record.events.Played` with those dice) before the next throw;
+  (two :class:`~controller.match.events.Played` with those dice) before the next throw;
   different dice give the higher the first turn with both numbers. Ludii's ruleset has no
-  primauté: player 0 starts with a :class:`~controller.record.events.Rolled`.
-* :class:`~controller.record.events.Played` carries the dice of the throw the numbers came
+  primauté: player 0 starts with a :class:`~controller.match.events.Rolled`.
+* :class:`~controller.match.events.Played` carries the dice of the throw the numbers came
   from: numbers handed over are played by the opponent with the thrower's dice.
-* :class:`~controller.record.events.Declined` is rule 11's choice.
-* :class:`~controller.record.events.GameEnded` scores 1 point (``kind`` single) or 2 for a
+* :class:`~controller.match.events.Declined` is rule 11's choice.
+* :class:`~controller.match.events.GameEnded` scores 1 point (``kind`` single) or 2 for a
   double win (``kind`` gammon: the loser bore off no checker). No cube event is allowed.
 """
 
@@ -23,8 +25,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from controller.record.errors import RecordError
-from controller.record.events import (
+from controller.match.errors import RefusedEventError
+from controller.match.events import (
     Beavered,
     Declined,
     Doubled,
@@ -39,21 +41,20 @@ from controller.record.events import (
     Rolled,
     Taken,
 )
+from controller.match.snapshot import MatchSnapshot, Phase, register_variant_replay
 from controller.rules import (
     Board,
     GameResult,
     JacquetResult,
     JacquetTurn,
     Play,
+    Player,
     WinKind,
     jacquet_result,
 )
+from controller.rules.variants import Scoring
 
-__all__ = ["RefusedEventError", "game_result", "step"]
-
-
-class RefusedEventError(RecordError, ValueError):
-    """Why an event cannot happen where a Jacquet game stands (the replayer names it)."""
+__all__ = ["JacquetReplay", "game_result", "step"]
 
 
 def game_result(result: JacquetResult) -> GameResult:
@@ -125,3 +126,52 @@ def _doing(turn: JacquetTurn) -> str:
     if turn.numbers:
         return f"play {list(turn.numbers)}"
     return "throw"
+
+
+class JacquetReplay:
+    """Jacquet de Versailles' hooks into the replay (a
+    :class:`~controller.match.replay.VariantReplay`)."""
+
+    @staticmethod
+    def new_game(snapshot: MatchSnapshot) -> MatchSnapshot:
+        """A game starts with its turn model (the primauté, or player 0 in Ludii's)."""
+        turn = JacquetTurn.start(snapshot.variant)
+        return replace(snapshot, jacquet=turn, last_score=snapshot.match.score)
+
+    @staticmethod
+    def apply(snapshot: MatchSnapshot, event: Event) -> MatchSnapshot:
+        """The snapshot after one event of a Jacquet game (:func:`step`)."""
+        turn = snapshot.jacquet
+        assert turn is not None, "new_game gives every Jacquet game its turn model"
+        after, dice = step(turn, snapshot.dice, event)
+        game = snapshot.game if snapshot.game is not None else snapshot.match.game_number
+        partial = None  # a new throw, play or edit: nothing seen yet of what follows
+        if isinstance(event, Observed):
+            partial = event.board
+        elif isinstance(event, Flagged):
+            partial = snapshot.partial
+        following = replace(
+            snapshot, jacquet=after, dice=dice, board=after.board, game=game, partial=partial
+        )
+        if after.result is None:
+            return following
+        return replace(following, pending=game_result(after.result))
+
+    @staticmethod
+    def phase(snapshot: MatchSnapshot) -> Phase:
+        """The primauté is the opening; then numbers to play, or a throw to come."""
+        turn = snapshot.jacquet
+        if turn is None or (turn.primaute and not turn.numbers):
+            return Phase.OPENING
+        return Phase.TO_PLAY if turn.numbers else Phase.TO_ROLL
+
+    @staticmethod
+    def to_act(snapshot: MatchSnapshot) -> Player | None:
+        """The turn model's player, once the primauté has given the first turn."""
+        turn = snapshot.jacquet
+        if turn is None or JacquetReplay.phase(snapshot) is Phase.OPENING:
+            return None
+        return turn.player
+
+
+register_variant_replay(Scoring.JACQUET, JacquetReplay())

@@ -1,23 +1,22 @@
 """The match record: events replayed against the rules into games, scores and the live state.
 
-:func:`replay` folds a sequence of :mod:`~controller.record.events` into a
+:func:`replay` folds a sequence of :mod:`~controller.match.events` into a
 :class:`MatchRecord`: the games with their actions in order and results, and a
-:class:`MatchSnapshot` of where the match stands now, mid-turn included (the dice rolled,
-the partial board last seen). It checks every event against the rules engine: a play's
-board must be reachable by a legal play and its notation must be the canonical one, a cube
-action must be allowed, a game's result must be what the board or the drop says. So a
-journal that replays is a match that happened, and an exported file can trust it.
+:class:`~controller.match.snapshot.MatchSnapshot` of where the match stands now, mid-turn
+included (the dice rolled, the partial board last seen). It checks every event against the
+rules engine: a play's board must be reachable by a legal play and its notation must be
+the canonical one, a cube action must be allowed, a game's result must be what the board
+or the drop says. So a journal that replays is a match that happened, and an exported file
+can trust it.
 """
 
 from __future__ import annotations
 
-import enum
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
-from controller.record import _jacquet
-from controller.record.errors import InvalidEventError
-from controller.record.events import (
+from controller.match.errors import InvalidEventError, RefusedEventError
+from controller.match.events import (
     Beavered,
     DiceCorrected,
     Doubled,
@@ -39,206 +38,28 @@ from controller.record.events import (
     Rolled,
     Taken,
 )
+from controller.match.snapshot import MatchSnapshot, Phase, variant_replay
 from controller.rules import (
-    BACKGAMMON,
-    START,
     Board,
-    CubeOffer,
     CubePhase,
     CubeState,
-    GameResult,
-    IllegalActionError,
-    JacquetTurn,
     MatchState,
     OpeningRoll,
     Player,
     Rules,
     RulesError,
     Variant,
-    Xgid,
     legal_plays,
     outcome,
     variant_named,
 )
-from controller.rules.variants import Scoring
 
 __all__ = [
     "GameRecord",
     "MatchRecord",
-    "MatchSnapshot",
-    "Phase",
     "Replayer",
     "replay",
 ]
-
-
-class Phase(enum.Enum):
-    """Where a match stands, as the service resumes it."""
-
-    OPENING = "awaiting the opening roll"
-    TO_ROLL = "to roll (or double)"
-    TO_PLAY = "to play the dice rolled"
-    DOUBLED = "to answer a double"
-    RESIGNED = "to answer a resignation"
-    BEAVERED = "to answer a beaver"
-    GAME_OVER = "the game is over, its result to record"
-    MATCH_OVER = "the match is over"
-
-
-@dataclass(frozen=True, slots=True)
-class MatchSnapshot:
-    """The state of a match after some events: enough to resume it exactly."""
-
-    names: tuple[str, str]
-    rules: Rules
-    match: MatchState
-    """The score and Crawford state between games (of the game in progress, if any)."""
-    events: int
-    """How many events were replayed."""
-    game: int | None = None
-    """The number of the game in progress, or ``None`` between games."""
-    board: Board = START
-    """The position of the game in progress (before the turn being played)."""
-    cube: CubeState | None = None
-    opening: OpeningRoll | None = None
-    """The opening roll while it is undecided (ties so far)."""
-    dice: tuple[int, int] | None = None
-    """The dice rolled and not yet played."""
-    partial: Board | None = None
-    """The last board seen during the turn being played (a partial play)."""
-    pending: GameResult | None = None
-    """The result of a game that ended (on the board or by a drop), not yet recorded."""
-    last_score: tuple[int, int] = (0, 0)
-    """The score at the start of the last game played."""
-    orientation: OrientationConfirmed | None = None
-    """The board's orientation as the players confirmed it, if they did."""
-    abandoned: int = 0
-    """How many games were abandoned (their plays dropped, the score unchanged)."""
-    variant: Variant = BACKGAMMON
-    """The game played (``MatchStarted.variant``)."""
-    jacquet: JacquetTurn | None = None
-    """Jacquet: the rules' turn model of the game in progress (who plays which numbers)."""
-    resignation: Resigned | None = None
-    """A resignation offered and not yet accepted or refused."""
-
-    @property
-    def is_jacquet(self) -> bool:
-        """Whether the match is Jacquet de Versailles (either ruleset): no cube, no XGID."""
-        return self.variant.scoring is Scoring.JACQUET
-
-    @property
-    def phase(self) -> Phase:
-        """Where the match stands."""
-        if self.match.is_over:
-            return Phase.MATCH_OVER
-        if self.pending is not None:
-            return Phase.GAME_OVER
-        if self.resignation is not None:
-            return Phase.RESIGNED
-        if self.jacquet is not None:
-            turn = self.jacquet
-            if turn.primaute and not turn.numbers:
-                return Phase.OPENING
-            return Phase.TO_PLAY if turn.numbers else Phase.TO_ROLL
-        if self.cube is None:
-            return Phase.OPENING
-        return {
-            CubePhase.TO_ROLL: Phase.TO_ROLL,
-            CubePhase.ROLLED: Phase.TO_PLAY,
-            CubePhase.DOUBLED: Phase.DOUBLED,
-            CubePhase.BEAVERED: Phase.BEAVERED,
-        }[self.cube.phase]
-
-    @property
-    def to_act(self) -> Player | None:
-        """The player who must act next, or ``None`` (opening roll, game or match over)."""
-        if self.pending is not None or self.match.is_over:
-            return None
-        if self.resignation is not None:
-            return 1 - self.resignation.player
-        if self.jacquet is not None:
-            return None if self.phase is Phase.OPENING else self.jacquet.player
-        if self.cube is None:
-            return None
-        return self.cube.to_act
-
-    def describe(self) -> str:
-        """One sentence for people: where the match resumes.
-
-        >>> from controller.rules import Rules, MatchState
-        >>> MatchSnapshot(("Ann", "Bob"), Rules(5), MatchState(Rules(5)), 1).describe()
-        'Ann - Bob, 5-point match, score 0-0, game 1: awaiting the opening roll'
-        """
-        what = f"{self.rules.match_length}-point match" if self.match_length else "money session"
-        score = f"score {self.match.score[0]}-{self.match.score[1]}"
-        head = f"{self.names[0]} - {self.names[1]}, {what}, {score}"
-        phase = self.phase
-        if phase is Phase.MATCH_OVER:
-            assert self.match.winner is not None
-            return f"{head}: the match is over, {self.names[self.match.winner]} won it"
-        game = f"game {self.game if self.game is not None else self.match.game_number}"
-        if phase is Phase.OPENING:
-            ties = f" ({len(self.opening.ties)} tied so far)" if self.opening else ""
-            return f"{head}, {game}: awaiting the opening roll{ties}"
-        if phase is Phase.GAME_OVER:
-            assert self.pending is not None
-            return f"{head}, {game}: {self.names[self.pending.winner]} has won it"
-        actor = self.names[self.to_act] if self.to_act is not None else "?"
-        text = f"{head}, {game}: {actor} {phase.value}"
-        if self.dice is not None:
-            text += f" {self.dice[0]}-{self.dice[1]}"
-            if self.partial is not None and self.partial != self.board:
-                text += ", some checkers already moved"
-        return text
-
-    @property
-    def match_length(self) -> int:
-        """The match length, 0 for money play."""
-        return self.rules.match_length
-
-    def position(self) -> Xgid:
-        """The position now, as an XGID says it (for XGID and GNU Backgammon IDs).
-
-        During a turn it is the position before the turn with the dice rolled; between
-        games, the next game's start; after the match, the last game's final position
-        at the score before it.
-        """
-        if self.is_jacquet:
-            raise IllegalActionError(
-                f"{self.variant.name}: XGID and GNU Backgammon IDs describe backgammon "
-                "positions only"
-            )
-        rules = self.rules
-        common = Xgid(
-            jacoby=rules.is_money and rules.jacoby,
-            beavers=rules.is_money and rules.beavers,
-            match_length=rules.match_length,
-        )
-        if self.cube is None:
-            if self.match.is_over:
-                return replace(common, board=self.board, score=self.last_score)
-            return replace(common, score=self.match.score, crawford=self.match.crawford)
-        cube = self.cube
-        offer: CubeOffer | None = None
-        if cube.phase in (CubePhase.DOUBLED, CubePhase.BEAVERED):
-            offer = CubeOffer.DOUBLE if cube.phase is CubePhase.DOUBLED else CubeOffer.BEAVER
-        owner = cube.owner
-        value = cube.value
-        if cube.phase is CubePhase.BEAVERED:
-            # An XGID writes a beaver with the cube as it was before the first double (a
-            # cube above 1 is taken to be the doubler's: automatic doubles are not tracked).
-            value, owner = value // 2, None if value // 2 == 1 else cube.turn
-        return replace(
-            common,
-            board=self.board,
-            cube_value=value,
-            cube_owner=owner,
-            turn=cube.turn,
-            dice=self.dice if cube.phase is CubePhase.ROLLED else None,
-            offer=offer,
-            score=self.match.score,
-            crawford=cube.crawford,
-        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -336,8 +157,16 @@ class Replayer:
         if isinstance(event, OrientationConfirmed | GameAbandoned):
             self._between(index, event)
             return
-        if s.jacquet is not None and not isinstance(event, GameEnded):
-            self._jacquet(index, event, s.jacquet)
+        hooks = variant_replay(s.variant)
+        if hooks is not None and not isinstance(event, GameEnded):
+            try:
+                self.snapshot = hooks.apply(s, event)
+            except RefusedEventError as refusal:
+                raise self.fail(index, event, f"{refusal}: {s.describe()}") from None
+            if isinstance(event, OpeningRolled):
+                self.opening.append(event)
+            else:
+                self.actions.append(event)
             return
         if isinstance(event, OpeningRolled):
             if phase is not Phase.OPENING:
@@ -432,16 +261,15 @@ class Replayer:
         s = self.snapshot
         phase = s.phase
         if isinstance(event, OrientationConfirmed):
-            started = s.game is not None if s.is_jacquet else s.opening is not None
-            if phase is not Phase.OPENING or started:
+            # A game has started once its first throw is recorded (even a tie).
+            if phase is not Phase.OPENING or s.game is not None:
                 where = s.describe()
                 raise self.fail(index, event, f"the orientation is set before a game: {where}")
             self.snapshot = replace(s, orientation=event)
             return
         if phase is Phase.GAME_OVER:
             raise self.fail(index, event, f"the game is over, its result to record: {s.describe()}")
-        idle = s.game is None if s.is_jacquet else phase is Phase.OPENING and s.opening is None
-        if idle:
+        if s.game is None:
             raise self.fail(index, event, f"no game in progress: {s.describe()}")
         # The game's opening rolls and actions are dropped: the exports never see them.
         self.opening, self.actions = [], []
@@ -519,34 +347,9 @@ class Replayer:
 
     @staticmethod
     def _new_game(s: MatchSnapshot) -> MatchSnapshot:
-        """A Jacquet game starts with its turn model (the primauté, or player 0 in Ludii's)."""
-        if not s.is_jacquet:
-            return s
-        return replace(s, jacquet=JacquetTurn.start(s.variant), last_score=s.match.score)
-
-    def _jacquet(self, index: int, event: Event, turn: JacquetTurn) -> None:
-        """One event of a Jacquet game (:mod:`~controller.record._jacquet`)."""
-        s = self.snapshot
-        try:
-            after, dice = _jacquet.step(turn, s.dice, event)
-        except _jacquet.RefusedEventError as refusal:
-            raise self.fail(index, event, f"{refusal}: {s.describe()}") from None
-        game = s.game if s.game is not None else s.match.game_number
-        partial = None  # a new throw, play or edit: nothing seen yet of what follows
-        if isinstance(event, Observed):
-            partial = event.board
-        elif isinstance(event, Flagged):
-            partial = s.partial
-        self.snapshot = replace(
-            s, jacquet=after, dice=dice, board=after.board, game=game, partial=partial
-        )
-        result = after.result
-        if result is not None:
-            self.snapshot = replace(self.snapshot, pending=_jacquet.game_result(result))
-        if isinstance(event, OpeningRolled):
-            self.opening.append(event)
-        else:
-            self.actions.append(event)
+        """A game about to start: its variant's turn model, if it has one."""
+        hooks = variant_replay(s.variant)
+        return s if hooks is None else hooks.new_game(s)
 
     def _game(self, result: GameEnded | None) -> GameRecord:
         s = self.snapshot

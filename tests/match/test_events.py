@@ -6,8 +6,15 @@ import json
 
 import pytest
 
-from controller.record import (
+from controller.match.errors import InvalidEventError
+from controller.match.event_json import (
     FORMAT_VERSION,
+    event_from_dict,
+    event_from_json,
+    event_to_dict,
+    event_to_json,
+)
+from controller.match.events import (
     Beavered,
     Doubled,
     Dropped,
@@ -15,7 +22,6 @@ from controller.record import (
     Flagged,
     GameEnded,
     IllegalPlayAccepted,
-    InvalidEventError,
     MatchStarted,
     Observed,
     OpeningRolled,
@@ -23,10 +29,6 @@ from controller.record import (
     PositionEdited,
     Rolled,
     Taken,
-    event_from_dict,
-    event_from_json,
-    event_to_dict,
-    event_to_json,
 )
 from controller.rules import START, Rules, WinKind, flip
 

@@ -1,0 +1,161 @@
+"""The events' versioned JSON form: the journal's rows and the saved match's lines.
+
+The JSON form is one object per event, ``{"v": 1, "type": "played", ...}``: the journal
+stores it, and a saved match is these objects one per line. ``v`` is
+:data:`FORMAT_VERSION`; a reader refuses a version it does not know rather than guess.
+
+>>> from controller.match.events import Played
+>>> from controller.rules import START
+>>> event = Played(0, (3, 1), "8/5 6/5", START)
+>>> event_from_json(event_to_json(event)) == event
+True
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import fields
+from typing import Any, Final
+
+from controller.match.errors import InvalidEventError
+from controller.match.events import (
+    Beavered,
+    Declined,
+    DiceCorrected,
+    Doubled,
+    Dropped,
+    Event,
+    Flagged,
+    GameAbandoned,
+    GameEnded,
+    IllegalPlayAccepted,
+    MatchStarted,
+    Observed,
+    OpeningRolled,
+    OrientationConfirmed,
+    Played,
+    PositionEdited,
+    ResignAccepted,
+    Resigned,
+    ResignRefused,
+    Rolled,
+    Taken,
+)
+from controller.rules import Rules, WinKind
+from controller.rules.errors import RulesError
+
+__all__ = ["FORMAT_VERSION", "event_from_dict", "event_from_json", "event_to_dict", "event_to_json"]
+
+FORMAT_VERSION: Final = 1
+"""Version of the events' JSON form."""
+
+_TYPES: Final[dict[str, type[Event]]] = {
+    "match_started": MatchStarted,
+    "opening_rolled": OpeningRolled,
+    "rolled": Rolled,
+    "played": Played,
+    "illegal_play_accepted": IllegalPlayAccepted,
+    "observed": Observed,
+    "flagged": Flagged,
+    "position_edited": PositionEdited,
+    "declined": Declined,
+    "doubled": Doubled,
+    "taken": Taken,
+    "dropped": Dropped,
+    "beavered": Beavered,
+    "game_ended": GameEnded,
+    "dice_corrected": DiceCorrected,
+    "game_abandoned": GameAbandoned,
+    "orientation_confirmed": OrientationConfirmed,
+    "resigned": Resigned,
+    "resign_accepted": ResignAccepted,
+    "resign_refused": ResignRefused,
+}
+_NAMES: Final = {cls: name for name, cls in _TYPES.items()}
+_RULES_FIELDS: Final = tuple(field.name for field in fields(Rules))
+
+
+def event_to_dict(event: Event) -> dict[str, Any]:
+    """The JSON object of ``event``: ``v``, ``type``, then its fields as JSON values."""
+    data: dict[str, Any] = {"v": FORMAT_VERSION, "type": _NAMES[type(event)]}
+    for field in fields(event):
+        value = getattr(event, field.name)
+        if isinstance(value, Rules):
+            value = {name: getattr(value, name) for name in _RULES_FIELDS}
+        elif isinstance(value, WinKind):
+            value = value.name.lower()
+        elif isinstance(value, tuple):
+            value = list(value)
+        elif field.name == "variant" and value == "backgammon":
+            continue  # as records were written before variants: they read the same
+        elif field.name == "resigned" and value is False:
+            continue  # as games ended before resignations: they read the same
+        data[field.name] = value
+    return data
+
+
+def event_from_dict(data: object) -> Event:
+    """The event a JSON object describes.
+
+    Raises:
+        InvalidEventError: naming the object and what is wrong with it (an unknown version
+            or type, a missing or extra field, a value out of range).
+    """
+
+    def fail(reason: str) -> InvalidEventError:
+        return InvalidEventError(f"invalid event {data!r}: {reason}")
+
+    if not isinstance(data, dict):
+        raise fail("an event is a JSON object")
+    if data.get("v") != FORMAT_VERSION:
+        raise fail(f"unknown format version {data.get('v')!r}, this reader knows {FORMAT_VERSION}")
+    cls = _TYPES.get(data.get("type"))  # type: ignore[arg-type]
+    if cls is None:
+        raise fail(f"unknown type {data.get('type')!r}; known: {', '.join(_TYPES)}")
+    names = {field.name for field in fields(cls)}
+    given = set(data) - {"v", "type"}
+    if given - names:
+        raise fail(f"unexpected fields {sorted(given - names)}")
+    values: dict[str, Any] = {}
+    for field in fields(cls):
+        if field.name not in data:
+            if field.name in ("reason", "kind", "dropped", "variant", "resigned"):
+                continue  # fields with a default may be left out
+            raise fail(f"missing field {field.name!r}")
+        value = data[field.name]
+        if field.name == "rules":
+            if not isinstance(value, dict) or set(value) - set(_RULES_FIELDS):
+                raise fail(f"rules are an object with fields {list(_RULES_FIELDS)}")
+            try:
+                value = Rules(**value)
+            except (RulesError, TypeError) as error:
+                raise fail(str(error)) from None
+        elif field.name == "kind":
+            if not isinstance(value, str) or value.upper() not in WinKind.__members__:
+                raise fail(f"kind is single, gammon or backgammon, got {value!r}")
+            value = WinKind[value.upper()]
+        elif isinstance(value, list):
+            value = tuple(value)
+        values[field.name] = value
+    try:
+        return cls(**values)
+    except InvalidEventError as error:
+        raise fail(str(error)) from None
+
+
+def event_to_json(event: Event) -> str:
+    """``event`` as one line of compact JSON."""
+    return json.dumps(event_to_dict(event), separators=(",", ":"), ensure_ascii=False)
+
+
+def event_from_json(text: str) -> Event:
+    """The event of one line of JSON.
+
+    Raises:
+        InvalidEventError: for text that is not JSON or not an event, naming it.
+    """
+    try:
+        data = json.loads(text)
+    except (json.JSONDecodeError, TypeError) as error:
+        raise InvalidEventError(f"invalid event {text!r}: not JSON ({error})") from None
+    return event_from_dict(data)

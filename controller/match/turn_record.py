@@ -1,0 +1,111 @@
+"""What a turn's changes put on record: the events both flows journal as a turn goes on.
+
+Why apart from :mod:`~controller.match.flow`: backgammon's flow and Jacquet's
+(:mod:`~controller.match.jacquet`) watch the referee's
+:class:`~controller.referee.TurnState` the same way; a board seen mid-turn, a flag, the
+play that ends the turn and a game's end become the same record events in both, written
+once here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from controller.match import events as recorded
+from controller.match.errors import InvalidEventError, RefusedError
+from controller.referee import Kind, Phase, TurnState
+from controller.rules import Board, GameResult, Play, Player, legal_plays
+
+__all__ = [
+    "canonical_notation",
+    "dice_changed",
+    "ended_event",
+    "high_first",
+    "play_event",
+    "seen_events",
+    "turn_thrower",
+]
+
+
+def turn_thrower(turn: TurnState) -> Player:
+    """Who threw the dice the camera reads: the mover before playing, else the opponent
+    (a throw while the mover is still playing accepts the play as made)."""
+    return turn.player if turn.phase in (Phase.ROLL, Phase.MANUAL_DICE) else 1 - turn.player
+
+
+def canonical_notation(before: Board, player: Player, dice: tuple[int, int], after: Board) -> str:
+    """The canonical notation of the legal play from ``before`` to ``after`` (as the record's).
+
+    Raises:
+        RefusedError: when no legal play reaches ``after``.
+    """
+    play = _reaching(legal_plays(before, player, dice), after)
+    if play is None:
+        raise RefusedError(f"no legal play of {dice!r} reaches {after!r}")
+    return play.notation
+
+
+def play_event(
+    turn: TurnState, after: Board, plays: Iterable[Play]
+) -> recorded.Played | recorded.IllegalPlayAccepted:
+    """The record of the turn's play, ending on ``after``: the first of the legal ``plays``
+    that reaches it (its notation the canonical one), else the illegal play accepted."""
+    assert turn.dice is not None
+    play = _reaching(plays, after)
+    if play is None:
+        return recorded.IllegalPlayAccepted(turn.player, turn.dice, turn.before, after)
+    return recorded.Played(turn.player, turn.dice, play.notation, after)
+
+
+def _reaching(plays: Iterable[Play], after: Board) -> Play | None:
+    return next((play for play in plays if play.result == after), None)
+
+
+def seen_events(
+    old: TurnState, turn: TurnState, partial: Board | None, events: list[recorded.Event]
+) -> Board | None:
+    """Add the events of what the turn saw (a new partial board, a flag); the partial now."""
+    verdict = turn.verdict
+    if (
+        turn.phase is Phase.MOVING
+        and verdict is not None
+        and verdict.kind in (Kind.PARTIAL, Kind.COMPLETE)
+        and verdict.board is not None
+        and verdict.board != (partial or turn.before)
+    ):
+        events.append(recorded.Observed(verdict.board))
+        partial = verdict.board
+    if turn.phase is Phase.FLAGGED and old.phase is not Phase.FLAGGED and turn.flagged:
+        events.append(_flagged(turn))
+    return partial
+
+
+def _flagged(turn: TurnState) -> recorded.Flagged:
+    """The record of a flagged play: the board shown if it is a position, else the nearest."""
+    flagged = turn.flagged
+    assert flagged is not None
+    for board in (flagged.board, flagged.nearest, turn.before):
+        if board is None:
+            continue
+        try:
+            return recorded.Flagged(turn.player, board, flagged.text)
+        except InvalidEventError:
+            continue
+    raise RefusedError(f"no board to record the flag on: {flagged.text}")
+
+
+def ended_event(result: GameResult) -> recorded.GameEnded:
+    """The record of a game's end."""
+    return recorded.GameEnded(
+        result.winner, result.points, result.kind, result.dropped, result.resigned
+    )
+
+
+def dice_changed(old: tuple[int, int] | None, new: tuple[int, int] | None) -> bool:
+    """Whether ``new`` dice replace ``old`` ones (None: the dice were taken back)."""
+    return new is not None and (old is None or sorted(old) != sorted(new))
+
+
+def high_first(dice: tuple[int, int]) -> tuple[int, int]:
+    """The dice as the referee takes a throw: the higher first."""
+    return (dice[0], dice[1]) if dice[0] >= dice[1] else (dice[1], dice[0])

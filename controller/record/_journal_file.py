@@ -1,0 +1,284 @@
+"""The journal's file: its SQLite schema, its creation, what opening checks, the files beside.
+
+Why apart from :mod:`~controller.record.journal`: the journal keeps a match's events (it
+replays them, appends, rotates, refuses damage); this module knows how they lie on disk.
+A Tabula journal is an SQLite database in write-ahead-log mode with ``synchronous=FULL``,
+marked by its ``application_id`` and schema version (1 before the chained checksums, 2
+with them), with its head file beside it (:mod:`~controller.record._chain`), a new
+match's journal written whole beside it before it takes its place, and archives named by
+date and sequence numbers.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Final
+
+from controller.record._chain import (
+    ChainCheck,
+    Head,
+    Row,
+    check_chain,
+    create_head,
+    head_path,
+    read_head,
+    sync_directory,
+)
+from controller.record.errors import JournalCorruptError, JournalDamagedError, JournalError
+
+__all__ = [
+    "APPLICATION_ID",
+    "SCHEMA_VERSION",
+    "UNCHAINED_VERSION",
+    "add_digests",
+    "archive_path",
+    "check_database",
+    "corrupt_error",
+    "create_journal_file",
+    "damaged_error",
+    "emptied_error",
+    "finish_rotation",
+    "make_durable",
+    "pending_path",
+    "read_checked_head",
+    "refuse_gone",
+    "remove_journal_files",
+    "verify_rows",
+]
+
+APPLICATION_ID: Final = 0x54414231
+"""SQLite ``application_id`` of a Tabula journal (``TAB1``), so another database is refused."""
+
+UNCHAINED_VERSION: Final = 1
+"""The schema before the chained checksums: read as it is, chained when opened to write."""
+SCHEMA_VERSION: Final = 2
+_SCHEMA: Final = """
+CREATE TABLE events (
+    seq INTEGER PRIMARY KEY,
+    at REAL NOT NULL,
+    event TEXT NOT NULL,
+    digest BLOB NOT NULL
+)
+"""
+_ADVICE: Final = (
+    "Restore it (with its .head file) from a backup, or move both aside to start a new match"
+)
+
+
+def make_durable(connection: sqlite3.Connection) -> None:
+    """Write-ahead log, synced at every commit: a power cut loses nothing committed."""
+    connection.execute("PRAGMA journal_mode=WAL")
+    connection.execute("PRAGMA synchronous=FULL")
+
+
+def create_journal_file(
+    path: Path, head: Head, connect: Callable[..., sqlite3.Connection]
+) -> None:
+    """Create an empty journal whole beside ``path``, with its head; then rename it there.
+
+    Why: a journal is then never seen empty or half made at its path, so an empty file
+    there is damage, never a power cut during the creation.
+
+    Raises:
+        JournalError: naming the path, if a file cannot be written.
+    """
+    temporary = path.with_name(path.name + ".init")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        remove_journal_files(temporary)
+        connection = connect(str(temporary), isolation_level=None)
+        try:
+            make_durable(connection)
+            connection.execute("BEGIN IMMEDIATE")
+            connection.execute(_SCHEMA)
+            connection.execute(f"PRAGMA application_id={APPLICATION_ID}")
+            connection.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+            connection.execute("COMMIT")
+        finally:
+            connection.close()  # the last connection: checkpointed into the one file
+        descriptor = os.open(temporary, os.O_RDONLY)
+        try:
+            os.fsync(descriptor)
+        finally:
+            os.close(descriptor)
+        create_head(head_path(path), head)
+        os.replace(temporary, path)
+        sync_directory(path.parent)
+    except (sqlite3.Error, OSError) as error:
+        raise JournalError(f"cannot create journal {str(path)!r}: {error}") from None
+
+
+def check_database(path: Path, connection: sqlite3.Connection) -> int:
+    """The schema version of the Tabula journal at ``path`` that SQLite finds sound.
+
+    Raises:
+        JournalError: for another kind of database, or a schema this program cannot read.
+        JournalCorruptError: when SQLite's own check finds the file damaged.
+    """
+    application_id = connection.execute("PRAGMA application_id").fetchone()[0]
+    if application_id != APPLICATION_ID:
+        raise JournalError(
+            f"{str(path)!r} is not a Tabula journal "
+            f"(SQLite application_id {application_id:#x}, expected {APPLICATION_ID:#x})"
+        )
+    version: int = connection.execute("PRAGMA user_version").fetchone()[0]
+    if version not in (UNCHAINED_VERSION, SCHEMA_VERSION):
+        raise JournalError(
+            f"journal {str(path)!r} has schema version {version}, "
+            f"this program reads {UNCHAINED_VERSION} and {SCHEMA_VERSION}"
+        )
+    check = connection.execute("PRAGMA quick_check").fetchall()
+    if check != [("ok",)]:
+        raise corrupt_error(path, "; ".join(str(row[0]) for row in check[:3]))
+    return version
+
+
+def add_digests(
+    connection: sqlite3.Connection, rows: Sequence[Row], digests: Sequence[bytes]
+) -> None:
+    """Give a journal written before the chain its digests, in one transaction.
+
+    Raises:
+        sqlite3.Error: if the change fails (it is rolled back).
+    """
+    try:
+        connection.execute("BEGIN IMMEDIATE")
+        connection.execute("ALTER TABLE events ADD COLUMN digest BLOB NOT NULL DEFAULT x''")
+        connection.executemany(
+            "UPDATE events SET digest = ? WHERE seq = ?",
+            zip(digests, (row.seq for row in rows), strict=True),
+        )
+        connection.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+        connection.execute("COMMIT")
+    except sqlite3.Error:
+        if connection.in_transaction:
+            connection.execute("ROLLBACK")
+        raise
+
+
+def damaged_error(
+    path: Path,
+    problems: list[str],
+    *,
+    missing: tuple[tuple[int, int], ...] = (),
+    changed: tuple[int, ...] = (),
+) -> JournalDamagedError:
+    """The refusal of the journal at ``path``, whose events were lost or changed."""
+    return JournalDamagedError(
+        f"journal {str(path)!r} is damaged: {'; '.join(problems)}; "
+        f"it was left unchanged. {_ADVICE}",
+        missing=missing,
+        changed=changed,
+    )
+
+
+def corrupt_error(path: Path, detail: str) -> JournalCorruptError:
+    """The refusal of the journal at ``path``, which SQLite cannot read."""
+    return JournalCorruptError(
+        f"journal {str(path)!r} is damaged ({detail}); it was left unchanged. {_ADVICE}"
+    )
+
+
+# What opening finds on disk: every loss is refused before anything is written.
+
+
+def finish_rotation(path: Path) -> None:
+    """Put a new match's journal in place if the power went before it took ``path``.
+
+    Raises:
+        JournalError: if the files cannot be renamed.
+    """
+    pending = pending_path(path)
+    if path.exists() or not pending.exists():
+        return
+    try:
+        if head_path(pending).exists():
+            os.replace(head_path(pending), head_path(path))
+        os.replace(pending, path)
+        sync_directory(path.parent)
+    except OSError as error:
+        raise JournalError(
+            f"cannot put the new journal {str(pending)!r} in place: {error}"
+        ) from None
+
+
+def read_checked_head(path: Path) -> Head | None:
+    """The head of the journal at ``path``, or None if it has none.
+
+    Raises:
+        JournalDamagedError: when neither of its slots holds a head.
+        JournalError: when it cannot be read.
+    """
+    try:
+        return read_head(head_path(path))
+    except ValueError as error:  # neither slot holds a head
+        raise damaged_error(path, [str(error)]) from None
+    except OSError as error:
+        raise JournalError(f"cannot read the head of journal {str(path)!r}: {error}") from None
+
+
+def refuse_gone(path: Path, head: Head | None) -> None:
+    """A journal gone while its head or its write-ahead log remain is lost, not new.
+
+    Raises:
+        JournalDamagedError: naming what remains and the events lost.
+    """
+    log = Path(f"{path}-wal")
+    if log.exists() and log.stat().st_size > 0:
+        remains = f"the file is gone but its write-ahead log {str(log)!r} remains"
+        raise damaged_error(path, [remains])
+    if head is not None and head.last >= head.first:
+        raise emptied_error(path, "the file is gone", head)
+
+
+def emptied_error(path: Path, what: str, head: Head | None) -> JournalDamagedError:
+    """The file is empty or gone: every event its head recorded is lost."""
+    check = check_chain((), head)
+    return damaged_error(path, [what, *check.problems()], missing=check.missing)
+
+
+def verify_rows(path: Path, rows: Sequence[Row], head: Head | None, version: int) -> ChainCheck:
+    """Check the rows' numbers, checksums and head; name every event lost or changed.
+
+    Raises:
+        JournalDamagedError: naming every event lost or changed.
+    """
+    check = check_chain(rows, head)
+    problems = check.problems()
+    if head is None and version == SCHEMA_VERSION and rows:
+        problems.append(
+            f"its head file {str(head_path(path))!r} is missing, "
+            "so a lost tail cannot be ruled out"
+        )
+    if problems:
+        raise damaged_error(path, problems, missing=check.missing, changed=check.changed)
+    return check
+
+
+# The files beside a journal.
+
+
+def pending_path(path: Path) -> Path:
+    """Where a new match's journal is written before it takes ``path``'s place."""
+    return path.with_name(path.name + ".new")
+
+
+def remove_journal_files(path: Path) -> None:
+    """Remove the journal at ``path`` with its write-ahead log, shared memory and head."""
+    for name in (path, Path(f"{path}-wal"), Path(f"{path}-shm"), head_path(path)):
+        name.unlink(missing_ok=True)
+
+
+def archive_path(path: Path, when: float, first_seq: int, last_seq: int) -> Path:
+    """Where the journal at ``path`` is kept once a new match starts: beside it, named by
+    when it was archived (UTC) and its events' sequence numbers.
+
+    >>> archive_path(Path("/var/lib/tabula/journal.sqlite3"), 0.0, 1, 87).name
+    'journal-19700101-000000-seq1-87.sqlite3'
+    """
+    stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime(when))
+    return path.with_name(f"{path.stem}-{stamp}-seq{first_seq}-{last_seq}{path.suffix}")
