@@ -113,6 +113,7 @@ class Hub:
         app.router.add_get("/", _page)
         app.router.add_get("/static/{name}", _static)
         app.router.add_get("/api/boards", _boards)
+        app.router.add_get("/api/summary", _summary)
         app.router.add_get("/api/stream", _stream)
         app.on_shutdown.append(_on_shutdown)
         self.web = WebServer(app, host, port)
@@ -211,6 +212,11 @@ async def _boards(request: web.Request) -> web.StreamResponse:
     hub = request.app[_HUB]
     boards = [view.to_json() for view in hub.state.boards.values()]
     return web.json_response({"summary": hub.state.summary(), "boards": boards})
+
+
+async def _summary(request: web.Request) -> web.StreamResponse:
+    """The counts alone: a poller of a big hall need not take every board's card each time."""
+    return web.json_response(request.app[_HUB].state.summary())
 
 
 async def _on_shutdown(app: web.Application) -> None:
