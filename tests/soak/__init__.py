@@ -17,4 +17,5 @@ SOAKS: dict[str, str] = {
     "slow": "tests.service.slow",
     "journal": "tests.soak.journal",
     "hands": "tests.soak.hands",
+    "hub": "tests.soak.hub",
 }
