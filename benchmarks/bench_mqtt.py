@@ -168,10 +168,10 @@ def hall_broker(boards: int, folder: Path) -> Iterator[Mosquitto]:
 
 async def _publish(
     broker: str, prefix: str, boards: list[_Replay], measured: threading.Event, patience: float
-) -> tuple[int, int]:
+) -> tuple[int, int, float]:
     """Every board's match published, each through its own connection: the events the broker
-    acknowledged, and how many publishers had not ended ``patience`` seconds after
-    ``measured`` (they are cancelled then).
+    acknowledged, how many publishers had not ended ``patience`` seconds after ``measured``
+    (they are cancelled then), and when the last one ended (``time.perf_counter``).
 
     Raises:
         Exception: the first publisher's error.
@@ -183,6 +183,7 @@ async def _publish(
     while pending and not measured.is_set():
         ended, pending = await asyncio.wait(pending, timeout=0.1)
         done |= ended
+    ended_at = time.perf_counter()
     if pending:
         ended, pending = await asyncio.wait(pending, timeout=patience)
         done |= ended
@@ -191,7 +192,7 @@ async def _publish(
     await asyncio.gather(*pending, return_exceptions=True)
     for task in done:
         task.result()
-    return sum(publisher.published for publisher in publishers), len(pending)
+    return sum(publisher.published for publisher in publishers), len(pending), ended_at
 
 
 def _until_taken(taken: Callable[[], int], total: int, patience: float) -> tuple[int, float]:
@@ -217,6 +218,9 @@ class _Pass:
     """Events the broker acknowledged to the publishers."""
     stuck: int
     """Publishers that had not ended ``patience`` after the last event."""
+    lag_s: float
+    """How long after the last publisher ended (every event acknowledged by the broker)
+    the last event was taken: 0 when the taker kept up."""
 
 
 def _pass(
@@ -231,7 +235,7 @@ def _pass(
     """Publish ``boards`` under ``prefix`` (their own thread and loop) until ``taken()``
     counts ``total`` events or stalls for ``patience`` seconds."""
     measured = threading.Event()
-    outcome: list[tuple[int, int] | BaseException] = []
+    outcome: list[tuple[int, int, float] | BaseException] = []
 
     def publish() -> None:
         try:
@@ -248,7 +252,8 @@ def _pass(
     result = outcome[0]
     if isinstance(result, BaseException):
         raise result
-    return _Pass(got, last - start, *result)
+    published, stuck, ended_at = result
+    return _Pass(got, last - start, published, stuck, max(0.0, last - ended_at))
 
 
 @dataclass(frozen=True, slots=True)
@@ -273,6 +278,9 @@ class Hall:
     problems: tuple[str, ...]
     """One line per board the hub did not take whole, exactly once, in order."""
     wall_s: float
+    lag_s: float
+    """How long the hub took its last event after the broker acknowledged it: how far
+    behind the boards it had fallen."""
     cpu_s: float
     """The hub's CPU time (user and system, from /proc) during the pass."""
     rss_mb: float
@@ -292,7 +300,8 @@ class Hall:
         return (
             f"{self.boards} boards: {self.events} events, {self.published} acknowledged by the "
             f"broker, {self.taken} taken by the hub in {self.wall_s:.2f} s "
-            f"({self.taken / self.wall_s:,.0f} events/s); {self.lost} lost, {self.taken_twice} "
+            f"({self.taken / self.wall_s:,.0f} events/s), {self.lag_s:.2f} s after the "
+            f"boards had sent their last; {self.lost} lost, {self.taken_twice} "
             f"taken twice, {self.redelivered} redelivered and ignored; {self.archived} of "
             f"{self.boards} matches archived; hub CPU {self.cpu_s:.2f} s "
             f"({1e6 * self.cpu_s / max(1, self.taken):.0f} us per event, "
@@ -381,6 +390,7 @@ def through_hub(
         archived=sum(view.archived for view in views.values()),
         problems=tuple(problem for problem in problems if problem is not None),
         wall_s=outcome.wall_s,
+        lag_s=outcome.lag_s,
         cpu_s=cpu,
         rss_mb=rss,
         peak_rss_mb=peak,
