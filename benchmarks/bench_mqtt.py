@@ -43,7 +43,7 @@ import aiomqtt
 
 from benchmarks.measure import Row, count, timed_row
 from controller.config import MqttConfig
-from controller.hub import hub_process
+from controller.hub import Shard, hub_process
 from controller.mqtt import MqttPublisher, client_options, subscriptions
 from controller.mqtt.mosquitto import Mosquitto
 from controller.simulated.board_service import SelfPlayBoard
@@ -258,7 +258,8 @@ def _pass(
 
 @dataclass(frozen=True, slots=True)
 class Hall:
-    """A hall of boards published through one broker to ``tabula hub``, checked board by board."""
+    """A hall of boards published through one broker to ``tabula hub`` (one, or several each
+    taking a :class:`~controller.hub.Shard` of the boards), checked board by board."""
 
     boards: int
     events: int
@@ -266,11 +267,12 @@ class Hall:
     published: int
     """Events the broker acknowledged to the boards."""
     taken: int
-    """Events the hub took (each once, by its own count)."""
+    """Events the hubs took (each once, by their own count)."""
     lost: int
-    """Events of a board that the hub never took."""
+    """Events of a board that no hub took."""
     taken_twice: int
-    """Events the hub took beyond a board's own: anything but 0 is a defect."""
+    """Events the hubs took beyond a board's own (twice by one, or by two hubs): anything
+    but 0 is a defect."""
     redelivered: int
     """Events delivered again (at least once delivery) that the hub knew and ignored."""
     archived: int
@@ -281,10 +283,12 @@ class Hall:
     lag_s: float
     """How long the hub took its last event after the broker acknowledged it: how far
     behind the boards it had fallen."""
-    cpu_s: float
-    """The hub's CPU time (user and system, from /proc) during the pass."""
-    rss_mb: float
-    peak_rss_mb: float
+    cpu_s: tuple[float, ...]
+    """Each hub's CPU time (user and system, from /proc) during the pass."""
+    rss_mb: tuple[float, ...]
+    """Each hub's resident memory at the end."""
+    peak_rss_mb: tuple[float, ...]
+    """Each hub's peak resident memory."""
     stuck: int
     """Publishers that never ended (cancelled): anything but 0 is a defect."""
 
@@ -299,14 +303,19 @@ class Hall:
         """One paragraph of figures."""
         return (
             f"{self.boards} boards: {self.events} events, {self.published} acknowledged by the "
-            f"broker, {self.taken} taken by the hub in {self.wall_s:.2f} s "
+            f"broker, {self.taken} taken by {len(self.cpu_s)} hub(s) in {self.wall_s:.2f} s "
             f"({self.taken / self.wall_s:,.0f} events/s), {self.lag_s:.2f} s after the "
             f"boards had sent their last; {self.lost} lost, {self.taken_twice} "
             f"taken twice, {self.redelivered} redelivered and ignored; {self.archived} of "
-            f"{self.boards} matches archived; hub CPU {self.cpu_s:.2f} s "
-            f"({1e6 * self.cpu_s / max(1, self.taken):.0f} us per event, "
-            f"{100 * self.cpu_s / self.wall_s:.0f}% of a core), RSS {self.rss_mb:.0f} MB "
-            f"(peak {self.peak_rss_mb:.0f} MB); {self.stuck} publishers stuck"
+            f"{self.boards} matches archived; {self.stuck} publishers stuck; "
+            + "; ".join(
+                f"hub {number} CPU {cpu:.2f} s ({100 * cpu / self.wall_s:.0f}% of a core), "
+                f"RSS {rss:.0f} MB (peak {peak:.0f} MB)"
+                for number, (cpu, rss, peak) in enumerate(
+                    zip(self.cpu_s, self.rss_mb, self.peak_rss_mb, strict=True), 1
+                )
+            )
+            + f"; the hubs' CPU per event {1e6 * sum(self.cpu_s) / max(1, self.taken):.0f} us"
             + "".join(f"\n  {problem}" for problem in self.problems[:20])
         )
 
@@ -351,32 +360,52 @@ def _board_problem(view: _Taken | None, board: _Replay, archive: Path) -> str | 
 
 
 def through_hub(
-    broker: Mosquitto, boards: list[_Replay], archive: Path, *, patience: float = STALL_S
+    broker: Mosquitto,
+    boards: list[_Replay],
+    archive: Path,
+    *,
+    hubs: int = 1,
+    patience: float = STALL_S,
 ) -> Hall:
-    """Publish ``boards`` through ``broker`` to ``tabula hub`` (a process of its own): what
-    it took of each board, and what that cost it.
+    """Publish ``boards`` through ``broker`` to ``hubs`` ``tabula hub`` processes (each a
+    :class:`~controller.hub.Shard` of the boards): what they took of each board, and what
+    that cost them.
 
     Args:
         broker: the broker, started.
         boards: the boards, each a match replayed under its own id.
-        archive: the hub's archive folder.
-        patience: how long the hub may take no event before the rest count as lost.
+        archive: the hubs' archive folder (each board in its own subfolder).
+        hubs: how many hubs share the boards.
+        patience: how long the hubs may take no event before the rest count as lost.
     """
     total = sum(len(board.event_seqs) for board in boards)
-    with hub_process(broker.url, archive) as (hub, url):
-        cpu = _cpu_seconds(hub.pid)
+    with contextlib.ExitStack() as stack:
+        running = [stack.enter_context(hub_process(broker.url, archive, Shard(number, hubs)))
+                   for number in range(1, hubs + 1)]  # fmt: skip
+        cpu = [_cpu_seconds(hub.pid) for hub, _ in running]
 
-        def hub_took() -> int:
-            events = _get(url + "api/summary")["events"]
-            return events if isinstance(events, int) else 0
+        def hubs_took() -> int:
+            counts = [_get(url + "api/summary")["events"] for _, url in running]
+            return sum(count for count in counts if isinstance(count, int))
 
-        outcome = _pass(broker.url, "tabula", boards, hub_took, total, patience=patience)
-        cpu = _cpu_seconds(hub.pid) - cpu
-        rss, peak = _memory_mb(hub.pid)
-        views = _taken(url)
-    problems = [_board_problem(views.get(board.board_id), board, archive) for board in boards]
+        outcome = _pass(broker.url, "tabula", boards, hubs_took, total, patience=patience)
+        cpu = [
+            _cpu_seconds(hub.pid) - before for (hub, _), before in zip(running, cpu, strict=True)
+        ]
+        memory = [_memory_mb(hub.pid) for hub, _ in running]
+        cards = [_taken(url) for _, url in running]
+    problems: list[str | None] = []
+    for board in boards:
+        views = [taken[board.board_id] for taken in cards if board.board_id in taken]
+        if len(views) > 1:
+            problems.append(f"{board.board_id}: taken by {len(views)} hubs")
+        problems.append(_board_problem(views[0] if views else None, board, archive))
     expected = {board.board_id: len(board.event_seqs) for board in boards}
-    taken = {board_id: view.events for board_id, view in views.items()}
+    taken: dict[str, int] = {}
+    for hub_cards in cards:
+        for board_id, view in hub_cards.items():
+            taken[board_id] = taken.get(board_id, 0) + view.events
+    every = [view for hub_cards in cards for view in hub_cards.values()]
     return Hall(
         boards=len(boards),
         events=total,
@@ -386,14 +415,14 @@ def through_hub(
         taken_twice=sum(
             max(0, count - expected.get(board_id, 0)) for board_id, count in taken.items()
         ),
-        redelivered=sum(view.duplicates for view in views.values()),
-        archived=sum(view.archived for view in views.values()),
+        redelivered=sum(view.duplicates for view in every),
+        archived=sum(view.archived for view in every),
         problems=tuple(problem for problem in problems if problem is not None),
         wall_s=outcome.wall_s,
         lag_s=outcome.lag_s,
-        cpu_s=cpu,
-        rss_mb=rss,
-        peak_rss_mb=peak,
+        cpu_s=tuple(cpu),
+        rss_mb=tuple(rss for rss, _ in memory),
+        peak_rss_mb=tuple(peak for _, peak in memory),
         stuck=outcome.stuck,
     )
 
@@ -467,9 +496,9 @@ def run_boards(count: int, matches: list[_Match], folder: Path) -> list[Row]:
     return [
         timed_row(f"{count} boards -> Mosquitto -> hub, per event", hall.wall_s, raw.wall_s,
                   per=hall.events, clock="wall", misses=misses, reference_name=reference),
-        timed_row(f"{count} boards: the hub's CPU, per event", hall.cpu_s, subscriber.cpu_s,
+        timed_row(f"{count} boards: the hub's CPU, per event", hall.cpu_s[0], subscriber.cpu_s,
                   per=hall.events, misses=misses, reference_name=reference + ", its thread's CPU"),
-        Row(f"{count} boards: the hub's peak RSS", hall.peak_rss_mb, "MB", None, "", clock=None,
+        Row(f"{count} boards: the hub's peak RSS", hall.peak_rss_mb[0], "MB", None, "", clock=None,
             reason="memory, judged by its own figure over time; a bare subscriber keeps "
             "nothing"),
         Row(f"{count} boards: boards not taken whole, exactly once, and archived",

@@ -20,7 +20,17 @@ def test_twenty_boards_are_each_taken_exactly_once_and_archived(tmp_path: Path) 
     assert report.problems == (), report.figures()
     assert report.is_whole, report.figures()
     assert report.taken == report.events == report.published > 20 * 10
-    assert report.cpu_s > 0 and report.peak_rss_mb >= report.rss_mb > 0
+    assert report.cpu_s[0] > 0 and report.peak_rss_mb[0] >= report.rss_mb[0] > 0
+
+
+def test_two_hubs_share_the_boards_each_taken_exactly_once_by_one(tmp_path: Path) -> None:
+    report = hall(20, 2, tmp_path, hubs=2)
+    assert report.problems == (), report.figures()
+    assert report.is_whole, report.figures()
+    assert report.taken == report.events == report.published > 20 * 10
+    assert len(report.cpu_s) == 2 and all(cpu > 0 for cpu in report.cpu_s), report.figures()
+    archived = {path.name for path in (tmp_path / "archive").iterdir()}
+    assert archived == {f"board-{n:03}" for n in range(20)}
 
 
 def test_the_command_prints_its_figures_and_says_whole(capsys: pytest.CaptureFixture[str]) -> None:
