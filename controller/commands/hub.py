@@ -26,6 +26,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="a tabula.toml whose [mqtt] gives the credentials, TLS files and topic prefix",
     )
     parser.add_argument("--client-id", default="tabula-hub", help="the hub's MQTT client id")
+    parser.add_argument(
+        "--shard",
+        default="1/1",
+        help="NUMBER/COUNT: take only this share of the boards, by a hash of their ids, "
+        "when COUNT hubs (each with its own --client-id) share a hall",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -34,7 +40,7 @@ def run(args: argparse.Namespace) -> int:
     import sys
 
     from controller.config import ConfigError, load_config, parse_config
-    from controller.hub import Hub
+    from controller.hub import Hub, Shard
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
     if not 0 <= args.port <= 65535:
@@ -51,15 +57,26 @@ def run(args: argparse.Namespace) -> int:
         if configured is None:
             raise ConfigError([f"{args.config}: no [mqtt] section"])
         mqtt = dataclasses.replace(configured, broker=checked.broker)
+    shard = Shard.from_text(args.shard)
     args.archive.mkdir(parents=True, exist_ok=True)
-    hub = Hub(mqtt, args.archive, host=args.host, port=args.port, identifier=args.client_id)
+    hub = Hub(
+        mqtt,
+        args.archive,
+        host=args.host,
+        port=args.port,
+        identifier=args.client_id,
+        shard=shard,
+    )
 
     async def main() -> None:
         task = asyncio.create_task(hub.run())
         ready = asyncio.create_task(hub.ready.wait())
         await asyncio.wait({task, ready}, return_when=asyncio.FIRST_COMPLETED)
         if ready.done():
-            print(f"tabula hub: {hub.web.url} following {mqtt.broker}, archive {args.archive}")
+            print(
+                f"tabula hub: {hub.web.url} following {mqtt.broker}, archive {args.archive}"
+                + (f", shard {shard.text()}" if shard.count > 1 else "")
+            )
             sys.stdout.flush()
         ready.cancel()
         await task

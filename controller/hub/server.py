@@ -25,7 +25,7 @@ from aiohttp import web
 
 from controller.closing import cancel_and_wait
 from controller.config import MqttConfig
-from controller.hub.state import Archive, HubState
+from controller.hub.state import WHOLE, Archive, HubState, Shard
 from controller.mqtt.codec import subscriptions
 from controller.mqtt.publisher import ClientFactory, backoff_delay, client_options
 from controller.web.app import (
@@ -78,6 +78,8 @@ class Hub:
         rng: the jitter of the reconnection backoff.
         client_factory: aiomqtt.Client or a stand-in with its signature.
         clock: a monotonic clock (seconds): how long each board has been silent.
+        shard: which boards this hub takes, when several share a hall's (each with its own
+            ``identifier``): see :class:`~controller.hub.state.Shard`.
     """
 
     def __init__(
@@ -92,11 +94,12 @@ class Hub:
         rng: random.Random | None = None,
         client_factory: ClientFactory = aiomqtt.Client,
         clock: Callable[[], float] = time.monotonic,
+        shard: Shard = WHOLE,
     ) -> None:
         self.config = config
         self._clock = clock
         self.archive = archive
-        self.state = HubState(config.topic_prefix)
+        self.state = HubState(config.topic_prefix, shard)
         self.connected = False
         self.written: list[Path] = []
         self._identifier = identifier
@@ -113,6 +116,7 @@ class Hub:
         app.router.add_get("/", _page)
         app.router.add_get("/static/{name}", _static)
         app.router.add_get("/api/boards", _boards)
+        app.router.add_get("/api/summary", _summary)
         app.router.add_get("/api/stream", _stream)
         app.on_shutdown.append(_on_shutdown)
         self.web = WebServer(app, host, port)
@@ -211,6 +215,11 @@ async def _boards(request: web.Request) -> web.StreamResponse:
     hub = request.app[_HUB]
     boards = [view.to_json() for view in hub.state.boards.values()]
     return web.json_response({"summary": hub.state.summary(), "boards": boards})
+
+
+async def _summary(request: web.Request) -> web.StreamResponse:
+    """The counts alone: a poller of a big hall need not take every board's card each time."""
+    return web.json_response(request.app[_HUB].state.summary())
 
 
 async def _on_shutdown(app: web.Application) -> None:

@@ -13,9 +13,11 @@ session) the hub returns an :class:`Archive` with its ``.mat`` and ``.sgf`` text
 from __future__ import annotations
 
 import time
+import zlib
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
+from controller.hub.errors import ShardError
 from controller.mqtt.codec import (
     decode_event,
     decode_heartbeat,
@@ -40,7 +42,63 @@ from controller.record.sgf import write_sgf
 from controller.status import BoardEvent, BoardStatus
 from hardware.board.json_types import JsonObject
 
-__all__ = ["Archive", "BoardView", "HubState"]
+__all__ = ["WHOLE", "Archive", "BoardView", "HubState", "Shard"]
+
+
+@dataclass(frozen=True, slots=True)
+class Shard:
+    """Which boards one of ``count`` hubs takes: those whose id hashes to its ``number``.
+
+    Why by board, and by a hash of its id: a board's events must reach one hub, all of
+    them and in order, for its sequence numbers to prove nothing lost and its match to be
+    replayed and archived; a shared subscription (``$share/hubs/...``) deals out single
+    messages, so each hub would see every board with holes. A hash needs no list of boards
+    (a board joining the hall goes to one hub) and a stable one (CRC-32, not Python's
+    salted ``hash``) sends it to the same hub after a restart. The cost: every hub still
+    receives every message, and drops the others' from the topic alone, before decoding.
+
+    >>> shard = Shard.from_text("2/3")
+    >>> shard, shard.text(), Shard.from_text(shard.text()) == shard
+    (Shard(number=2, count=3), '2/3', True)
+
+    Raises:
+        ShardError: for a number outside 1..count.
+    """
+
+    number: int = 1
+    """This hub's shard, from 1."""
+    count: int = 1
+    """How many hubs share the boards."""
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.number <= self.count:
+            raise ShardError(
+                f"shard {self.number}/{self.count}: its number must be 1 to {self.count}"
+            )
+
+    @classmethod
+    def from_text(cls, text: str) -> Shard:
+        """The shard written ``number/count`` (``2/3``).
+
+        Raises:
+            ShardError: for any other text.
+        """
+        number, slash, count = text.partition("/")
+        if not (slash and number.isdecimal() and count.isdecimal()):
+            raise ShardError(f"shard {text!r}: expected NUMBER/COUNT, such as 1/2")
+        return cls(int(number), int(count))
+
+    def text(self) -> str:
+        """``number/count``."""
+        return f"{self.number}/{self.count}"
+
+    def owns(self, board_id: str) -> bool:
+        """Whether this hub takes ``board_id``'s messages."""
+        return zlib.crc32(board_id.encode()) % self.count == self.number - 1
+
+
+WHOLE: Final = Shard()
+"""The one hub of a hall: every board."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,8 +183,11 @@ class BoardView:
 class HubState:
     """Every board under ``prefix``, folded from the messages of its topics."""
 
-    def __init__(self, prefix: str = "tabula") -> None:
+    def __init__(self, prefix: str = "tabula", shard: Shard = WHOLE) -> None:
         self.prefix = prefix
+        self.shard = shard
+        self.elsewhere = 0
+        """Messages of boards another shard's hub takes, dropped unread."""
         self.boards: dict[str, BoardView] = {}
         self.rejected = 0
         """Messages that were not Tabula's (bad topic or payload)."""
@@ -152,6 +213,9 @@ class HubState:
         """
         try:
             board_id, kind = parse_topic(topic, self.prefix)
+            if not self.shard.owns(board_id):
+                self.elsewhere += 1
+                return None, []
             if kind == "online":
                 view = self.board(board_id)
                 view.online, view.silent = decode_online(payload), False
@@ -292,4 +356,5 @@ class HubState:
             "duplicates": sum(v.duplicates for v in views),
             "archived": sum(v.archived for v in views),
             "rejected": self.rejected,
+            "elsewhere": self.elsewhere,
         }

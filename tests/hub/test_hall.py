@@ -324,3 +324,21 @@ def test_the_hall_page_serves_only_its_files(tmp_path: Path) -> None:
                     assert error.startswith("no static file '") and len(error) < 70, error[:80]
 
     run_hall(tmp_path, body)
+
+
+def test_the_summary_alone_counts_what_the_cards_count(tmp_path: Path) -> None:
+    """``/api/summary``: a poller of a big hall gets the counts without every board's card."""
+
+    async def body(broker: Mosquitto, hub: Hub) -> None:
+        board = SelfPlayBoard("summed", seed=2, match_length=1)
+        publisher = MqttPublisher(board, MqttConfig(broker.url, "summed"), backlog=board.backlog)
+        await play(board, publisher, 0)
+        await until(lambda: hub.state.summary()["archived"] == 1, 30, "archived")
+        async with aiohttp.ClientSession() as session:
+            async with session.get(hub.web.url + "api/summary") as response:
+                summary = await response.json()
+            async with session.get(hub.web.url + "api/boards") as response:
+                assert summary == (await response.json())["summary"]
+        assert (summary["boards"], summary["events"], summary["archived"]) == (1, board.seq, 1)
+
+    run_hall(tmp_path, body)

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from controller.cli import main
-from controller.hub import HubState, write_archive
+from controller.hub import HubState, Shard, ShardError, write_archive
 from controller.mqtt import encode_event, encode_status, topic
 from controller.record.matfile import read_mat
 from controller.simulated.board_service import SelfPlayBoard
@@ -147,3 +147,42 @@ def test_a_hostile_payload_is_refused_and_the_hub_goes_on() -> None:
             assert hub.receive(f"tabula/hostile/{kind}", payload) == (None, [])
             assert hub.last_problem is not None and "payload" in hub.last_problem
     assert hub.rejected == 12
+
+
+def test_two_shards_take_every_board_exactly_once_and_whole() -> None:
+    events, _ = recorded(SelfPlayBoard("s", seed=5, match_length=1))
+    boards = [f"hall-{n}" for n in range(40)]
+    halves = [HubState(shard=Shard(1, 2)), HubState(shard=Shard(2, 2))]
+    for state in halves:
+        for board_id in boards:
+            feed(state, [replace(event, board_id=board_id) for event in events])
+    first, second = (set(state.boards) for state in halves)
+    assert first & second == set() and first | second == set(boards)
+    assert 10 < len(first) < 30, "the hash shares the boards out"
+    for state in halves:
+        others = len(boards) - len(state.boards)
+        assert state.elsewhere == others * len(events)
+        assert state.summary()["events"] == len(state.boards) * len(events)
+        assert state.summary()["archived"] == len(state.boards)
+
+
+def test_a_shard_is_written_number_slash_count() -> None:
+    assert Shard.from_text("2/3") == Shard(2, 3) and Shard(2, 3).text() == "2/3"
+    assert Shard().owns("any") and Shard.from_text("1/1") == Shard()
+    for text, error in (
+        ("3/2", "shard 3/2: its number must be 1 to 2"),
+        ("0/2", "shard 0/2: its number must be 1 to 2"),
+        ("half", "shard 'half': expected NUMBER/COUNT, such as 1/2"),
+        ("1/", "shard '1/': expected NUMBER/COUNT, such as 1/2"),
+    ):
+        with pytest.raises(ShardError) as raised:
+            Shard.from_text(text)
+        assert str(raised.value) == error
+
+
+def test_the_command_refuses_a_bad_shard_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    command = ["hub", "--broker", "mqtt://127.0.0.1:1", "--archive", str(tmp_path)]
+    assert main([*command, "--shard", "3/2"]) == 2
+    assert capsys.readouterr().err.strip().endswith("shard 3/2: its number must be 1 to 2")

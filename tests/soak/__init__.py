@@ -18,4 +18,5 @@ SOAKS: dict[str, str] = {
     "journal": "tests.soak.journal",
     "hands": "tests.soak.hands",
     "resume": "tests.soak.resume",
+    "hub": "tests.soak.hub",
 }

@@ -59,7 +59,7 @@ BOARD_ROUTES = (
     "/", "/static/{name}", "/api/status", "/api/stream", "/api/action", "/api/action",
     "/api/action", "/api/export/{fmt}", "/api/review/{fmt}",
 )  # fmt: skip
-HUB_ROUTES = ("/", "/static/{name}", "/api/boards", "/api/stream")
+HUB_ROUTES = ("/", "/static/{name}", "/api/boards", "/api/summary", "/api/stream")
 NAMES = ("board.js", "page.js", "hub.js", "style.css", "index.html", "hub.html", "x.svg")
 FORMATS = ("mat", "sgf", "jsonl", "txt", "html", "text", "json", "pdf")
 METHODS = (
