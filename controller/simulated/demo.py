@@ -31,6 +31,7 @@ from controller.service.board_status import scene_text
 from controller.service.service import Service, open_journal
 from controller.simulated.camera import RollPool, TableCamera
 from controller.simulated.hands import DriverCounts
+from controller.simulated.jacquet_table import JacquetTableDriver
 from controller.simulated.table import DriverOptions, TableDriver
 from controller.status import BoardEvent
 
@@ -60,6 +61,9 @@ _GPIO = """
 pin_factory = "mock"
 leds = "shift-register"
 """
+
+#: The players of a game with turns of its own, by its scoring (as the flow's VariantTurns).
+_DRIVERS: dict[Scoring, type[TableDriver]] = {Scoring.JACQUET: JacquetTableDriver}
 
 
 @functools.cache
@@ -219,11 +223,7 @@ class SimulatedBoard:
         from controller.simulated.table import button_presser
 
         press = button_presser(self.buttons, self.factory)
-        driver = TableDriver
-        if self.service.flow.variant.scoring is Scoring.JACQUET:
-            from controller.simulated.jacquet_table import JacquetTableDriver
-
-            driver = JacquetTableDriver
+        driver = _DRIVERS.get(self.service.flow.variant.scoring, TableDriver)
         return driver(
             self.service,
             self.sim.board,

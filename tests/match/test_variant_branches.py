@@ -1,9 +1,8 @@
 """General code asks the variant's description or its hooks, never which variant it is.
 
 Why a test: a ``variant == ...`` or ``is_jacquet`` branch creeps back one call site at a
-time; the variant's own modules (the rules' descriptions, ``controller/match/jacquet*``)
-are where what differs lives. The referee and the simulated table are outside this
-check (their own rooms, rebuilt apart).
+time; the variant's own modules (the rules' descriptions, and the ``jacquet*`` modules of
+the core, the referee and the simulated table) are where what differs lives.
 """
 
 from __future__ import annotations
@@ -18,7 +17,7 @@ BRANCH = re.compile(
     r"|\.jacquet\s+is\s+(not\s+)?None|variant(\.name)?\s*[!=]= "
 )
 #: The rooms where a variant's identity is known: its description and its own modules.
-OWN_ROOMS = ("controller/rules/", "controller/referee/", "controller/simulated/")
+OWN_ROOMS = ("controller/rules/",)
 
 
 def _general_modules() -> list[Path]:
@@ -26,7 +25,7 @@ def _general_modules() -> list[Path]:
         path
         for path in sorted((ROOT / "controller").rglob("*.py"))
         if not str(path.relative_to(ROOT)).startswith(OWN_ROOMS)
-        and not (path.parent.name == "match" and path.name.startswith("jacquet"))
+        and not path.name.startswith("jacquet")
     ]
 
 
