@@ -43,8 +43,16 @@ from controller.match.events import (
 )
 from controller.rules import Rules, WinKind
 from controller.rules.errors import RulesError
+from hardware.board.json_types import JsonObject
 
-__all__ = ["FORMAT_VERSION", "event_from_dict", "event_from_json", "event_to_dict", "event_to_json"]
+__all__ = [
+    "FORMAT_VERSION",
+    "event_from_dict",
+    "event_from_json",
+    "event_kind",
+    "event_to_dict",
+    "event_to_json",
+]
 
 FORMAT_VERSION: Final = 1
 """Version of the events' JSON form."""
@@ -75,9 +83,14 @@ _NAMES: Final = {cls: name for name, cls in _TYPES.items()}
 _RULES_FIELDS: Final = tuple(field.name for field in fields(Rules))
 
 
-def event_to_dict(event: Event) -> dict[str, Any]:
+def event_kind(event: Event) -> str:
+    """The journal's name of ``event``'s type (``played``): its JSON ``type``."""
+    return _NAMES[type(event)]
+
+
+def event_to_dict(event: Event) -> JsonObject:
     """The JSON object of ``event``: ``v``, ``type``, then its fields as JSON values."""
-    data: dict[str, Any] = {"v": FORMAT_VERSION, "type": _NAMES[type(event)]}
+    data: JsonObject = {"v": FORMAT_VERSION, "type": event_kind(event)}
     for field in fields(event):
         value = getattr(event, field.name)
         if isinstance(value, Rules):

@@ -27,7 +27,7 @@ from collections.abc import Iterable
 from typing import Any, Final, Literal
 
 from controller.mqtt.errors import PayloadError, TopicError
-from controller.record import event_to_dict
+from controller.record import event_kind, event_to_dict
 from controller.record.journal import JournalEntry
 from controller.status import STATUS_VERSION, ActionError, BoardEvent, BoardStatus
 
@@ -178,8 +178,8 @@ def journal_events(board_id: str, entries: Iterable[JournalEntry]) -> list[Board
     """
     events = []
     for entry in entries:
-        data = event_to_dict(entry.event)
-        events.append(BoardEvent(board_id, entry.seq, str(data["type"]), data, entry.at))
+        kind, data = event_kind(entry.event), event_to_dict(entry.event)
+        events.append(BoardEvent(board_id, entry.seq, kind, data, entry.at))
     return events
 
 

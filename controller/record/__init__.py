@@ -20,6 +20,7 @@ from controller.match.event_json import (
     FORMAT_VERSION,
     event_from_dict,
     event_from_json,
+    event_kind,
     event_to_dict,
     event_to_json,
 )
@@ -97,6 +98,7 @@ __all__ = [
     "Taken",
     "event_from_dict",
     "event_from_json",
+    "event_kind",
     "event_to_dict",
     "event_to_json",
     "name_problem",

@@ -353,7 +353,8 @@ class Service:
             data = record.event_to_dict(event)
             # The journal's type names the event (``played``), as the backlog of
             # ``controller.mqtt.journal_events`` names the same events.
-            self._publish(BoardEvent(self._board_id, seq, data["type"], data, self._clock()))
+            kind = record.event_kind(event)
+            self._publish(BoardEvent(self._board_id, seq, kind, data, self._clock()))
 
     # The match itself: orientation, new game, new match.
 

@@ -204,10 +204,9 @@ def measure(games: int, folder: Path, *, seed: int = 1) -> list[str]:
 
 
 def _kind(event: object) -> str:
-    from controller.record import event_to_dict
+    from controller.record import event_kind
 
-    kind: str = event_to_dict(event)["type"]  # type: ignore[arg-type]
-    return kind
+    return event_kind(event)  # type: ignore[arg-type]
 
 
 def main(argv: list[str]) -> int:
