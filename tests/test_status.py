@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import asdict
 
 import pytest
 
@@ -38,6 +39,8 @@ def test_status_round_trips_through_json_with_a_version() -> None:
     data = json.loads(json.dumps(status.to_json()))
     assert data["version"] == STATUS_VERSION
     assert BoardStatus.from_json(data) == status
+    # Every field, each as its dataclass says (to_json writes them one by one).
+    assert data == {"version": STATUS_VERSION, **json.loads(json.dumps(asdict(status)))}
 
 
 def test_a_status_of_another_version_is_refused() -> None:
