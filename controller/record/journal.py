@@ -171,7 +171,7 @@ class Journal:
             query = f"SELECT seq, at, event, {column} FROM events ORDER BY seq"
             rows = [Row(*row) for row in reader.execute(query)]
             check = verify_rows(self.path, rows, head, version)
-            self._load(rows, head)
+            self._load(rows, head, vouched=version == SCHEMA_VERSION)
         except sqlite3.DatabaseError as error:
             reader.close()
             raise corrupt_error(self.path, str(error)) from None
@@ -192,9 +192,11 @@ class Journal:
         create_journal_file(self.path, head, self._connect)
         return head
 
-    def _load(self, rows: Sequence[Row], head: Head | None) -> None:
+    def _load(self, rows: Sequence[Row], head: Head | None, *, vouched: bool) -> None:
+        """Replay the stored rows; ``vouched``: their checksums hold (a chained journal), so
+        each was checked against the rules when it was written (:meth:`Replayer.apply`)."""
         for row in rows:
-            self._follow(row.seq, self._event(row.seq, row.event), stored=True)
+            self._follow(row.seq, self._event(row.seq, row.event), stored=True, vouched=vouched)
         if rows:
             self._first_seq, self._last_seq = rows[0].seq, rows[-1].seq
         elif head is not None:  # an empty journal whose numbers go on from an archived one
@@ -251,7 +253,7 @@ class Journal:
         except InvalidEventError as error:
             raise JournalCorruptError(f"journal {str(self.path)!r}, event {seq}: {error}") from None
 
-    def _follow(self, seq: int, event: Event, *, stored: bool) -> None:
+    def _follow(self, seq: int, event: Event, *, stored: bool, vouched: bool = False) -> None:
         """Replay ``event`` on the state; a stored event that fails means a damaged journal."""
         try:
             if self._replayer is None:
@@ -260,7 +262,7 @@ class Journal:
                 self._start = event
                 self._replayer = Replayer(event)
             else:
-                self._replayer.apply(len(self._events), event)
+                self._replayer.apply(len(self._events), event, vouched=vouched)
         except InvalidEventError as error:
             if stored:
                 raise JournalCorruptError(

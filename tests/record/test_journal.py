@@ -22,6 +22,8 @@ from controller.record import (
     JournalDamagedError,
     JournalError,
     Phase,
+    Played,
+    Replayer,
     Taken,
     event_to_json,
     replay,
@@ -449,3 +451,35 @@ def test_an_old_journal_chained_when_the_power_went_is_chained_again(tmp_path: P
     head_path(old).write_bytes(head)
     with Journal(old) as journal:
         assert journal.events() == EVENTS[:20] and journal.verified == 20
+
+
+def test_reopening_a_chained_journal_trusts_its_plays_and_reaches_the_same_state(
+    tmp_path: Path,
+) -> None:
+    """A chained journal's checksums vouch that each play is as it was checked when it was
+    written, so reopening takes its boards as recorded (resume in linear time): the state
+    is the one that checking every play against the rules again reaches."""
+    events = irregular_events(5, Rules(match_length=0), games=6)
+    write(tmp_path / "j.db", events).close()
+    checked = Replayer(events[0])
+    for index, event in enumerate(events[1:], 1):
+        checked.apply(index, event)
+    with Journal(tmp_path / "j.db") as reopened:
+        assert reopened.state == checked.snapshot
+    kinds = {type(event).__name__ for event in events}
+    assert {"Played", "IllegalPlayAccepted", "PositionEdited"} <= kinds
+
+
+def test_a_vouched_play_is_still_refused_out_of_turn() -> None:
+    """Vouching spares the search among every legal play, not the checks of whose turn it
+    is and which dice were rolled."""
+    events = EVENTS
+    replayer = Replayer(events[0])
+    index = next(i for i, event in enumerate(events) if isinstance(event, Played))
+    for position, event in enumerate(events[1:index], 1):
+        replayer.apply(position, event, vouched=True)
+    played = events[index]
+    assert isinstance(played, Played)
+    wrong = Played(1 - played.player, played.dice, played.notation, played.board)
+    with pytest.raises(InvalidEventError, match="no play by player"):
+        replayer.apply(index, wrong, vouched=True)
