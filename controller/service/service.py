@@ -286,6 +286,8 @@ class Service:
         while True:
             queued = await self._queue.get()
             try:
+                if queued.done is not None:  # the web view waits for its answer
+                    _check_web_press(queued.item, self.flow)
                 await self._handle(queued.item)
             except ActionError as error:
                 self.counters.refused += 1
@@ -483,3 +485,11 @@ class Service:
         if self.orienting:
             return self.seating.display(self.flow.names, self.flow.variant.start)
         return self.teacher.display(self.flow)
+
+
+def _check_web_press(item: Item, flow: Flow) -> None:
+    """The web view's Accept or Demand with no illegal play flagged is refused (409), where
+    the button pressed then only shows a notice: a page is answered, a board is looked at."""
+    pressed = item.key if isinstance(item, KeyPressed) else None
+    if pressed in (Button.ACCEPT, Button.DEMAND) and flow.phase != "flagged":
+        raise RefusedError("no illegal play to accept or demand: none is flagged")

@@ -29,14 +29,12 @@ from controller.service.service import Service, open_journal
 from controller.simulated.players import SimulatedPlayer
 from controller.simulated.progress import service_progress, until_progress
 from controller.status import (
-    AcceptPlay,
     Action,
     ActionError,
     AnswerResignation,
     BoardEvent,
     BoardStatus,
     Decline,
-    DemandPlay,
     ExportFormat,
     NewGame,
     Resign,
@@ -160,14 +158,12 @@ class SelfPlayBoard:
     async def apply(self, action: Action) -> None:
         """Carry out a referee's action on the service, or raise :class:`ActionError` and
         change nothing: the simulated players play every game out (no resignation, no
-        decline, no game abandoned), and play legally (no illegal play to accept or demand).
+        decline, no game abandoned).
         """
         if isinstance(action, _PLAY_EVERY_GAME_OUT):
             raise ActionError(
                 f"the simulated players play every game out: {type(action).__name__} refused"
             )
-        if isinstance(action, AcceptPlay | DemandPlay) and self.service.flow.phase != "flagged":
-            raise ActionError("no illegal play to accept or demand: the last play was legal")
         self._run()
         await self.service.apply(action)
 

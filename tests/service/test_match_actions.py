@@ -25,7 +25,14 @@ from controller.rules import START, legal_plays
 from controller.service import Service
 from controller.service.service import open_journal
 from controller.simulated.progress import service_progress, until_progress
-from controller.status import ActionError, BoardEvent, ConfirmOrientation, NewGame, NewMatch
+from controller.status import (
+    AcceptPlay,
+    ActionError,
+    BoardEvent,
+    ConfirmOrientation,
+    NewGame,
+    NewMatch,
+)
 
 NAMES = ("Ann", "Bob")
 
@@ -256,3 +263,33 @@ def test_a_new_match_that_cannot_archive_changes_nothing(tmp_path: Path) -> None
 
     with open_journal(path) as journal:
         running(Service("b1", journal, names=NAMES, clock=lambda: 0.0), body)
+
+
+def test_the_web_views_accept_counts_only_once_an_illegal_play_is_flagged(
+    tmp_path: Path,
+) -> None:
+    """From the web view, Accept with nothing flagged is refused (a 409 to the page); once
+    an illegal play is flagged, the same action accepts it. A button pressed too early only
+    shows a notice, as before."""
+    start = cells_from_board(START)
+
+    async def body(service: Service, board: QueueBoard, _: list[BoardEvent]) -> None:
+        board.show(start)
+        service.feed(CameraRoll((3, 1)))  # the opening roll: player 0 plays 3-1
+        await until(service, lambda: service.status().phase == "moving", "the opening roll")
+        with pytest.raises(ActionError, match="no illegal play to accept or demand"):
+            await service.apply(AcceptPlay())
+        service.press(Button.ACCEPT)  # the button: a notice, no refusal
+        illegal = list(START)
+        illegal[24], illegal[18] = illegal[24] - 1, illegal[18] + 1  # 24/18 with a 3-1
+        board.show(cells_from_board(tuple(illegal)))
+        service.press(Button.DONE)
+        await until(service, lambda: service.status().phase == "flagged", "the flag")
+        await service.apply(AcceptPlay())
+        await until(service, lambda: service.status().phase == "roll", "the play accepted")
+
+    with open_journal(tmp_path / "journal.sqlite3") as journal:
+        service = Service("b1", journal, names=NAMES)
+        running(service, body)
+    kinds = [type(event).__name__ for event in journalled(tmp_path / "journal.sqlite3")]
+    assert "IllegalPlayAccepted" in kinds
