@@ -57,6 +57,9 @@ class Tree(Protocol):
     @property
     def positions(self) -> frozenset[Board]: ...
 
+    @property
+    def most_moves(self) -> int: ...
+
     def play_for(self, board: Board) -> Play | None: ...
 
     def dice_left(self, board: Board) -> frozenset[tuple[int, ...]]: ...
@@ -162,7 +165,7 @@ class Judge:
             self._exact[node.view] = node
             self._by_mover.setdefault(node.view[0], []).append(node)
         self._nodes.sort(key=lambda node: node.used)
-        self._max_used = max((len(play.moves) for play in self.tree.plays), default=0)
+        self._max_used = self.tree.most_moves  # without making every play (a 2-2 has 910)
 
     def _numbers(self, numbers: Sequence[int] | None) -> tuple[int, ...]:
         """The numbers to play, highest first, checked against the roll they came from."""
