@@ -127,7 +127,6 @@ class Replayer:
         )
         self.snapshot = self._new_game(self.snapshot)
         self.games: list[GameRecord] = []
-        self._vouched = False
         self.opening: list[OpeningRolled] = []
         self.actions: list[Event] = []
 
@@ -147,14 +146,13 @@ class Replayer:
             InvalidEventError: if the rules forbid it now; the state is then unchanged
                 unless the event ended a game while failing (never for valid events).
         """
-        self._vouched = vouched
         try:
-            self._apply(index, event)
+            self._apply(index, event, vouched)
         except RulesError as error:
             raise self.fail(index, event, str(error)) from None
         self.snapshot = replace(self.snapshot, events=index + 1)
 
-    def _apply(self, index: int, event: Event) -> None:
+    def _apply(self, index: int, event: Event, vouched: bool) -> None:
         s = self.snapshot
         phase = s.phase
         if isinstance(event, MatchStarted):
@@ -211,7 +209,7 @@ class Replayer:
             cube = cube.roll(event.player)
             self.snapshot = replace(s, cube=cube, dice=event.dice, partial=None)
         elif isinstance(event, Played | IllegalPlayAccepted):
-            self._play(index, event, cube)
+            self._play(index, event, cube, vouched)
             return  # _play records the event
         elif isinstance(event, DiceCorrected):
             if cube.phase is not CubePhase.ROLLED or event.player != cube.turn:
@@ -293,14 +291,16 @@ class Replayer:
         )
         self.snapshot = self._new_game(self.snapshot)
 
-    def _play(self, index: int, event: Played | IllegalPlayAccepted, cube: CubeState) -> None:
+    def _play(
+        self, index: int, event: Played | IllegalPlayAccepted, cube: CubeState, vouched: bool
+    ) -> None:
         s = self.snapshot
         if cube.phase is not CubePhase.ROLLED or event.player != cube.turn:
             raise self.fail(index, event, f"no play by player {event.player} now: {s.describe()}")
         assert s.dice is not None
         if sorted(event.dice) != sorted(s.dice):
             raise self.fail(index, event, f"the dice rolled were {s.dice[0]}-{s.dice[1]}")
-        if self._vouched:
+        if vouched:
             after = event.board if isinstance(event, Played) else event.after
             if isinstance(event, IllegalPlayAccepted) and event.before != s.board:
                 raise self.fail(index, event, "the board before is not the game's position")
