@@ -22,6 +22,7 @@ from typing import Final
 from controller.referee import Cells, Location, cells_from_board, location_of
 from controller.rules import Board, Player, flip
 from controller.rules.plays import Move, Play
+from controller.rules.search import OFF, apply_step
 from hardware.board.scene import Colour, Lamp, Pattern, Scene
 
 __all__ = ["SOURCE_LAMP", "TARGET_LAMP", "HintStep", "hint_scene", "hint_step"]
@@ -53,19 +54,10 @@ class HintStep:
 
 def _apply(view: Board, move: Move) -> Board | None:
     """The mover's view after ``move`` (hitting a blot), or None if it cannot be made."""
-    board = list(view)
     source, target = move
-    if board[source] <= 0:
+    if view[source] <= 0 or (target != OFF and view[target] < -1):
         return None
-    if target != 0 and board[target] < -1:
-        return None
-    board[source] -= 1
-    if target != 0:
-        if board[target] == -1:
-            board[target] = 0
-            board[0] -= 1
-        board[target] += 1
-    return tuple(board)
+    return apply_step(view, source, target)
 
 
 def _reached(play: Play, player: Player, before: Board) -> dict[Board, tuple[int, ...]]:
