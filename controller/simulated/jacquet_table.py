@@ -48,17 +48,10 @@ class JacquetTableDriver(TableDriver):
                 raise RuntimeError(f"the simulated players cannot go on from {status!r}")
 
     async def _primaute(self) -> None:
-        entry = self.pool.pick(self.rng, "both")
-        seq = self.service.status().seq
-        status = await self._throw(entry.image)
-        if status.seq == seq:  # the camera called a flat roll irregular: throw again
-            await self._misread(status)
-            return
-        self._misreads_in_a_row = 0
-        near, far = entry.dice
-        dice = (far, near) if self.flipped else (near, far)
-        self.expected.append(record.OpeningRolled(dice))
-        self._say(f"primauté {dice[0]}-{dice[1]}: {status.text}")
+        thrown = await self._one_die_each()
+        if thrown is not None:
+            status, dice = thrown
+            self._say(f"primauté {dice[0]}-{dice[1]}: {status.text}")
 
     async def _roll(self, player: Player) -> None:
         while True:

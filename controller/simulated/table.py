@@ -230,20 +230,31 @@ class TableDriver(TableHands):
         return self._orientation.side_of(player)
 
     async def _opening(self) -> None:
-        entry = self.pool.pick(self.rng, "both")
-        seq = self.service.status().seq
-        status = await self._throw(entry.image)
-        if status.seq == seq:  # the camera called a flat roll irregular: roll again
-            await self._misread(status)
+        thrown = await self._one_die_each()
+        if thrown is None:
             return
-        self._misreads_in_a_row = 0
-        near, far = entry.dice
-        self.expected.append(record.OpeningRolled((far, near) if self.flipped else (near, far)))
+        status, dice = thrown
         if status.phase == "opening":
             await self.show(self.camera.empty)  # a tie: pick the dice up, roll again
             return
-        self._say(f"opening roll {entry.dice[0]}-{entry.dice[1]}: player {status.turn} starts")
+        self._say(f"opening roll {dice[0]}-{dice[1]}: player {status.turn} starts")
         await self._now_and_then_a_hand()
+
+    async def _one_die_each(self) -> tuple[BoardStatus, tuple[int, int]] | None:
+        """Each player throws one die (the opening roll, Jacquet's primauté): the status
+        after it and the dice as the record writes them (player 0's first), or None when
+        the camera called the throw irregular (the dice are picked up to throw again)."""
+        entry = self.pool.pick(self.rng, "both")
+        seq = self.service.status().seq
+        status = await self._throw(entry.image)
+        if status.seq == seq:  # the camera called a flat roll irregular
+            await self._misread(status)
+            return None
+        self._misreads_in_a_row = 0
+        near, far = entry.dice
+        dice = (far, near) if self.flipped else (near, far)
+        self.expected.append(record.OpeningRolled(dice))
+        return status, dice
 
     async def _misread(self, status: BoardStatus) -> None:
         """The camera called a flat roll irregular: pick the dice up to roll again.
