@@ -191,3 +191,23 @@ def test_batch_answers_a_request_before_the_next_one_arrives() -> None:
         assert child.wait(timeout=PATIENCE_S) == 0
     finally:
         child.kill()
+
+
+def test_batch_refuses_a_line_that_is_not_utf8_and_answers_the_rest() -> None:
+    """Read in blocks from the descriptor, a line of bytes that are not UTF-8 is one clear
+    error; the lines around it, the last one without its newline, are answered."""
+    case = golden_cases()[0]
+    good = json.dumps({"id": "ok", "board": case["board"], "player": case["player"],
+                       "dice": case["dice"]}).encode()  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, "-m", "controller.cli", "plays", "--batch"],
+        input=good + b"\n\xff\xfe not text\n" + good,
+        capture_output=True,
+        check=False,
+        timeout=PATIENCE_S,
+    )
+    assert done.returncode == 1
+    answers = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [a["id"] for a in answers] == ["ok", None, "ok"]
+    assert "line 2: bad JSON" in answers[1]["error"]
+    assert len(answers[2]["results"]) == case["n"]
