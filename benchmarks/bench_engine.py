@@ -28,7 +28,8 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-from benchmarks.bench_rules import gnubg_bindings, gnubg_board
+from benchmarks.bench_rules import gnubg_bindings
+from benchmarks.gnubg_batch import gnubg_board
 from benchmarks.measure import Interleaved, Row, count, latency_rows, timed_row
 from controller.engine import ENGINE_KINDS, Engine, configured_engine
 from controller.rules import START, Rules, Xgid

@@ -15,15 +15,21 @@ from __future__ import annotations
 
 import argparse
 import ctypes
+import functools
 import json
 import platform
 import random
+import resource
+import statistics
+import subprocess
+import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from benchmarks.gnubg_batch import gnubg_board
 from benchmarks.measure import Row, best_of, best_per_item, count, timed_row
-from controller.rules.board import Board, flip
+from controller.rules.board import Board
 from controller.rules.plays import legal_plays, legal_results, plays_of_numbers
 from controller.rules.tree import PlayTree
 from controller.rules.variants import BACKGAMMON, JACQUET, JACQUET_LUDII
@@ -64,15 +70,6 @@ class _MoveList(ctypes.Structure):
 
 _TanBoard = (ctypes.c_uint * 25) * 2
 """GNU Backgammon's ``TanBoard``: :func:`gnubg_board` as C arrays."""
-
-
-def gnubg_board(board: Board, player: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """``board`` as GNU Backgammon holds it: the opponent's 25 counts, then those of
-    ``player``, on roll (each from its own ace point, the bar last)."""
-    view = board if player == 0 else flip(board)
-    mine = (*(max(view[p], 0) for p in range(1, 25)), view[25])
-    theirs = (*(max(-view[25 - p], 0) for p in range(1, 25)), -view[0])
-    return theirs, mine
 
 
 def _tan_board(case: _Case) -> Any:
@@ -157,15 +154,59 @@ def _golden_rows(cases: list[_Case], repeats: int) -> list[Row]:
         rows.append(timed_row(f"{label}, per golden case", ours, theirs if generator else None,
                               reference_name=name + ("s, partial plays too" if partial else "s"),
                               per=len(cases), reason=reason))  # fmt: skip
-    ours_each, theirs_each = best_per_item(indices, results, gnubg, repeats=repeats)
-    worst = max(indices, key=ours_each.__getitem__)
-    _, player, dice = cases[worst]
-    rows.append(timed_row(
-        f"legal_results, worst golden case (dice {dice[0]}{dice[1]}, player {player})",
-        ours_each[worst], theirs_each[worst] if generator else None, unit="ms",
-        reference_name=name, reason=reason,
-    ))  # fmt: skip
+    for label, subject, partial in (("legal_results", legal_results, False),
+                                    ("PlayTree", PlayTree, True)):  # fmt: skip
+        ours_each, theirs_each = best_per_item(
+            indices,
+            functools.partial(_on_case, subject, cases),
+            functools.partial(gnubg, partial=partial),
+            repeats=repeats,
+        )
+        worst = max(indices, key=ours_each.__getitem__)
+        _, player, dice = cases[worst]
+        rows.append(timed_row(
+            f"{label}, worst golden case (dice {dice[0]}{dice[1]}, player {player})",
+            ours_each[worst], theirs_each[worst] if generator else None, unit="ms",
+            reference_name=name, reason=reason,
+        ))  # fmt: skip
+        rows.append(timed_row(
+            f"{label}, median golden case", statistics.median(ours_each),
+            statistics.median(theirs_each) if generator else None, unit="ms",
+            reference_name=name, reason=reason,
+        ))  # fmt: skip
     return rows
+
+
+def _on_case(subject: Callable[..., object], cases: list[_Case], index: int) -> object:
+    return subject(*cases[index])
+
+
+def _batch_rows(cases: list[_Case]) -> list[Row]:
+    """``tabula plays --batch`` on the cases as JSON lines, as a child, beside the GNU
+    Backgammon oracle's batch (:mod:`benchmarks.gnubg_batch`) on the same lines: CPU time
+    of each child, its start included, as a user of the command pays it."""
+    lines = "".join(
+        json.dumps({"id": index, "board": board, "player": player, "dice": dice}) + "\n"
+        for index, (board, player, dice) in enumerate(cases)
+    )
+    reason = None if platform.machine() == "x86_64" else "GNU Backgammon's bindings: x86-64 only"
+    oracle = None if reason else _child_cpu(["-m", "benchmarks.gnubg_batch"], lines)
+    name = "GNU Backgammon's plays of each line (PyPI bindings, 0-ply), as a batch child"
+    return [
+        timed_row(f"tabula plays --batch{flag}, per case ({len(cases)} cases)",
+                  _child_cpu(["-m", "controller.cli", "plays", "--batch", *flag.split()], lines),
+                  oracle, per=len(cases), reference_name=name, reason=reason)
+        for flag in ("", " --notation")
+    ]  # fmt: skip
+
+
+def _child_cpu(arguments: list[str], stdin: str) -> float:
+    """The CPU seconds (user and system) of ``python ARGUMENTS`` reading ``stdin``."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run([sys.executable, *arguments], input=stdin, text=True, check=True,
+                   stdout=subprocess.DEVNULL)  # fmt: skip
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
 def _general_rows(cases: list[_Case], games: int, repeats: int) -> list[Row]:
@@ -205,6 +246,8 @@ def _general_rows(cases: list[_Case], games: int, repeats: int) -> list[Row]:
 def run(options: argparse.Namespace) -> list[Row]:
     """Measure and return the rows."""
     cases = _golden(options.cases)
-    return _golden_rows(cases, options.repeats) + _general_rows(
-        cases, options.games, options.repeats
+    return (
+        _golden_rows(cases, options.repeats)
+        + _batch_rows(cases)
+        + _general_rows(cases, options.games, options.repeats)
     )
