@@ -188,6 +188,10 @@ def test_impossible_boards_are_refused_with_a_message() -> None:
         legal_plays(tuple(too_many), 0, (3, 1))
     with pytest.raises(InvalidPositionError, match="26 integers"):
         legal_plays((0, 1, 2), 0, (3, 1))
+    for intruder in (True, 1.0, "2", None):  # a bool is not a checker count either
+        board = (*START[:6], intruder, *START[7:])
+        with pytest.raises(InvalidPositionError, match="a board holds integers only"):
+            legal_results(board, 0, (3, 1))  # type: ignore[arg-type]
 
 
 # Properties.
