@@ -51,9 +51,6 @@ ExportFormat = Literal["mat", "sgf", "jsonl", "txt"]
 only), the events one JSON object a line and the text record (any variant)."""
 EXPORT_FORMATS: Final[tuple[ExportFormat, ...]] = ("mat", "sgf", "jsonl", "txt")
 
-LinkState = Literal["searching", "syncing", "live", "stale", "off"]
-
-
 @dataclass(frozen=True, slots=True)
 class LightState:
     """One LED as shown: colour ``off|green|amber|red`` and blink ``steady|slow|fast|flash``."""
@@ -102,6 +99,9 @@ class BoardStatus:
     xgid: str = ""
     gnubg_id: str = ""
     links: Mapping[str, str] = field(default_factory=lambda: {"board": "off", "camera": "off"})
+    """Each link's state (:data:`controller.links.LinkState`)."""
+    link_text: str = ""
+    """The same states in words (:func:`controller.links.link_text`)."""
     alerts: tuple[str, ...] = ()
     """What needs a person now: an illegal play to accept or demand, dice to enter, a fault."""
     online: bool = True

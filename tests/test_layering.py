@@ -22,7 +22,7 @@ PACKAGES = ("controller", "firmware_bridge", "vision", "hardware")
 #: the match core (with the record's events and their replay).
 PURE = {
     "hardware.board", "controller.rules", "controller.referee", "controller.controls",
-    "controller.match",
+    "controller.links", "controller.match",
 }  # fmt: skip
 # `random` is allowed: chance arrives as a random.Random parameter, never a module-level call.
 BANNED = {
@@ -32,7 +32,8 @@ BANNED = {
 
 # fmt: off
 _SERVICE_EDGES = {
-    "controller.closing", "controller.devices", "controller.engine", "controller.match",
+    "controller.closing", "controller.devices", "controller.engine", "controller.links",
+    "controller.match",
     "controller.record", "controller.referee", "controller.review", "controller.rules",
     "controller.status", "firmware_bridge", "hardware.board", "vision",
 }
@@ -63,6 +64,7 @@ ALLOWED: dict[str, set[str]] = {
         "hardware.board",
     },
     "controller.engine": {"controller.rules", "hardware.board"},
+    "controller.links": {"hardware.board"},
     "controller.hub": {
         "controller.closing", "controller.config", "controller.match", "controller.mqtt",
         "controller.record", "controller.status", "controller.web", "hardware.board",

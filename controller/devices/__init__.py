@@ -6,7 +6,9 @@ back-end, both behind :class:`LedBackend`:
 
 - :class:`ShiftRegisterLeds`: a 74HC595 chain on three GPIO pins (bit order in
   :mod:`controller.devices.shift_register`), the status LED on the Pi (:class:`StatusLed`);
-- :class:`BoardLeds`: an LED frame to the sensor board over the serial link.
+- :class:`BoardLeds`: an LED frame to the sensor board over the serial link, and the
+  Pi's status LED beside it;
+- :class:`StatusLeds`: the Pi's status LED alone (no location LEDs).
 
 Buttons (:class:`Buttons`) are one typed stream of :class:`ButtonPress` values in the
 service's asyncio loop (``async for``); :class:`FaultBuzzer` sounds short
@@ -37,12 +39,13 @@ from controller.devices.leds import (
     BLINK_PERIOD_S,
     BoardLeds,
     LedBackend,
+    StatusLeds,
     blink_forever,
 )
 from controller.devices.pi import PiDevices
-from controller.devices.shift_register import REGISTERS, ShiftRegisterLeds, frame_bits, phase_ms
+from controller.devices.shift_register import REGISTERS, ShiftRegisterLeds, frame_bits
 from controller.devices.status import StatusLed
-from hardware.board.scene import DARK, Colour, Lamp, Pattern, Scene, is_lit
+from hardware.board.scene import DARK, Colour, Lamp, Pattern, Scene, is_lit, phase_ms
 
 __all__ = [
     "ATTENTION",
@@ -72,6 +75,7 @@ __all__ = [
     "SceneError",
     "ShiftRegisterLeds",
     "StatusLed",
+    "StatusLeds",
     "blink_forever",
     "frame_bits",
     "is_lit",

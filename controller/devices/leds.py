@@ -8,15 +8,17 @@ or the sensor board lights its WS2812 chain on an LED frame (:class:`BoardLeds`)
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Awaitable, Callable
 from typing import Protocol
 
 from controller.closing import Closing
 from controller.devices.errors import DeviceClosedError, SceneError
+from controller.devices.status import StatusLed
 from firmware_bridge import LedFrame, led_frame
-from hardware.board.scene import DARK, Scene
+from hardware.board.scene import DARK, Scene, phase_ms
 
-__all__ = ["BLINK_PERIOD_S", "BoardLeds", "LedBackend", "blink_forever"]
+__all__ = ["BLINK_PERIOD_S", "BoardLeds", "LedBackend", "StatusLeds", "blink_forever"]
 
 #: How often the service calls :meth:`LedBackend.tick`: every blink edge (multiples of
 #: 25 ms: 100, 125, 500 ms) falls on a tick.
@@ -60,7 +62,9 @@ class BoardLeds(Closing):
     """The sensor board's LED chain (28 locations and the status LED), over the serial link.
 
     Wiring: the board's WS2812 chain (``[rp2040] led_data`` of the pin map); the board
-    blinks by itself, so :meth:`tick` does nothing.
+    blinks by itself. The Pi's own status LED, when wired, shows the same status lamp
+    (blinked by :meth:`tick`): it still shows a sensor board that is unplugged or silent,
+    which the board's chain then cannot (``controller.links``).
 
     Example::
 
@@ -72,6 +76,8 @@ class BoardLeds(Closing):
         send: queues an :class:`~firmware_bridge.LedFrame` for the board
             (``BoardLink.send_leds``, which writes what is queued before it closes).
         level: brightness of a lit die, 1..255.
+        status: the Pi's status LED, or None.
+        clock_s: the clock of its blinking.
 
     Raises:
         SceneError: if ``level`` is outside 1..255.
@@ -82,10 +88,14 @@ class BoardLeds(Closing):
         send: Callable[[LedFrame], None],
         *,
         level: int = 255,
+        status: StatusLed | None = None,
+        clock_s: Callable[[], float] = time.monotonic,
     ) -> None:
         if not (isinstance(level, int) and 1 <= level <= 255):
             raise SceneError(f"LED level {level!r}: expected 1..255")
         self._send = send
+        self._status = status
+        self._clock_s = clock_s
         self._level = level
         self._scene = DARK
         self._sent: LedFrame | None = None
@@ -111,6 +121,7 @@ class BoardLeds(Closing):
         if self._closed:
             raise DeviceClosedError("board LEDs are closed")
         self._scene = scene
+        self.tick()
         frame = led_frame(scene, level=self._level)
         if frame == self._sent:
             return
@@ -119,7 +130,9 @@ class BoardLeds(Closing):
         self._frames += 1
 
     def tick(self) -> None:
-        """Nothing to do: the board blinks its LEDs itself."""
+        """Blink the Pi's status LED, if any (the board blinks its chain itself)."""
+        if self._status is not None and not self._closed:
+            self._status.show(self._scene.status, phase_ms(self._clock_s()))
 
     def close(self) -> None:
         """Send a dark frame (if the board shows anything) and stop sending; idempotent.
@@ -129,7 +142,46 @@ class BoardLeds(Closing):
         if self._closed:
             return
         self._closed = True
+        if self._status is not None:
+            self._status.close()
         dark = led_frame(DARK, level=self._level)
         if self._sent is not None and self._sent != dark:
             self._send(dark)
             self._sent = dark
+
+
+class StatusLeds(Closing):
+    """No location LEDs, only the Pi's status LED (``leds = "none"``): the match's status
+    lamp, and a sensor board that is unplugged or silent, still show.
+
+    Args:
+        status: the Pi's status LED (closed with this back-end).
+        clock_s: the clock of its blinking.
+    """
+
+    def __init__(self, status: StatusLed, *, clock_s: Callable[[], float] = time.monotonic) -> None:
+        self._status = status
+        self._clock_s = clock_s
+        self._scene = DARK
+
+    @property
+    def scene(self) -> Scene:
+        """The scene being shown (only its status lamp is lit)."""
+        return self._scene
+
+    async def show(self, scene: Scene) -> None:
+        """Show ``scene``'s status lamp from now on.
+
+        Raises:
+            DeviceClosedError: if closed.
+        """
+        self._scene = scene
+        self.tick()
+
+    def tick(self) -> None:
+        """Bring the status LED to the clock's blink phase."""
+        self._status.show(self._scene.status, phase_ms(self._clock_s()))
+
+    def close(self) -> None:
+        """Darken and release the status LED; idempotent."""
+        self._status.close()

@@ -16,8 +16,9 @@ from controller.devices.buttons import Buttons
 from controller.devices.buzzer import FaultBuzzer
 from controller.devices.errors import PinError
 from controller.devices.factory import PinFactory
-from controller.devices.leds import BoardLeds, LedBackend
+from controller.devices.leds import BoardLeds, LedBackend, StatusLeds
 from controller.devices.shift_register import ShiftRegisterLeds
+from controller.devices.status import StatusLed
 from firmware_bridge import LedFrame
 
 __all__ = ["PiDevices"]
@@ -34,7 +35,8 @@ class PiDevices(Closing):
             await service.run(board=link, buttons=pi.buttons)
 
     Attributes:
-        leds: the scene's back-end; None with ``leds = "none"``.
+        leds: the scene's back-end; with ``leds = "none"`` the status LED alone, or None
+            when the pin map wires none.
         buttons: every wired button, their presses read with ``async for``.
         buzzer: None if the pin map has no buzzer.
     """
@@ -72,8 +74,15 @@ class PiDevices(Closing):
         opened: list[Closing] = []
         try:
             leds: LedBackend | None = None
+            status_pins = pins.status_pins()
+            status = None
+            if status_pins is not None and gpio.leds != "shift-register":
+                status = StatusLed(*status_pins, pin_factory=pin_factory)
+                opened.append(status)
             if gpio.leds == "board":
-                leds = BoardLeds(send_leds)
+                leds = BoardLeds(send_leds, status=status, clock_s=clock)
+            elif status is not None:  # leds = "none": the status LED alone
+                leds = StatusLeds(status, clock_s=clock)
             elif gpio.leds == "shift-register":
                 if pins.shift_data is None or pins.shift_clock is None or pins.shift_latch is None:
                     raise PinError(
@@ -85,7 +94,7 @@ class PiDevices(Closing):
                     pins.shift_latch,
                     enable=pins.shift_enable,
                     registers=gpio.shift_registers,
-                    status_pins=pins.status_pins(),
+                    status_pins=status_pins,
                     pin_factory=pin_factory,
                     clock_s=clock,
                 )

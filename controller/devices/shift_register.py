@@ -38,21 +38,12 @@ from controller.devices.errors import DeviceClosedError, SceneError
 from controller.devices.factory import PinFactory
 from controller.devices.status import StatusLed
 from hardware.board.geometry import LOCATIONS
-from hardware.board.scene import DARK, Colour, Scene
+from hardware.board.scene import DARK, Colour, Scene, phase_ms
 
-__all__ = ["REGISTERS", "ShiftRegisterLeds", "frame_bits", "phase_ms"]
+__all__ = ["REGISTERS", "ShiftRegisterLeds", "frame_bits"]
 
 #: 74HC595 registers the 56 bits need (28 locations x 2 dies / 8 bits).
 REGISTERS = (2 * LOCATIONS + 7) // 8
-
-
-def phase_ms(now: float) -> int:
-    """The blink phase of a clock reading in seconds: whole milliseconds within a second.
-
-    >>> phase_ms(12.3456)
-    345
-    """
-    return int(now * 1000) % 1000
 
 
 def frame_bits(scene: Scene, phase: int, *, registers: int = REGISTERS) -> tuple[int, ...]:
@@ -188,9 +179,7 @@ class ShiftRegisterLeds(Closing):
         if bits != self._latched:
             self._write(bits)
         if self._status is not None:
-            colour = self._scene.status.colour_at(phase)
-            if colour is not self._status.colour:
-                self._status.colour = colour
+            self._status.show(self._scene.status, phase)
 
     def _write(self, bits: tuple[int, ...]) -> None:
         for bit in bits:

@@ -13,7 +13,7 @@ from gpiozero import LED, RGBLED
 from controller.closing import Closing
 from controller.devices.errors import DeviceClosedError
 from controller.devices.factory import PinFactory
-from hardware.board.scene import Colour
+from hardware.board.scene import Colour, Lamp
 
 __all__ = ["StatusLed"]
 
@@ -76,6 +76,12 @@ class StatusLed(Closing):
             self._pair[0].value = colour.red
             self._pair[1].value = colour.green
         self._colour = colour
+
+    def show(self, lamp: Lamp, phase: int) -> None:
+        """Show ``lamp`` as it is at blink phase ``phase`` ms (the pins move on a change)."""
+        colour = lamp.colour_at(phase)
+        if colour is not self._colour:
+            self.colour = colour
 
     def close(self) -> None:
         """Turn the LED off and release its pins; a second call does nothing."""

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from controller import record
+from controller.links import link_text
 from controller.match.cube_seen import CubeSeen, cube_disagreement
 from controller.match.flow import Flow
 from controller.match.orientation import Orientation
@@ -112,6 +113,7 @@ def build_status(
         text=display.text,
         lights=lights,
         links=dict(links),
+        link_text=link_text(links),
         alerts=alerts,
         moves=tuple(moves.lines),
         xgid=position_text,

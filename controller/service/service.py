@@ -30,6 +30,7 @@ from typing import Literal
 from controller import record
 from controller.devices import LedBackend, blink_forever
 from controller.engine import Engine
+from controller.links import with_link_lamp
 from controller.match.cube_seen import CubeSeen
 from controller.match.errors import RefusedError
 from controller.match.flow import Flow
@@ -249,9 +250,9 @@ class Service:
     async def _board(self, link: BoardFeed) -> None:
         async for update in link.updates():
             if isinstance(update, LinkState):
-                self._links["board"] = update.value
-                if link.problem != self._board_problem:
-                    self._board_problem = link.problem
+                seen = (self._links["board"], self._board_problem)
+                self._links["board"], self._board_problem = update.value, link.problem
+                if seen != (update.value, link.problem):  # the status LED and page show it
                     self._queue.put_nowait(Queued(REFRESH))
             else:
                 self._links["board"] = "live"
@@ -481,10 +482,13 @@ class Service:
 
     def _display(self) -> Display:
         """What the LEDs and the status line show: the flow's display with the teacher's
-        aids (or, before the opening roll, the orientation to confirm)."""
+        aids (or, before the opening roll, the orientation to confirm); while the sensor
+        board's link is down, the status LED shows the link's state instead."""
         if self.orienting:
-            return self.seating.display(self.flow.names, self.flow.variant.start)
-        return self.teacher.display(self.flow)
+            display = self.seating.display(self.flow.names, self.flow.variant.start)
+        else:
+            display = self.teacher.display(self.flow)
+        return replace(display, scene=with_link_lamp(display.scene, self._links))
 
 
 def _check_web_press(item: Item, flow: Flow) -> None:

@@ -28,6 +28,7 @@ __all__ = [
     "Pattern",
     "Scene",
     "is_lit",
+    "phase_ms",
 ]
 
 
@@ -74,6 +75,15 @@ _TIMING = {
     Pattern.FAST: (250, 125),
     Pattern.FLASH: (1000, 100),
 }
+
+
+def phase_ms(now: float) -> int:
+    """The blink phase of a clock reading in seconds: whole milliseconds within a second.
+
+    >>> phase_ms(12.3456)
+    345
+    """
+    return int(now * 1000) % 1000
 
 
 def is_lit(pattern: Pattern, phase_ms: int) -> bool:

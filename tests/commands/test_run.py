@@ -14,7 +14,9 @@ import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -24,6 +26,7 @@ from controller.rules import Rules
 from controller.simulated.demo import DEMO_PINMAP, FAST_FIRMWARE
 from hardware.simulator import BoardSimulator
 from tests.commands.test_plays import tabula
+from tests.firmware_bridge.conftest import PATIENCE_S
 from tests.record.damage import contents, damage_log, power_cut_image, rows_sqlite_keeps
 from tests.record.matches import selfplay_events
 
@@ -139,30 +142,73 @@ def _free_port() -> int:
         return port
 
 
+def _status_until(port: int, wanted: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
+    """The web status once ``wanted`` holds for it (polled; bounded by the suite's patience)."""
+    deadline = time.monotonic() + PATIENCE_S
+    while True:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/status") as answer:
+            status: dict[str, Any] = json.load(answer)
+        if wanted(status):
+            return status
+        assert time.monotonic() < deadline, f"still waiting, the status is {status}"
+        time.sleep(0.05)
+
+
+def _web(port: int) -> str:
+    return f'[web]\nenabled = true\nhost = "127.0.0.1"\nport = {port}\n'
+
+
 def test_run_says_what_it_waits_for_when_the_board_is_missing(tmp_path: Path) -> None:
     notify, sock = _notify_socket(tmp_path)
     port = _free_port()
     missing = tmp_path / "tabula-board"
-    web = f'[web]\nenabled = true\nhost = "127.0.0.1"\nport = {port}\n'
-    service = _start(_config(tmp_path, str(missing), web), notify)
+    service = _start(_config(tmp_path, str(missing), _web(port)), notify)
     try:
         _messages(sock, b"READY=1")
-        alerts: list[str] = []
-        deadline = time.monotonic() + 60
-        while not any("sensor board" in alert for alert in alerts):
-            assert time.monotonic() < deadline, f"no alert about the board: {alerts}"
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/status") as answer:
-                status = json.load(answer)
-            alerts = status["alerts"]
-            time.sleep(0.05)
+        status = _status_until(port, lambda s: any("sensor board" in a for a in s["alerts"]))
     finally:
         service.send_signal(signal.SIGINT)
         _, stderr = service.communicate(timeout=30)
     sock.close()
+    alerts = status["alerts"]
     assert status["links"]["board"] == "searching"
+    assert status["lights"][-1] == {"colour": "red", "blink": "flash"}  # the status LED
+    assert status["link_text"].startswith("sensor board: not found: looking for it")
     assert f"sensor board: cannot open {str(missing)!r}: " in " ".join(alerts)
     assert f"WARNING firmware_bridge.link: board on {str(missing)!r}: cannot open" in stderr
     assert service.returncode == 0, stderr
+
+
+def test_the_status_led_and_the_page_follow_a_silent_and_an_unplugged_board(
+    tmp_path: Path,
+) -> None:
+    notify, sock = _notify_socket(tmp_path)
+    port = _free_port()
+    with BoardSimulator(settings=FAST_FIRMWARE, pinmap=DEMO_PINMAP) as sim:
+        service = _start(_config(tmp_path, sim.path, _web(port)), notify)
+        try:
+            _messages(sock, b"READY=1")
+            live = _status_until(port, lambda s: s["links"]["board"] == "live")
+            assert live["link_text"].startswith("sensor board: connected")
+            match_lamp = live["lights"][-1]
+            sim.mute()
+            stale = _status_until(port, lambda s: s["links"]["board"] == "stale")
+            assert stale["lights"][-1] == {"colour": "red", "blink": "steady"}
+            assert stale["link_text"].startswith("sensor board: silent: it stopped answering")
+            sim.mute(False)
+            again = _status_until(port, lambda s: s["links"]["board"] == "live")
+            assert again["lights"][-1] == match_lamp
+            sim.disconnect()
+            gone = _status_until(port, lambda s: s["links"]["board"] == "searching")
+            assert gone["lights"][-1] == {"colour": "red", "blink": "flash"}
+            sim.reconnect()
+            back = _status_until(port, lambda s: s["links"]["board"] == "live")
+            assert back["lights"][-1] == match_lamp
+        finally:
+            service.send_signal(signal.SIGINT)
+            _, stderr = service.communicate(timeout=30)
+        assert service.returncode == 0, stderr
+    sock.close()
 
 
 def test_a_sigint_stop_darkens_the_board_leds_without_an_error(tmp_path: Path) -> None:

@@ -61,3 +61,13 @@ def bits_at_rising_edges(
             sampled.append(int(levels[data]))
         levels[pin] = level
     return sampled
+
+
+class Clock:
+    """A settable clock in seconds."""
+
+    def __init__(self, now: float = 0.0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now

@@ -20,11 +20,16 @@ from controller.devices import (
     PiDevices,
     Scene,
     ShiftRegisterLeds,
+    StatusLeds,
     frame_bits,
 )
 from controller.referee import Button
 from firmware_bridge import LedFrame, led_frame
-from tests.devices.conftest import RecordingFactory, bits_at_rising_edges
+from tests.devices.conftest import Clock, RecordingFactory, bits_at_rising_edges
+
+#: The reference pin map's status LED (hardware/pinmap.toml): red, green, blue.
+RED, GREEN, BLUE = 24, 23, 25
+STATUS = (RED, GREEN, BLUE)
 
 SCENE = Scene.of({4: Lamp(Colour.GREEN), 25: Lamp(Colour.RED)}, status=Lamp(Colour.RED))
 
@@ -78,11 +83,55 @@ def test_board_config(mock_factory: RecordingFactory) -> None:
     assert mock_factory.log.count((10, True)) == 0  # no chain on the Pi
 
 
-def test_no_leds(mock_factory: RecordingFactory) -> None:
-    gpio = parse_config("[gpio]\nleds = 'none'").gpio
+def test_board_leds_blink_the_pis_status_led_too(mock_factory: RecordingFactory) -> None:
+    """The board's chain cannot show a board that is unplugged: the Pi's status LED can."""
+    gpio = parse_config("").gpio
+    clock = Clock(0.0)
 
     async def main() -> None:
-        with PiDevices.open(gpio, send_leds=lambda frame: None) as pi:
+        with PiDevices.open(gpio, send_leds=lambda frame: None, clock=clock) as pi:
+            assert pi.leds is not None
+            await pi.leds.show(SCENE.with_status(Lamp(Colour.AMBER, Pattern.SLOW)))
+            assert mock_factory.levels(STATUS) == {RED: True, GREEN: True, BLUE: False}
+            clock.now = 0.75  # slow: lit the first half of each second
+            pi.leds.tick()
+            assert mock_factory.levels(STATUS) == {RED: False, GREEN: False, BLUE: False}
+            clock.now = 1.25
+            pi.leds.tick()
+            assert mock_factory.levels(STATUS) == {RED: True, GREEN: True, BLUE: False}
+
+    asyncio.run(main())
+    assert mock_factory.levels(STATUS) == {RED: False, GREEN: False, BLUE: False}
+
+
+def test_no_location_leds_keeps_the_status_led(mock_factory: RecordingFactory) -> None:
+    """``leds = "none"``: the Pi's status LED still shows the status lamp (a link down)."""
+    gpio = parse_config("[gpio]\nleds = 'none'").gpio
+    clock = Clock(0.0)
+    sent: list[LedFrame] = []
+
+    async def main() -> None:
+        with PiDevices.open(gpio, send_leds=sent.append, clock=clock) as pi:
+            assert isinstance(pi.leds, StatusLeds)
+            await pi.leds.show(SCENE.with_status(Lamp(Colour.RED, Pattern.FLASH)))
+            assert mock_factory.levels(STATUS) == {RED: True, GREEN: False, BLUE: False}
+            clock.now = 0.5  # a flash is lit 100 ms a second
+            pi.leds.tick()
+            assert mock_factory.levels(STATUS) == {RED: False, GREEN: False, BLUE: False}
+
+    asyncio.run(main())
+    assert sent == []
+    assert mock_factory.levels(STATUS) == {RED: False, GREEN: False, BLUE: False}
+
+
+def test_no_leds_at_all_without_a_status_led(mock_factory: RecordingFactory) -> None:
+    gpio = parse_config("[gpio]\nleds = 'none'").gpio
+    bare = dataclasses.replace(
+        gpio, pins=dataclasses.replace(gpio.pins, status_led_red=None, status_led_green=None)
+    )
+
+    async def main() -> None:
+        with PiDevices.open(bare, send_leds=lambda frame: None) as pi:
             assert pi.leds is None
 
     asyncio.run(main())

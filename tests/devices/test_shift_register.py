@@ -20,7 +20,7 @@ from controller.devices import (
     frame_bits,
     phase_ms,
 )
-from tests.devices.conftest import RecordingFactory, bits_at_rising_edges
+from tests.devices.conftest import Clock, RecordingFactory, bits_at_rising_edges
 
 DATA, CLOCK, LATCH, ENABLE = 10, 11, 8, 7
 RED, GREEN, BLUE = 24, 23, 25
@@ -30,16 +30,6 @@ PINS = (DATA, CLOCK, LATCH, ENABLE)
 SCENE = Scene.of({0: Lamp(Colour.RED), 1: Lamp(Colour.GREEN), 27: Lamp(Colour.AMBER)})
 #: Its 56 bits in shift order: the far register's QH (tray 1 green) first, point 1 red last.
 SCENE_BITS = [1, 1] + [0] * 50 + [1, 0, 0, 1]
-
-
-class Clock:
-    """A settable clock in seconds."""
-
-    def __init__(self, now: float = 0.0) -> None:
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
 
 
 def chain(

@@ -23,7 +23,7 @@ function show(status) {
   } else {
     $("dice").textContent = "—";
   }
-  $("links").textContent = Object.entries(status.links).map(([k, v]) => `${k}: ${v}`).join(", ");
+  $("links").textContent = status.link_text;
   $("mode").textContent = status.mode;
   $("sides").textContent = (status.orientation || "") + (status.orientation_pending ? " (to confirm)" : "");
   $("orientation-row").hidden = !status.orientation_pending;

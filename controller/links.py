@@ -1,0 +1,88 @@
+"""The links a board depends on (the sensor board, the camera): their states, what the
+status LED shows for each, and the same states in words.
+
+Why one table: the status LED, the web page and ``hardware/SERVICE.md`` must tell a person
+the same thing about a knocked cable. While the sensor board's link is down nothing can be
+refereed, so its state takes the status LED over from the match's own lamp; the camera's
+states are shown in words only (a hand over the dice is ordinary play, not a fault).
+``tests/test_links.py`` checks that SERVICE.md's table is this one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Final, Literal
+
+from hardware.board.scene import Colour, Lamp, Pattern, Scene
+
+__all__ = [
+    "BOARD_LINK",
+    "CAMERA_LINK",
+    "LinkSignal",
+    "LinkState",
+    "link_text",
+    "with_link_lamp",
+]
+
+LinkState = Literal["searching", "syncing", "live", "stale", "off", "covered"]
+"""A link's state as the status carries it: the sensor board's (``off`` when none is
+configured) and the camera's (``live``, ``covered`` or ``off``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class LinkSignal:
+    """What a person is shown for one link state.
+
+    Attributes:
+        lamp: the status LED, or None when the match's own lamp stays.
+        words: the state in words, for the web page.
+    """
+
+    lamp: Lamp | None
+    words: str
+
+
+BOARD_LINK: Final[Mapping[str, LinkSignal]] = {
+    "off": LinkSignal(None, "no sensor board configured"),
+    "searching": LinkSignal(
+        Lamp(Colour.RED, Pattern.FLASH),
+        "not found: looking for it (check its USB cable and the serial device)",
+    ),
+    "syncing": LinkSignal(
+        Lamp(Colour.GREEN, Pattern.FLASH), "found: greeting it and reading the checkers"
+    ),
+    "live": LinkSignal(None, "connected"),
+    "stale": LinkSignal(
+        Lamp(Colour.RED, Pattern.STEADY),
+        "silent: it stopped answering (check the cable and its power)",
+    ),
+}
+"""The sensor board's link states (``firmware_bridge.LinkState``, and ``off``)."""
+
+CAMERA_LINK: Final[Mapping[str, LinkSignal]] = {
+    "off": LinkSignal(None, "no camera configured: enter the dice by hand"),
+    "live": LinkSignal(None, "watching the dice"),
+    "covered": LinkSignal(None, "covered by a hand or an arm: no roll is read until it clears"),
+}
+"""The camera's states (``controller.service.camera.camera_link``)."""
+
+_TABLES: Final = {"board": ("sensor board", BOARD_LINK), "camera": ("camera", CAMERA_LINK)}
+
+
+def with_link_lamp(scene: Scene, links: Mapping[str, str]) -> Scene:
+    """``scene`` with the sensor board's link state on the status LED while it is down."""
+    signal = BOARD_LINK.get(links.get("board", "off"))
+    if signal is None or signal.lamp is None:
+        return scene
+    return scene.with_status(signal.lamp)
+
+
+def link_text(links: Mapping[str, str]) -> str:
+    """Every link's state in words (``sensor board: connected; camera: watching the dice``)."""
+    parts = []
+    for link, state in links.items():
+        name, table = _TABLES.get(link, (link, {}))
+        signal = table.get(state)
+        parts.append(f"{name}: {state if signal is None else signal.words}")
+    return "; ".join(parts)
