@@ -23,6 +23,7 @@ import os
 import random
 import sys
 import tempfile
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -186,7 +187,17 @@ def _play_matches(
 
     wanted = args.games if args.games is not None else 10**9  # else: to the match's end
     echo = None if args.headless else _echo
-    played = 0
+    played = reported = 0
+    started = time.monotonic()
+
+    def progress(winner: int, points: int) -> None:
+        """One line a game, so that a long headless run shows it moves."""
+        nonlocal reported
+        reported += 1
+        of = "" if args.games is None else f"/{args.games}"
+        elapsed = time.monotonic() - started
+        print(f"game {reported}{of}: player {winner} wins {points} ({elapsed:.0f} s)", flush=True)
+
     number = 1
     first_seq = 1  # the board's event numbers go on from one match's journal to the next
     while played < wanted:
@@ -201,6 +212,7 @@ def _play_matches(
                 first_seq = last_seq + 1
                 continue
         on_event = _ack if args.ack else None
+        reported = played  # the games of earlier matches, kept in their journals
         try:
             result = _run_async(
                 run_simulated(
@@ -213,6 +225,7 @@ def _play_matches(
                     show_leds=not args.headless,
                     on_event=on_event,
                     announce=_echo,
+                    progress=progress,
                     illegal_rate=args.illegal,
                     cocked_rate=args.cocked,
                     broker=args.broker,

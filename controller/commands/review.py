@@ -16,6 +16,7 @@ from typing import Final
 
 from controller.commands import export, hint
 from controller.commands.errors import UsageError
+from controller.commands.progress import Progress, add_progress_argument
 
 HELP = "review a recorded match with GNU Backgammon: every play and cube decision graded"
 
@@ -34,6 +35,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=Path,
         help="FILE.txt, FILE.html or FILE.sgf (default: the text on standard output)",
     )
+    add_progress_argument(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -49,7 +51,8 @@ def run(args: argparse.Namespace) -> int:
     engine = hint.open_engine(args, _NO_ENGINE)
     with asyncio.Runner() as runner:  # one loop: the engine's child process belongs to it
         try:
-            review = runner.run(analyse(engine, record, ply=args.ply))
+            progress = Progress.of(args, "review", "decisions judged")
+            review = runner.run(analyse(engine, record, ply=args.ply, progress=progress))
         finally:
             runner.run(engine.close())
     if suffix == ".sgf":

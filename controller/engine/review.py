@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import enum
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
@@ -271,16 +271,21 @@ class Review:
 
 
 async def review(
-    engine: Engine, decisions: Sequence[Decision], *, ply: int | None = None
+    engine: Engine,
+    decisions: Sequence[Decision],
+    *,
+    ply: int | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> Review:
-    """The engine's verdict on every decision, in order (one engine request each).
+    """The engine's verdict on every decision, in order (one engine request each);
+    ``progress`` hears (done, total) after each.
 
     Raises:
         ValueError: if a play is not legal for its position and dice.
         EngineError: if the engine fails (see :class:`~controller.engine.model.Engine`).
     """
     verdicts: list[Verdict] = []
-    for decision in decisions:
+    for done, decision in enumerate(decisions, 1):
         pips = pip_counts(decision.position.board)
         if isinstance(decision, CheckerDecision):
             hint = await engine.hint(decision.position, decision.dice, ply=ply)
@@ -307,4 +312,6 @@ async def review(
                     pips,
                 )
             )
+        if progress is not None:
+            progress(done, len(decisions))
     return Review(tuple(verdicts))

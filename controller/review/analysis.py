@@ -8,6 +8,7 @@ and counting it would flatter everyone's error rate.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Final
 
 from controller.engine.model import CubeAdvice, Engine
@@ -27,14 +28,21 @@ def is_close(advice: CubeAdvice) -> bool:
     return advice.best_equity - min(advice.double_take, advice.double_pass) < CLOSE_CUBE
 
 
-async def analyse(engine: Engine, record: MatchRecord, *, ply: int | None = None) -> Review:
-    """The engine's review of ``record``: each play and each close or actual cube decision.
+async def analyse(
+    engine: Engine,
+    record: MatchRecord,
+    *,
+    ply: int | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> Review:
+    """The engine's review of ``record``: each play and each close or actual cube decision
+    (``progress`` hears how many decisions the engine has judged, of how many).
 
     Raises:
         RecordError: for a record without its events.
         EngineError: if the engine fails.
     """
-    full = await review(engine, decisions_of(record), ply=ply)
+    full = await review(engine, decisions_of(record), ply=ply, progress=progress)
     return Review(
         tuple(
             verdict

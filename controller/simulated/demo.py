@@ -257,6 +257,7 @@ async def run_simulated(
     show_leds: bool = False,
     on_event: Callable[[int, str], None] | None = None,
     announce: Callable[[str], None] | None = None,
+    progress: Callable[[int, int], None] | None = None,
     broker: str | None = None,
     board_id: str = "demo",
     variant: Variant = BACKGAMMON,
@@ -273,7 +274,8 @@ async def run_simulated(
     ``first_seq`` numbers the first event of a new ``journal``: the board's last match's
     last event plus one, so that its subscribers see one sequence across its matches, as
     a New match on the service gives (:meth:`Journal.rotate`). ``board_runtime`` is where
-    the sensor board's firmware runs (:data:`hardware.runtimes.RUNTIMES`).
+    the sensor board's firmware runs (:data:`hardware.runtimes.RUNTIMES`). ``progress``
+    hears each game's winner and points as it ends.
     """
     from controller.engine import configured_engine
 
@@ -302,7 +304,9 @@ async def run_simulated(
         if broker is not None:
             await stack.enter_async_context(_publishing(service, table.journal, broker))
         driver = table.driver(random.Random(seed), echo=echo, **options)
-        watcher = asyncio.create_task(_watch(service, echo if show_leds else None, on_event))
+        watcher = asyncio.create_task(
+            _watch(service, echo if show_leds else None, on_event, progress)
+        )
         try:
             await driver.play(games)
         finally:
@@ -342,14 +346,20 @@ async def _watch(
     service: Service,
     echo: Callable[[str], None] | None,
     on_event: Callable[[int, str], None] | None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> None:
-    """Print the LED states and the engine's verdicts as they change, report each event."""
+    """Print the LED states and the engine's verdicts as they change, report each event,
+    and each game's winner and points to ``progress``."""
     last = ""
     judged = service.counters.judged
     async for item in service.updates():
         if isinstance(item, BoardEvent):
             if on_event is not None:
                 on_event(item.seq, item.kind)
+            if progress is not None and item.kind == "game_ended":
+                winner, points = item.data["winner"], item.data["points"]
+                assert isinstance(winner, int) and isinstance(points, int)
+                progress(winner, points)
             continue
         if echo is None or service.leds is None:
             continue

@@ -271,14 +271,16 @@ def main(argv: Sequence[str]) -> int:
     report = Report()
     failed = None
     try:
-        start = time.monotonic()
+        start = began = time.monotonic()
         ensure_host()
         ensure_root(args.root, fresh=args.fresh)
         report.steps.append(("root", time.monotonic() - start, str(args.root)))
         with mounted(args.root):
-            for step in args.steps:
+            for number, step in enumerate(args.steps, 1):
                 start = time.monotonic()
-                print(f"=== pi-check: {step}", flush=True)
+                elapsed = start - began
+                print(f"=== pi-check: step {number}/{len(args.steps)}, {step} "
+                      f"({elapsed:.0f} s so far)", flush=True)  # fmt: skip
                 result = run_step(step, args.root, args, report)
                 report.steps.append((step, time.monotonic() - start, result))
     except CheckError as error:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import re
 import signal
 import subprocess
 import sys
@@ -30,6 +31,11 @@ def test_headless_demo_plays_the_games_asked_and_writes_the_match_files(tmp_path
                  "--illegal", "0")  # fmt: skip
     assert run.returncode == 0, run.stderr
     assert "match 1: 1 game(s)" in run.stdout
+    # Progress a person sees while it plays: one line a game, before the match's line.
+    lines = run.stdout.splitlines()
+    pattern = r"game 1/1: player [01] wins [1-9]\d* \(\d+ s\)"
+    (game,) = [i for i, line in enumerate(lines) if re.fullmatch(pattern, line)]
+    assert game < next(i for i, line in enumerate(lines) if line.startswith("match 1:"))
     assert (tmp_path / "match-1.sgf").read_text().startswith("(;FF[4]")
     assert (tmp_path / "match-1.mat").exists()
 

@@ -33,6 +33,19 @@ def test_review_prints_each_decision_and_the_verdicts(tmp_path: Path) -> None:
     assert "31: 13/9" in plays[0] and "blunder -0.2" in plays[0] and "best 8/5 6/5" in plays[0]
 
 
+def test_review_shows_its_progress_on_stderr_only_when_asked(tmp_path: Path) -> None:
+    match = str(saved(tmp_path, blunder_record()))
+    quiet = tabula("review", "--match", match, "--engine", "cli")
+    run = tabula("review", "--match", match, "--engine", "cli", "--progress")
+    assert run.returncode == 0, run.stderr
+    assert run.stdout == quiet.stdout  # the review itself, untouched
+    assert quiet.stderr == ""  # not a terminal, not asked: no progress
+    lines = run.stderr.splitlines()
+    total = int(re.fullmatch(r"review: 1/(\d+) decisions judged \(\d+%\)", lines[0])[1])
+    assert total >= 2  # the two plays at least
+    assert lines[-1] == f"review: {total}/{total} decisions judged (100%)"
+
+
 def test_review_of_a_journal_writes_a_page(tmp_path: Path) -> None:
     path = tmp_path / "match.db"
     with Journal(path) as journal:
