@@ -145,13 +145,19 @@ class PlayTree:
             return False
         board, left = node
         children = []
+        known = self._children
         for index, die in enumerate(left):
             if die in left[:index]:
                 continue
             rest = left[:index] + left[index + 1 :]
             for source, target in single_steps(board, die):
-                child = (apply_step(board, source, target), rest)
-                if child in self._children or self._visit(child, finals):
+                after = apply_step(board, source, target)
+                child = (after, rest)
+                if rest:
+                    if child in known or self._visit(child, finals):
+                        children.append((source, target, child))
+                elif after in finals:  # a last move: it ends a legal play or nothing
+                    known[child] = []
                     children.append((source, target, child))
         if children or board in finals:
             self._children[node] = children
