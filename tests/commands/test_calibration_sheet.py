@@ -11,13 +11,14 @@ import numpy.typing as npt
 import pytest
 
 from controller.commands.calibration_sheet import (
+    MM_PER_UNIT,
     PAPERS,
     SCALE_BAR_MM,
     SheetLayout,
     sheet_layout,
 )
 from tests.commands.test_plays import tabula
-from vision import MARKER_CENTRES, calibrate
+from vision import BOARD_SIZE, MARKER_CENTRES, calibrate
 
 DPI = 150
 MM_PER_INCH = 25.4
@@ -106,6 +107,21 @@ def test_the_printed_sheet_is_to_scale_and_calibrates_from_a_photo(
     expected = np.float64([[0, 0], [width_mm, 0], [width_mm, height_mm]])
     error = np.abs(mapped - expected).max()
     assert error < 2.0, f"the page's corners on {paper} are off by {error:.2f} mm"
+
+
+@pytest.mark.parametrize("paper", sorted(PAPERS))
+def test_each_square_laid_in_its_corner_puts_its_marker_where_the_calibration_expects(
+    paper: str,
+) -> None:
+    board_width, board_height = (size * MM_PER_UNIT for size in BOARD_SIZE)
+    for square in sheet_layout(paper).squares:
+        (x, y), (cx, cy) = square.origin, square.centre
+        on_board = (cx - x if square.outer_left else board_width - (x + square.side - cx),
+                    cy - y if square.outer_top else board_height - (y + square.side - cy))
+        expected = tuple(v * MM_PER_UNIT for v in MARKER_CENTRES[square.marker_id])
+        assert on_board == pytest.approx(expected), square
+        assert square.corner == {0: "far left", 1: "far right", 2: "near right",
+                                 3: "near left"}[square.marker_id]
 
 
 def test_a_paper_it_does_not_know_is_refused_in_one_line(tmp_path: Path) -> None:
