@@ -26,7 +26,8 @@ HELP = "write the camera calibration's ArUco markers as a PDF to print, with a 5
 
 #: Paper sizes (width, height) in millimetres, portrait.
 PAPERS: dict[str, tuple[float, float]] = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
-#: Millimetres printed for one unit of the board view.
+#: Millimetres printed for one unit of the board view: its 640 x 480 units are a board of
+#: 640 x 480 mm, and its markers 27 mm wide.
 MM_PER_UNIT = 1.0
 SCALE_BAR_MM = 50.0
 #: The calibration's ArUco dictionary (that of :func:`vision.find_markers`).
@@ -35,14 +36,20 @@ _DICTIONARY = "DICT_4X4_50"
 #: quiet zone of a module around it.
 _MARKER_MODULES = 6
 _QUIET_MODULES = 1
+# Where things lie on the page (mm): the title's baseline, the instructions, the bar, the
+# squares and the gap between them.
 _MARGIN = 15.0
+_TITLE_BASELINE = 24.0
+_TEXT_TOP = 30.0
+_BAR_TOP = 58.0
 _BAR_HEIGHT = 5.0
+_SQUARES_TOP = 80.0
 _GAP = 25.0
 _INSTRUCTIONS = (
-    "Print at 100% (no 'fit to page') and check that the black bar measures 50 mm. Cut out "
-    "the four squares along their outlines and lay each in the corner of the board it names, "
-    "as the near player sees the board, its two thick edges flush with the board's outer "
-    "edges; then run tabula calibrate."
+    f"Print at 100% (no 'fit to page') and check that the black bar measures {SCALE_BAR_MM:g} mm. "
+    "Cut out the four squares along their outlines and lay each in the corner of the board it "
+    "names, as the near player sees the board, its two thick edges flush with the board's "
+    "outer edges; then run tabula calibrate."
 )
 
 
@@ -103,11 +110,10 @@ def sheet_layout(paper: str) -> SheetLayout:
     module = room / (_MARKER_MODULES / 2 + _QUIET_MODULES) * MM_PER_UNIT
     side = frame * MM_PER_UNIT
     grid_left = (page[0] - 2 * side - _GAP) / 2
-    grid_top = 80.0
     squares = []
     for marker_id, (left, top, (lx, ly)) in sorted(places.items()):
         origin = (grid_left + (0 if left else side + _GAP),
-                  grid_top + (0 if top else side + _GAP))
+                  _SQUARES_TOP + (0 if top else side + _GAP))
         squares.append(MarkerSquare(
             marker_id=marker_id,
             corner=f"{'far' if top else 'near'} {'left' if left else 'right'}",
@@ -118,7 +124,7 @@ def sheet_layout(paper: str) -> SheetLayout:
             outer_left=left,
             outer_top=top,
         ))
-    return SheetLayout(paper, page, (_MARGIN, 58.0), tuple(squares))
+    return SheetLayout(paper, page, (_MARGIN, _BAR_TOP), tuple(squares))
 
 
 def render_sheet(layout: SheetLayout) -> bytes:
@@ -133,14 +139,14 @@ def render_sheet(layout: SheetLayout) -> bytes:
     pdf.add_page()
     page_width = layout.page[0]
     pdf.set_font("helvetica", style="B", size=16)
-    pdf.text(_MARGIN, 24, "Tabula: the camera's calibration markers")
+    pdf.text(_MARGIN, _TITLE_BASELINE, "Tabula: the camera's calibration markers")
     pdf.set_font("helvetica", size=10)
-    pdf.set_xy(_MARGIN, 30)
+    pdf.set_xy(_MARGIN, _TEXT_TOP)
     pdf.multi_cell(page_width - 2 * _MARGIN, 5, _INSTRUCTIONS, align="L")
     bar_x, bar_y = layout.bar
     pdf.set_fill_color(0)
     pdf.rect(bar_x, bar_y, SCALE_BAR_MM, _BAR_HEIGHT, style="F")
-    pdf.text(bar_x + SCALE_BAR_MM + 4, bar_y + _BAR_HEIGHT - 1, "50 mm")
+    pdf.text(bar_x + SCALE_BAR_MM + 4, bar_y + _BAR_HEIGHT - 1, f"{SCALE_BAR_MM:g} mm")
     dictionary = cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, _DICTIONARY))
     for square in layout.squares:
         _draw_square(pdf, square, cv2.aruco.generateImageMarker(

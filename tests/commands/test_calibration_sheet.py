@@ -93,7 +93,7 @@ def test_the_printed_sheet_is_to_scale_and_calibrates_from_a_photo(
         photo, markers={i: s.centre for i, s in said.items()},
         board_size=(round(width_mm), round(height_mm)))
     assert sorted(detection.corners) == sorted(MARKER_CENTRES)
-    # The fit uses the centres only: its corners and the page's are independent checks.
+    # The fit uses the markers' centres only: their corners are an independent check.
     for marker_id, corners in detection.corners.items():
         (cx, cy), half = said[marker_id].centre, said[marker_id].marker_side / 2
         expected = np.float64([[cx - half, cy - half], [cx + half, cy - half],
@@ -101,12 +101,17 @@ def test_the_printed_sheet_is_to_scale_and_calibrates_from_a_photo(
         mapped = cv2.perspectiveTransform(np.float64([corners]), calibration.matrix)[0]
         error = np.abs(mapped - expected).max()
         assert error < 1.0, f"marker {marker_id} on {paper}: corners off by {error:.2f} mm"
-    page_corners = np.float64([[[0, 0], [page.shape[1], 0], [page.shape[1], page.shape[0]]]])
-    in_photo = cv2.perspectiveTransform(page_corners, to_photo)
-    mapped = cv2.perspectiveTransform(in_photo, calibration.matrix)[0]
-    expected = np.float64([[0, 0], [width_mm, 0], [width_mm, height_mm]])
-    error = np.abs(mapped - expected).max()
-    assert error < 2.0, f"the page's corners on {paper} are off by {error:.2f} mm"
+    # Where the homography sends the photo of what else the page holds, drawn apart from
+    # the markers: the bar's ends and the squares' corners.
+    bar_x, bar_y = layout.bar
+    drawn = [(bar_x, bar_y), (bar_x + SCALE_BAR_MM, bar_y)] + [
+        (x + dx, y + dy) for x, y, side in ((*s.origin, s.side) for s in layout.squares)
+        for dx, dy in ((0, 0), (side, 0), (side, side), (0, side))]
+    expected = np.float64(drawn)
+    in_photo = cv2.perspectiveTransform(np.float64([[_px(v) for v in p] for p in drawn])[None],
+                                        to_photo)
+    error = np.abs(cv2.perspectiveTransform(in_photo, calibration.matrix)[0] - expected).max()
+    assert error < 1.0, f"the bar and squares on {paper} are off by {error:.2f} mm"
 
 
 @pytest.mark.parametrize("paper", sorted(PAPERS))
