@@ -29,6 +29,8 @@ system-deps:
 	@command -v mosquitto >/dev/null || (apt-get update && apt-get install -y mosquitto)
 	@# openssl: the MQTT TLS test makes its certificate authority and broker certificate.
 	@command -v openssl >/dev/null || (apt-get update && apt-get install -y openssl)
+	@# pdftoppm: the calibration sheet's test renders its PDF as a printer would.
+	@command -v pdftoppm >/dev/null || (apt-get update && apt-get install -y poppler-utils)
 
 # MicroPython 1.27's WebAssembly build, from npm at the version package-lock.json pins,
 # run by Debian's nodejs: the simulator's second firmware runtime (hardware/runtimes.py).

@@ -37,6 +37,7 @@ COMMANDS: dict[str, str] = {
     "hub": "controller.commands.hub",
     "dice": "controller.commands.dice",
     "calibrate": "controller.commands.calibrate",
+    "calibration-sheet": "controller.commands.calibration_sheet",
     "run": "controller.commands.run",
 }
 

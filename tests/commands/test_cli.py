@@ -27,6 +27,7 @@ MISTAKES: dict[str, tuple[list[str], str]] = {
     "hub": (["--broker", "mqtt://h", "--archive", "{tmp}", "--port", "70000"], "--port: a TCP"),
     "dice": (["--config", "{tmp}/none.toml", "{tmp}/a.png"], "cannot read config"),
     "calibrate": (["--config", "{tmp}/c.toml", "--source", "{tmp}/a.png"], "cannot read image"),
+    "calibration-sheet": (["--out", "{tmp}/none/sheet.pdf"], "cannot write"),
     "run": (["--config", "{tmp}/none.toml"], "cannot read the configuration"),
 }
 """A mistake for each command, and what its message says."""
