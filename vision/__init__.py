@@ -53,6 +53,7 @@ from vision._calibration import (
     calibrate,
     find_markers,
     load_calibration,
+    marker_image,
     save_calibration,
 )
 from vision._hands import (
@@ -138,6 +139,7 @@ __all__ = [
     "hand_crossing",
     "leaning_over",
     "load_calibration",
+    "marker_image",
     "nudged",
     "open_source",
     "random_arm",

@@ -170,14 +170,23 @@ class MarkerDetection:
         return (sum(p[0] for p in pts) / 4, sum(p[1] for p in pts) / 4)
 
 
+def marker_image(marker_id: int, side: int) -> Image:
+    """The calibration's ArUco marker ``marker_id`` (DICT_4X4_50), ``side`` pixels square:
+    what is printed (``tabula calibration-sheet``) and rendered (the synthetic boards)."""
+    return narrow(cv2.aruco.generateImageMarker(_dictionary(), marker_id, side), np.uint8)
+
+
+def _dictionary() -> cv2.aruco.Dictionary:
+    return cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
+
+
 def find_markers(frame: Image) -> MarkerDetection:
     """Every ArUco marker (DICT_4X4_50) visible in a frame.
 
     A camera at an angle sees the far markers foreshortened to a few pixels a cell: when
     some of the four are missing, the frame is searched again enlarged twice.
     """
-    dictionary = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
-    detector = cv2.aruco.ArucoDetector(dictionary, cv2.aruco.DetectorParameters())
+    detector = cv2.aruco.ArucoDetector(_dictionary(), cv2.aruco.DetectorParameters())
     grey = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
     found: dict[int, tuple[tuple[float, float], ...]] = {}
     for zoom in (1, 2):

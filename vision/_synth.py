@@ -16,7 +16,7 @@ import numpy as np
 import numpy.typing as npt
 
 from vision._arrays import Image, narrow
-from vision._calibration import BOARD_SIZE, MARKER_CENTRES
+from vision._calibration import BOARD_SIZE, MARKER_CENTRES, marker_image
 from vision._cube import FONTS, CubeLook, draw_face
 from vision._layout import LAYOUTS
 from vision._model import Box
@@ -111,8 +111,7 @@ def _board(rng: random.Random, markers: bool) -> tuple[Image, tuple[int, int, in
 
 def _draw_marker(img: Image, marker_id: int, cx: float, cy: float) -> None:
     size = 24
-    dictionary = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
-    marker = cv2.aruco.generateImageMarker(dictionary, marker_id, size)
+    marker = marker_image(marker_id, size)
     x, y = round(cx - size / 2), round(cy - size / 2)
     # A white quiet zone around the marker, as a printed sticker has.
     cv2.rectangle(img, (x - 5, y - 5), (x + size + 4, y + size + 4), (255, 255, 255), cv2.FILLED)

@@ -30,8 +30,6 @@ PAPERS: dict[str, tuple[float, float]] = {"a4": (210.0, 297.0), "letter": (215.9
 #: 640 x 480 mm, and its markers 27 mm wide.
 MM_PER_UNIT = 1.0
 SCALE_BAR_MM = 50.0
-#: The calibration's ArUco dictionary (that of :func:`vision.find_markers`).
-_DICTIONARY = "DICT_4X4_50"
 #: An ArUco 4x4 marker is 6 modules wide (its black border included), and needs a white
 #: quiet zone of a module around it.
 _MARKER_MODULES = 6
@@ -129,8 +127,9 @@ def sheet_layout(paper: str) -> SheetLayout:
 
 def render_sheet(layout: SheetLayout) -> bytes:
     """The sheet as a one-page PDF (fpdf2; the markers drawn as vector squares)."""
-    import cv2
     from fpdf import FPDF
+
+    from vision import marker_image
 
     pdf = FPDF(unit="mm", format=layout.page)
     pdf.set_title("Tabula camera calibration markers")
@@ -147,14 +146,12 @@ def render_sheet(layout: SheetLayout) -> bytes:
     pdf.set_fill_color(0)
     pdf.rect(bar_x, bar_y, SCALE_BAR_MM, _BAR_HEIGHT, style="F")
     pdf.text(bar_x + SCALE_BAR_MM + 4, bar_y + _BAR_HEIGHT - 1, f"{SCALE_BAR_MM:g} mm")
-    dictionary = cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, _DICTIONARY))
     for square in layout.squares:
-        _draw_square(pdf, square, cv2.aruco.generateImageMarker(
-            dictionary, square.marker_id, _MARKER_MODULES).tolist())
+        _draw_square(pdf, square, marker_image(square.marker_id, _MARKER_MODULES).tolist())
     pdf.set_font("helvetica", size=8)
     marker_mm = layout.squares[0].marker_side
     pdf.text(_MARGIN, layout.page[1] - _MARGIN, (
-        f"ArUco {_DICTIONARY} ids 0-3, markers {marker_mm:g} mm wide on squares of "
+        f"ArUco DICT_4X4_50 ids 0-3, markers {marker_mm:g} mm wide on squares of "
         f"{layout.squares[0].side:g} mm: the board view at {MM_PER_UNIT:g} mm a unit."))
     return bytes(pdf.output())
 
