@@ -110,7 +110,7 @@ def test_the_board_command_refuses_an_incompatible_board(tmp_path: Path) -> None
         out, errors = watcher.communicate(timeout=PATIENCE_S)
         assert watcher.returncode == 2
         assert errors.strip() == (
-            "tabula board: board 'tabula-fw 1.0' speaks protocol 2.0; this host speaks 1.0: "
+            "tabula board: board 'tabula-fw 2.0' speaks protocol 2.0; this host speaks 1.1: "
             "update the firmware or the host so that the major versions match"
         )
         assert json.loads(out.splitlines()[-1]) == {"type": "link", "state": "syncing"}
