@@ -33,7 +33,7 @@ class RawSet:
     """Every slot's reading and class from one scan of the board.
 
     Attributes:
-        number: the board's set number (wraps at 65536).
+        number: the set's number, as the host asked for it (wraps at 65536).
         scan: the board's scan counter when it was read (wraps at 65536): two sets of
             the same scan hold the same readings.
         event: the board's event number then.

@@ -228,7 +228,7 @@ class Diagnostic:
     """One frame of a set of raw readings: slots ``first ..`` of ``total`` (DIAGNOSTIC, 0x07).
 
     Attributes:
-        set_number: the set this frame belongs to; every frame of one answer has it.
+        set_number: the number the host gave the set in its request; every frame has it.
         scan: the board's scan counter (wraps at 65536) when the readings were taken.
         event: the board's event number then (its cells are those of this event).
         total: the number of slots in the whole set.
@@ -288,7 +288,16 @@ class ReplayRequest:
 
 @dataclass(frozen=True, slots=True)
 class DiagnosticRequest:
-    """Ask the board for one set of raw readings, as DIAGNOSTIC frames (0x85, protocol 1.1)."""
+    """Ask for one set of raw readings, numbered ``set_number`` (0x85, protocol 1.1).
+
+    Why the host numbers it: the board answers with DIAGNOSTIC frames of that number, so
+    the frames of an earlier, abandoned request are never taken for this one's.
+    """
+
+    set_number: int = 0
+
+    def __post_init__(self) -> None:
+        _check(self.set_number, 16, "diagnostic request set")
 
 
 @dataclass(frozen=True, slots=True)
@@ -406,7 +415,7 @@ def _pack_payload(message: Message) -> tuple[MessageType, bytes]:
                 body += bytes((led.red, led.green, led.blue, led.blink))
             return MessageType.LED_FRAME, bytes(body)
         case DiagnosticRequest():
-            return MessageType.DIAGNOSTIC_REQUEST, b""
+            return MessageType.DIAGNOSTIC_REQUEST, struct.pack("<H", message.set_number)
 
 
 def pack(message: Message, seq: int) -> Frame:
@@ -436,7 +445,7 @@ _MIN_PAYLOAD = {
     MessageType.SNAPSHOT_REQUEST: 0,
     MessageType.REPLAY_REQUEST: 4,
     MessageType.LED_FRAME: 1,
-    MessageType.DIAGNOSTIC_REQUEST: 0,
+    MessageType.DIAGNOSTIC_REQUEST: 2,
 }
 
 
@@ -531,7 +540,7 @@ def _unpack(kind: MessageType, frame: Frame, data: bytes) -> Message:
             )
             return LedFrame(leds)
         case MessageType.DIAGNOSTIC_REQUEST:
-            return DiagnosticRequest()
+            return DiagnosticRequest(struct.unpack_from("<H", data)[0])
 
 
 def _unpack_diagnostic(frame: Frame, data: bytes) -> Diagnostic:

@@ -39,6 +39,7 @@ class RawRequests:
     def __init__(self) -> None:
         self._lock = asyncio.Lock()
         self._hello: Hello | None = None
+        self._number = 0
         self._pending: tuple[RawSetAssembler, asyncio.Future[RawSet]] | None = None
 
     async def read(self, hello: Hello, send: Callable[[Message], None], timeout: float) -> RawSet:
@@ -55,7 +56,8 @@ class RawRequests:
             assembler = RawSetAssembler(hello.slots)
             waiter: asyncio.Future[RawSet] = asyncio.get_running_loop().create_future()
             self._hello, self._pending = hello, (assembler, waiter)
-            send(DiagnosticRequest())
+            self._number = (self._number + 1) & 0xFFFF
+            send(DiagnosticRequest(self._number))
             try:
                 async with asyncio.timeout(timeout):
                     return await waiter
@@ -69,11 +71,16 @@ class RawRequests:
     def receive(self, message: Message) -> bool:
         """Take a message from the board; True if it was a DIAGNOSTIC (the link's no more).
 
-        A DIAGNOSTIC nobody waits for is dropped; an ERROR refusing DIAGNOSTIC_REQUEST as
-        an unknown type fails the request in flight.
+        A DIAGNOSTIC of another set than the one asked for (a late answer to an abandoned
+        request) is dropped; an ERROR refusing DIAGNOSTIC_REQUEST as an unknown type fails
+        the request in flight.
         """
         if isinstance(message, Diagnostic):
-            if self._pending is not None and not self._pending[1].done():
+            if (
+                self._pending is not None
+                and not self._pending[1].done()
+                and message.set_number == self._number
+            ):
                 assembler, waiter = self._pending
                 try:
                     raw = assembler.feed(message)

@@ -83,7 +83,6 @@ class Firmware:
         self.diagnostics = (protocol[0], protocol[1]) >= (1, 1)
         self.capabilities = CAPABILITIES if self.diagnostics else CAPABILITIES & ~DIAGNOSTICS
         self.scans = 0
-        self.diagnostic_set = 0
         # One buffer for every DIAGNOSTIC frame, allocated here: a request allocates only
         # the frames it sends, and a scan nothing more.
         self.diagnostic_frame = bytearray(DIAGNOSTIC_HEADER + 3 * DIAGNOSTIC_SLOTS)
@@ -161,13 +160,12 @@ class Firmware:
         """ERROR with its code, where, and a detail value."""
         self.send(wire.ERROR, struct.pack("<BBBH", code, location, slot, value & 0xFFFF))
 
-    def send_diagnostic(self) -> None:
+    def send_diagnostic(self, set_number: int) -> None:
         """DIAGNOSTIC: every slot's last reading and debounced class, in frames of 64 slots.
 
         Why frames: a whole set (3 bytes a slot, 474 for 158 slots) is more than one frame
-        holds; the set number in each lets the host never use half a set.
+        holds; the host's set number in each lets it never use half a set, nor another's.
         """
-        self.diagnostic_set = (self.diagnostic_set + 1) & 0xFFFF
         frame = self.diagnostic_frame
         readings = self.readings
         classes = self.scanner.stable
@@ -175,7 +173,7 @@ class Firmware:
         for first in range(0, total, DIAGNOSTIC_SLOTS):
             count = min(DIAGNOSTIC_SLOTS, total - first)
             struct.pack_into(
-                "<HHIHHB", frame, 0, self.diagnostic_set, self.scans, self.event, total, first,
+                "<HHIHHB", frame, 0, set_number, self.scans, self.event, total, first,
                 count,
             )  # fmt: skip
             offset = DIAGNOSTIC_HEADER
@@ -284,7 +282,10 @@ class Firmware:
                 return
             self.replay(struct.unpack_from("<I", payload)[0])
         elif kind == wire.DIAGNOSTIC_REQUEST and self.diagnostics:
-            self.send_diagnostic()
+            if len(payload) < 2:
+                self.send_error(ERR_SHORT_PAYLOAD, value=kind)
+                return
+            self.send_diagnostic(payload[0] | payload[1] << 8)
         elif kind == wire.LED_FRAME:
             if not payload or len(payload) < 1 + 4 * payload[0]:
                 self.send_error(ERR_SHORT_PAYLOAD, value=kind)

@@ -96,7 +96,7 @@ messages: st.SearchStrategy[Message] = st.one_of(
         st.lists(st.builds(Led, u8, u8, u8, st.sampled_from(Blink)), max_size=29).map(tuple),
     ),
     st.builds(_diagnostic, u16, u16, u32, st.integers(0, 200), st.lists(slots, max_size=64)),
-    st.just(DiagnosticRequest()),
+    st.builds(DiagnosticRequest, u16),
 )
 
 

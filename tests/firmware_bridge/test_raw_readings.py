@@ -126,9 +126,11 @@ def test_a_host_of_protocol_1_0_never_sees_a_diagnostic_unasked(tmp_path: Path) 
     assert isinstance(hello, Hello) and (hello.major, hello.minor) == (1, 1)  # 1.0 accepts it
 
 
-def _part(first: int, count: int, set_number: int = 1, total: int = 158) -> Diagnostic:
+def _part(
+    first: int, count: int, set_number: int = 1, total: int = 158, scan: int = 9
+) -> Diagnostic:
     return Diagnostic(
-        set_number, 9, 4, total, first, (32768,) * count, (SlotClass.EMPTY,) * count, HALL
+        set_number, scan, 4, total, first, (32768,) * count, (SlotClass.EMPTY,) * count, HALL
     )
 
 
@@ -149,14 +151,15 @@ def _answered(
             for answer in answers:
                 asyncio.get_running_loop().call_soon(requests.receive, answer)
 
-        await requests.read(HELLO, send, timeout)
-        assert sent == [DiagnosticRequest()]
+        raw = await requests.read(HELLO, send, timeout)
+        assert sent == [DiagnosticRequest(1)]
+        assert raw.number == 1 and raw.readings == (32768,) * 158
 
     return body
 
 
 SHORT = r"short raw set 1: slots 64..127 missing \(a frame was lost\)"
-MIXED = r"mixed raw set: slots 64.. of set 2 after slots 0..63 of 158 from set 1"
+MIXED = r"mixed raw set: slots 64.. of set 1 after slots 0..63 of 158 from set 1"
 OTHER_SIZE = r"corrupt raw set 1: 150 slots, but the board announced 158 in HELLO"
 LATE = r"no whole raw set within 0.2 s: slots 0..63 of 158 from set 1 arrived"
 
@@ -165,7 +168,7 @@ LATE = r"no whole raw set within 0.2 s: slots 0..63 of 158 from set 1 arrived"
     ("answers", "error", "timeout"),
     [
         ((_part(0, 64), _part(128, 30)), SHORT, PATIENCE_S),
-        ((_part(0, 64), _part(64, 64, set_number=2)), MIXED, PATIENCE_S),
+        ((_part(0, 64), _part(64, 64, scan=10)), MIXED, PATIENCE_S),
         ((_part(0, 64, total=150),), OTHER_SIZE, PATIENCE_S),
         ((_part(0, 64),), LATE, 0.2),  # the rest never comes: 0.2 s is only how long to wait
     ],
@@ -175,6 +178,11 @@ def test_a_short_or_mixed_set_is_an_error_never_half_a_set(
 ) -> None:
     with pytest.raises(RawSetError, match=error):
         _run(_answered(*answers, timeout=timeout))
+
+
+def test_the_frames_of_an_abandoned_request_are_not_taken_for_this_one() -> None:
+    late = (_part(64, 64, set_number=0), _part(128, 30, set_number=0))
+    _run(_answered(*late, _part(0, 64), _part(0, 64, set_number=0), _part(64, 64), _part(128, 30)))
 
 
 def test_a_corrupt_frame_or_a_refusal_fails_the_request_with_why() -> None:

@@ -240,9 +240,10 @@ def test_a_diagnostic_request_gets_every_slot_in_frames_of_one_set() -> None:
     matrix.set_readings(readings)
     board.step()
     _messages(port)
-    for number in (1, 2):
-        _request(port, messages.DiagnosticRequest())
+    for number in (1, 0xFFFF):
+        _request(port, messages.DiagnosticRequest(number))
         board.step()
+        assert max(len(data) for data in port.writes) <= frames.MAX_ENCODED + 2  # the limit
         answer = _messages(port)
         parts = [p for p in answer if isinstance(p, messages.Diagnostic)]
         assert len(parts) == len(answer)
@@ -254,8 +255,11 @@ def test_a_diagnostic_request_gets_every_slot_in_frames_of_one_set() -> None:
         assert raw is not None and raw.readings == tuple(readings) and raw.scan == 1
         assert raw.classes == tuple(board.scanner.stable) and raw.classes[3] == SlotClass.FAULT
         assert raw.hall == messages.HallThresholds(**HALL) and raw.event == board.event
-    sizes = [len(data) for data in port.writes]
-    assert max(sizes, default=0) <= frames.MAX_ENCODED + 2
+    port.inbox = frames.encode_frame(frames.Frame(0x85, 0, b"\x01"))
+    board.step()
+    assert _messages(port) == [
+        messages.ErrorReport(messages.ErrorCode.SHORT_PAYLOAD, None, None, 0x85)
+    ]
 
 
 def test_a_board_playing_protocol_1_0_neither_announces_nor_answers_diagnostics() -> None:
@@ -268,7 +272,7 @@ def test_a_board_playing_protocol_1_0_neither_announces_nor_answers_diagnostics(
     hello = _messages(port)[0]
     assert isinstance(hello, messages.Hello) and hello.name == "tabula-fw 1.0"
     assert not hello.has("diagnostics") and hello.has("faults")
-    _request(port, messages.DiagnosticRequest())
+    _request(port, messages.DiagnosticRequest(1))
     board.step()
     assert _messages(port) == [
         messages.ErrorReport(messages.ErrorCode.UNKNOWN_TYPE, None, None, 0x85)

@@ -54,8 +54,8 @@ def _script() -> list[dict[str, Any]]:
         ),
         350: messages.ReplayRequest(2),
         500: messages.SnapshotRequest(),
-        520: messages.DiagnosticRequest(),
-        660: messages.DiagnosticRequest(),
+        520: messages.DiagnosticRequest(7),
+        660: messages.DiagnosticRequest(8),
     }
     for at, message in host.items():
         requests[at]["rx"] = list(frames.encode_frame(messages.pack(message, at)))
@@ -90,7 +90,7 @@ def test_both_runtimes_put_the_same_bytes_on_the_wire() -> None:
     kinds = {type(message).__name__ for message in decoded}
     assert kinds >= {"Hello", "Snapshot", "Change", "Heartbeat", "ErrorReport", "Ack"}
     parts = [m for m in decoded if isinstance(m, messages.Diagnostic)]
-    assert [(p.set_number, p.first) for p in parts] == [(1, 0), (1, 64), (1, 128)]
+    assert [(p.set_number, p.first) for p in parts] == [(7, 0), (7, 64), (7, 128)]
     refused = messages.ErrorReport(messages.ErrorCode.UNKNOWN_TYPE, None, None, 0x85)
     assert refused in decoded[decoded.index(parts[-1]) :]
     noisy = [m for m in decoded if isinstance(m, messages.Change) and 100 <= m.time_ms < 600]
