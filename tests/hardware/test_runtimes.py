@@ -128,3 +128,23 @@ def test_mpy_cross_compiles_every_firmware_module_for_the_pico(tmp_path: Path) -
     broken.write_text("def f(x):\n    match x:\n        case 1:\n            return 2\n")
     process = mpy_cross.run(str(broken), stderr=subprocess.PIPE, text=True)
     assert "SyntaxError" in process.communicate(timeout=60)[1] and process.returncode == 1
+
+
+@pytest.mark.parametrize("runtime", RUNTIMES)
+def test_a_diagnostic_answer_is_timed_inside_each_runtime(runtime: str) -> None:
+    """What ``time_diagnostics`` times is the answer itself: it needs a booted board."""
+    firmware = open_runtime(runtime, PINMAP_PATH.read_text(), 1)
+    try:
+        with pytest.raises(
+            (ValueError, FirmwareRuntimeError), match="time_diagnostics before boot"
+        ):
+            firmware.time_diagnostics(1)
+    finally:
+        firmware.close()
+    firmware = open_runtime(runtime, PINMAP_PATH.read_text(), 1)
+    try:
+        firmware.step({"now": 0, "boot": (1, 1, 1, None), "readings": [32768] * sum(SLOTS)})
+        assert firmware.time_diagnostics(20) > 0
+        assert firmware.step({"now": 1})["tx"] == []  # the timed answers left nothing behind
+    finally:
+        firmware.close()
