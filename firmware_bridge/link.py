@@ -499,6 +499,7 @@ class BoardLink:
                 loop.remove_reader(fd)
             self._settler.interrupt()
             self._sync.synced = False
+            self._raw.abandon(self._problem or "the session ended")
             with contextlib.suppress(*_PORT_ERRORS):
                 await asyncio.to_thread(port.close)
         return reached_live

@@ -104,6 +104,10 @@ class RawRequests:
         if kind == MessageType.DIAGNOSTIC:
             self._fail(RawSetError(f"corrupt raw set: {error}"))
 
+    def abandon(self, why: str) -> None:
+        """The link lost the board: the request in flight can no longer be answered."""
+        self._fail(RawSetError(f"no whole raw set: {why}"))
+
     def _fail(self, error: Exception) -> None:
         if self._pending is not None and not self._pending[1].done():
             self._pending[1].set_exception(error)

@@ -39,7 +39,7 @@ from firmware_bridge.messages import (
 from firmware_bridge.raw_requests import RawRequests
 from hardware.board.geometry import cells_from_board
 from hardware.simulator import START, BoardSimulator
-from tests.firmware_bridge.conftest import FAST, ON_EVERY_RUNTIME, PATIENCE_S, fast_link
+from tests.firmware_bridge.conftest import FAST, ON_EVERY_RUNTIME, PATIENCE_S, fast_link, watched
 
 #: The message types of protocol 1.0: all a 1.0 host knows.
 TYPES_1_0 = frozenset(range(0x01, 0x07))
@@ -205,3 +205,14 @@ def test_a_corrupt_frame_or_a_refusal_fails_the_request_with_why() -> None:
         match=r"firmware \('tabula-fw 1.1'\) does not send diagnostics \(it refused the request\)",
     ):
         _run(_answered(refusal))
+
+
+def test_a_request_cut_off_by_a_lost_link_fails_with_why(sim: BoardSimulator) -> None:
+    async def body() -> None:
+        # Never stale: only the lost session (3 s of silence) may end the request.
+        async with watched(sim.path, stale_after_s=PATIENCE_S) as (link, _):
+            sim.drop(1 << 30)  # the board's answer, and all else, never arrives
+            with pytest.raises(RawSetError, match=r"no whole raw set: link lost: silent for"):
+                await link.read_raw(timeout=PATIENCE_S)
+
+    _run(body)
