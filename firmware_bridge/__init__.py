@@ -15,7 +15,7 @@ The service uses one class::
             else:  # a LinkState: searching, syncing, live or stale
                 print("board link", update)
         link.send_leds(LedFrame((Led(255, 0, 0, Blink.SLOW),)))
-        sets = await link.read_raw_sets(5)    # raw readings (protocol 1.1)
+        sets = await link.read_raw_sets(10)   # raw readings (protocol 1.1)
         for verdict in classify_slots(sets, expected=START_CELLS):
             if verdict.health is not Health.OK:
                 print(verdict.reason)

@@ -152,7 +152,7 @@ def test_a_slot_broken_from_the_command_line_is_found_through_the_pty(tmp_path: 
 
         async def read() -> tuple[RawSet, ...]:
             async with BoardLink(str(link), settle_s=0.06) as board:
-                return await board.read_raw_sets(5, timeout=PATIENCE_S)
+                return await board.read_raw_sets(10, timeout=PATIENCE_S)
 
         verdicts = classify_slots(asyncio.run(read()))
     finally:
