@@ -151,6 +151,31 @@ def _stuck_reason(
     return None
 
 
+def _verdict(
+    readings: Sequence[int], hall: HallThresholds, stuck: str | None
+) -> tuple[Health, str]:
+    """One slot's health and what to do, from its readings (dead, open, noisy, then stuck)."""
+    low, high = min(readings), max(readings)
+    outside = [not hall.fault_low <= reading <= hall.fault_high for reading in readings]
+    if all(outside) and high < hall.fault_low:
+        return Health.DEAD, "no signal, check its wire and 3V3"
+    if all(outside) and low > hall.fault_high:
+        return Health.DEAD, "at the supply rail, check its ground wire"
+    if any(outside) or high - low > (hall.fault_high - hall.fault_low) // 2:
+        return Health.OPEN, (
+            "floating (it jumps across the whole range), check the wire from the sensor's "
+            "output to the multiplexer"
+        )
+    if high - low > hall.enter - hall.exit:
+        return Health.NOISY, (
+            f"noisy (jumps of {high - low} where the firmware tolerates "
+            f"{hall.enter - hall.exit}), check its ground wire and decoupling capacitor"
+        )
+    if stuck is not None:
+        return Health.STUCK, stuck
+    return Health.OK, "ok"
+
+
 def classify_slots(
     sets: Sequence[RawSet], expected: Sequence[Cell] | None = None
 ) -> tuple[SlotHealth, ...]:
@@ -163,6 +188,7 @@ def classify_slots(
 
     Raises:
         RawSetError: if ``sets`` is empty or mixes boards (layouts or thresholds differ).
+        LayoutError: if ``expected`` is not 28 cells.
 
     >>> from firmware_bridge.messages import HallThresholds, SlotClass
     >>> hall = HallThresholds(32768, 4000, 2500, 11500, 10000, 1000, 64535)
@@ -178,42 +204,17 @@ def classify_slots(
         raise RawSetError("raw sets of different boards (layouts or thresholds differ)")
     if expected is not None and len(expected) != LOCATIONS:
         raise LayoutError(f"{len(expected)} expected cells: expected {LOCATIONS}")
-    hall = first.hall
-    places = [(location, slot) for location, n in enumerate(first.layout) for slot in range(n)]
     verdicts = []
-    for index, (location, slot) in enumerate(places):
+    for index, place in enumerate(first.slot_readings()):
+        location, slot = place.location, place.slot
         readings = [raw.readings[index] for raw in sets]
-        low, high = min(readings), max(readings)
-        outside = [not hall.fault_low <= reading <= hall.fault_high for reading in readings]
         stuck = (
             None
             if expected is None
-            else _stuck_reason(readings, hall, location, slot, expected[location])
+            else _stuck_reason(readings, first.hall, location, slot, expected[location])
         )
-        if all(outside) and high < hall.fault_low:
-            health, why = Health.DEAD, "no signal, check its wire and 3V3"
-        elif all(outside) and low > hall.fault_high:
-            health, why = Health.DEAD, "at the supply rail, check its ground wire"
-        elif any(outside) or high - low > (hall.fault_high - hall.fault_low) // 2:
-            health, why = (
-                Health.OPEN,
-                (
-                    "floating (it jumps across the whole range), check the wire from the "
-                    "sensor's output to the multiplexer"
-                ),
-            )
-        elif high - low > hall.enter - hall.exit:
-            health, why = (
-                Health.NOISY,
-                (
-                    f"noisy (jumps of {high - low} where the firmware tolerates "
-                    f"{hall.enter - hall.exit}), check its ground wire and decoupling capacitor"
-                ),
-            )
-        elif stuck is not None:
-            health, why = Health.STUCK, stuck
-        else:
-            health, why = Health.OK, "ok"
+        health, why = _verdict(readings, first.hall, stuck)
+        low, high = min(readings), max(readings)
         reason = f"{describe_slot(location, slot)} reads {_counts(low, high)}: {why}"
         verdicts.append(SlotHealth(location, slot, health, low, high, reason))
     return tuple(verdicts)
