@@ -25,7 +25,7 @@ from hardware.pinmap import PINMAP_PATH, load_pinmap, slots_per_location
 from hardware.runtimes import FirmwareRuntime, open_runtime
 from hardware.simulator import START, VirtualBoard
 
-SMALL = ("--scans", "50", "--additions", "50000", "--repeats", "1")
+SMALL = ("--scans", "50", "--answers", "5", "--additions", "50000", "--repeats", "1")
 
 #: One turn of ``lockstep.time_additions``'s loop on a Raspberry Pi Pico (RP2040, 125 MHz,
 #: MicroPython 1.23.0): 7984 ms for 1,000,000 turns of ``C = p[1] + p[2]``, published in
@@ -34,11 +34,16 @@ SMALL = ("--scans", "50", "--additions", "50000", "--repeats", "1")
 PICO_ADDITION_US = 7.984
 #: The scan period protocol 1.0 first assumed (pinmap.toml now has 20 ms).
 SCAN_PERIOD_US = 2000.0
+#: The scan period of the shipped pin map (``scan_period_ms``).
+PICO_SCAN_PERIOD_US = 20_000.0
 
 
 def add_options(parser: argparse.ArgumentParser) -> None:
     """The benchmark's options."""
     parser.add_argument("--scans", type=count, default=400, help="scans timed a repeat")
+    parser.add_argument(
+        "--answers", type=count, default=40, help="diagnostic answers timed a repeat"
+    )
     parser.add_argument(
         "--additions", type=count, default=300_000, help="turns of the reference loop"
     )
@@ -63,11 +68,13 @@ def run(options: argparse.Namespace) -> list[Row]:
     """Measure and return the rows."""
     micropython = _settled("micropython")
     cpython = _settled("cpython")
-    scans_mp, scans_cp, additions = [], [], []
+    scans_mp, scans_cp, answers_mp, answers_cp, additions = [], [], [], [], []
     try:
         for _ in range(options.repeats):
             scans_mp.append(micropython.time_scans(options.scans) / 1e6)
             scans_cp.append(cpython.time_scans(options.scans) / 1e6)
+            answers_mp.append(micropython.time_diagnostics(options.answers) / 1e6)
+            answers_cp.append(cpython.time_diagnostics(options.answers) / 1e6)
             additions.append(micropython.time_additions(options.additions) / 1e6)
     finally:
         micropython.close()
@@ -76,6 +83,8 @@ def run(options: argparse.Namespace) -> list[Row]:
     per_turn_us = addition_s * 1e6 / options.additions
     scan_us = scan_s * 1e6 / options.scans
     pico_scan_s = scan_s * PICO_ADDITION_US / per_turn_us
+    answer_s = min(answers_mp)
+    pico_answer_s = answer_s * PICO_ADDITION_US / per_turn_us
     return [
         timed_row("Firmware.scan of 158 slots, MicroPython 1.27 (WebAssembly, "
                   "node), per scan", scan_s, min(scans_cp), per=options.scans,
@@ -89,4 +98,12 @@ def run(options: argparse.Namespace) -> list[Row]:
                   "scan; sensor reads not included", pico_scan_s, SCAN_PERIOD_US / 1e6 *
                   options.scans, per=options.scans, reference_name="the scan period first "
                   "assumed (2 ms; now 20 ms, PROTOCOL.md section 5)", clock="wall"),
+        timed_row("answer to DIAGNOSTIC_REQUEST (158 raw readings in 3 frames), MicroPython "
+                  "1.27 (WebAssembly, node), per answer", answer_s, min(answers_cp),
+                  per=options.answers, reference_name="the same code on CPython in process",
+                  clock="wall"),
+        timed_row("Pico estimate of that answer (the loop's Pico/here ratio), per answer",
+                  pico_answer_s, PICO_SCAN_PERIOD_US / 1e6 * options.answers,
+                  per=options.answers, reference_name="the scan period (20 ms, pinmap.toml), "
+                  "which an answer delays once", clock="wall"),
     ]  # fmt: skip
