@@ -1,0 +1,324 @@
+"""``tabula doctor``: each part broken on the simulators is named, with what to do.
+
+The board is the simulator's firmware behind a real pty (pyserial), the camera a picture
+file opened through OpenCV as the service opens its source, the pins gpiozero's
+MockFactory, the broker Debian's mosquitto and the engine Debian's gnubg.
+"""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import cv2
+import pytest
+
+from controller.cli import main
+from controller.doctor import MAX_EDGE_BLUR, Finding, Status, check_device, check_journal, edge_blur
+from controller.mqtt.mosquitto import Mosquitto, free_port
+from controller.simulated.demo import FAST_FIRMWARE
+from hardware.simulator import BoardSimulator
+from vision import Image, calibrate, render_roll, save_calibration
+
+
+@pytest.fixture(scope="module")
+def pictures(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """Frames of the board as the camera gives them: sharp, out of focus, without markers;
+    and the calibration of the sharp one."""
+    folder = tmp_path_factory.mktemp("camera")
+    board = render_roll(random.Random(4), markers=True).image
+    frames = {
+        "sharp": board,
+        "blurred": cv2.GaussianBlur(board, (0, 0), 3),
+        "no-markers": render_roll(random.Random(4)).image,
+    }
+    paths = {name: folder / f"{name}.png" for name in frames}
+    for name, frame in frames.items():
+        cv2.imwrite(str(paths[name]), frame)
+    paths["calibration"] = folder / "camera.toml"
+    save_calibration(paths["calibration"], calibrate(board)[0])
+    return paths
+
+
+@pytest.fixture(scope="module")
+def board(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A simulated sensor board on a real pty, behind a stable symlink like udev's."""
+    link = tmp_path_factory.mktemp("board") / "tabula-board"
+    with BoardSimulator(link=link, settings=FAST_FIRMWARE) as simulator:
+        yield simulator.path
+
+
+def _config(folder: Path, device: str, pictures: dict[str, Path], **sections: str) -> Path:
+    """A configuration whose every part works, but for the ``sections`` given (TOML bodies)."""
+    parts = {
+        "board": f'serial_device = "{device}"',
+        "camera": f'source = "{pictures["sharp"]}"\ncalibration = "{pictures["calibration"]}"',
+        "gpio": 'pin_factory = "mock"',
+        "engine": 'kind = "none"',
+        **sections,
+    }
+    text = f'journal = "{folder / "state" / "journal.sqlite3"}"\n' + "".join(
+        f"[{name}]\n{body}\n" for name, body in parts.items()
+    )
+    path = folder / "tabula.toml"
+    path.write_text(text)
+    return path
+
+
+def _doctor(config: Path, capsys: pytest.CaptureFixture[str]) -> tuple[int, list[str]]:
+    status = main(["doctor", "--config", str(config)])
+    return status, capsys.readouterr().out.splitlines()
+
+
+def _failed(lines: list[str]) -> list[str]:
+    return [line for line in lines if line.startswith("FAIL")]
+
+
+def test_all_green_on_the_simulated_board(
+    tmp_path: Path, pictures: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    link = tmp_path / "tabula-board"
+    simulator = subprocess.Popen(
+        [sys.executable, "-m", "controller.cli", "sim-board", "--link", str(link)],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert simulator.stdout is not None
+        assert simulator.stdout.readline().strip() == str(link)  # serving
+        with Mosquitto(tmp_path / "broker") as broker:
+            mqtt = f'broker = "{broker.url}"\nboard_id = "table-7"'
+            config = _config(tmp_path, str(link), pictures, engine='kind = "cli"', mqtt=mqtt)
+            status, lines = _doctor(config, capsys)
+    finally:
+        simulator.terminate()
+        simulator.wait(timeout=20)
+    assert status == 0, "\n".join(lines)
+    checks = [line.split(":")[0].split(maxsplit=1) for line in lines[:-1]]
+    assert checks == [
+        ["ok", name]
+        for name in (
+            "configuration", "serial device", "serial name", "serial access", "board",
+            "protocol", "camera", "camera resolution", "camera focus", "camera markers", "gpio",
+            "gpio pins", "engine", "journal", "mqtt",
+        )
+    ]  # fmt: skip
+    assert "ok    board: 'tabula-fw 1.0' answers HELLO (158 sensor slots)" in lines
+    assert "ok    protocol: the board and this host speak protocol 1.0" in lines
+    assert "ok    camera resolution: 640x480, calibrated" in lines
+    assert (
+        "ok    camera markers: markers 0, 1, 2, 3 found: the board view can be calibrated" in lines
+    )
+    assert any(
+        line.startswith("ok    engine: gnubg-cli answers: 31 from the start,") for line in lines
+    )
+    assert f"ok    mqtt: broker '{broker.url}' accepts the board as anonymous" in lines
+    assert lines[-1] == "# every check passed"
+
+
+def test_no_serial_device(
+    tmp_path: Path, pictures: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, lines = _doctor(_config(tmp_path, "/dev/tabula-board-unplugged", pictures), capsys)
+    assert status == 1
+    assert _failed(lines) == [
+        "FAIL  serial device: no such device '/dev/tabula-board-unplugged'; to fix: plug the "
+        "sensor board's USB cable in (ls /dev/ttyACM* lists the serial ports), and check "
+        "[board] serial_device; for /dev/tabula-board, install the udev rule "
+        'hardware/99-tabula-board.rules (hardware/README.md, "The udev rule")'
+    ]
+    # What needs the device is left out; the other parts are still checked.
+    assert not [line for line in lines if line.split(":")[0].endswith(("board", "protocol"))]
+    assert any(line.startswith("ok    camera focus:") for line in lines)
+    assert lines[-1] == "# 1 check failed"
+
+
+def test_a_board_of_another_protocol_version(
+    tmp_path: Path, pictures: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    with BoardSimulator(link=tmp_path / "board", settings=FAST_FIRMWARE, protocol=(2, 0)) as sim:
+        status, lines = _doctor(_config(tmp_path, sim.path, pictures), capsys)
+    assert status == 1
+    assert "ok    board: 'tabula-fw 1.0' answers HELLO (158 sensor slots)" in lines
+    assert _failed(lines) == [
+        "FAIL  protocol: board 'tabula-fw 1.0' speaks protocol 2.0; this host speaks 1.0: "
+        "update the firmware or the host so that the major versions match; to fix: flash the "
+        "firmware of this Tabula version on the board (make firmware; hardware/README.md)"
+    ]
+
+
+def test_a_port_that_does_not_answer(
+    tmp_path: Path, pictures: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    with BoardSimulator(link=tmp_path / "board", settings=FAST_FIRMWARE) as sim:
+        sim.mute()
+        config = _config(tmp_path, sim.path, pictures)
+        status = main(["doctor", "--config", str(config), "--timeout", "1"])
+    lines = capsys.readouterr().out.splitlines()
+    assert status == 1
+    [failed] = _failed(lines)
+    assert failed.startswith("FAIL  board: ")
+    assert "no answer to HELLO within" in failed
+    assert "is another program holding the port (tabula run: sudo systemctl stop tabula)?" in failed
+
+
+def test_a_bare_kernel_name_is_a_warning_naming_the_stable_one(tmp_path: Path) -> None:
+    with BoardSimulator(settings=FAST_FIRMWARE) as sim:  # its path: the pty itself
+        by_id = tmp_path / "by-id"
+        by_id.mkdir()
+        stable = by_id / "usb-MicroPython_Board_in_FS_mode_e6614c311b7e6f35-if00"
+        stable.symlink_to(sim.path)
+        device, name, access = check_device(sim.path, by_id=by_id)
+        assert device.status is Status.OK and access.status is Status.OK
+        assert name.status is Status.WARN
+        assert name.detail == (
+            f"{sim.path!r} is the kernel's name of the port: it may change at the next boot or "
+            "replug (another USB serial device may take it)"
+        )
+        assert name.fix.startswith(f'set [board] serial_device = "{stable}", or install the udev')
+        assert check_device(str(stable), by_id=by_id)[1] == Finding(
+            "serial name", Status.OK, f"{str(stable)!r} is udev's by-id name: it survives a "
+            "reboot or a replug",
+        )  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("camera", "expected"),
+    [
+        (
+            'source = "7"',
+            "FAIL  camera: camera 7 cannot be opened (is it plugged in?); to fix: plug the camera "
+            'in (ls /dev/video* lists USB cameras; the Pi camera is source = "picamera"), check '
+            "[camera] source, and that the user is in group 'video'",
+        ),
+        (
+            'source = "{blurred}"\ncalibration = "{calibration}"',
+            "FAIL  camera focus: edges blur over {blur:.1f} px (at most 1.4 when sharp); to fix: "
+            "turn the lens until the board's edges and the markers are crisp, clean it, and "
+            "check the camera is not closer to the board than its focus range\n"
+            # Blurred, the markers are lost too: the line before says why.
+            "FAIL  camera markers: found markers [], need at least 4 of [0, 1, 2, 3] (ArUco "
+            "DICT_4X4_50) to calibrate; to fix: put the board's 4 ArUco markers (tabula "
+            "calibration-sheet prints them) in the camera's view, lit and uncovered",
+        ),
+        (
+            'source = "{no-markers}"\ncalibration = "{calibration}"',
+            "FAIL  camera markers: found markers [], need at least 4 of [0, 1, 2, 3] (ArUco "
+            "DICT_4X4_50) to calibrate; to fix: put the board's 4 ArUco markers (tabula "
+            "calibration-sheet prints them) in the camera's view, lit and uncovered",
+        ),
+    ],
+    ids=["does-not-open", "out-of-focus", "no-markers"],
+)
+def test_a_broken_camera(
+    camera: str,
+    expected: str,
+    *,
+    tmp_path: Path,
+    board: str,
+    pictures: dict[str, Path],
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    names = {name: str(path) for name, path in pictures.items()}
+    body = camera.format(**names)
+    blur = edge_blur(cv2.imread(names["blurred"]))
+    status, lines = _doctor(_config(tmp_path, board, pictures, camera=body), capsys)
+    assert status == 1
+    assert _failed(lines) == expected.format(blur=blur).splitlines()
+
+
+def test_a_broker_that_refuses(
+    tmp_path: Path, board: str, pictures: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    with Mosquitto(tmp_path / "broker", users={"hub": "hub-secret"}) as broker:
+        mqtt = f'broker = "{broker.url}"\nboard_id = "table-7"'
+        status, lines = _doctor(_config(tmp_path, board, pictures, mqtt=mqtt), capsys)
+    assert status == 1
+    assert _failed(lines) == [
+        f"FAIL  mqtt: broker '{broker.url}' refused the connection: [code:135] Not authorized; "
+        "to fix: check [mqtt] username and password against the broker's users (mosquitto's "
+        "password_file) and its ACL"
+    ]
+
+
+def test_a_broker_that_is_not_there(
+    tmp_path: Path, board: str, pictures: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    url = f"mqtt://127.0.0.1:{free_port()}"
+    mqtt = f'broker = "{url}"\nboard_id = "table-7"'
+    status, lines = _doctor(_config(tmp_path, board, pictures, mqtt=mqtt), capsys)
+    assert status == 1
+    [failed] = _failed(lines)
+    assert failed.startswith(f"FAIL  mqtt: cannot reach broker '{url}': ")
+    assert failed.endswith("to fix: check [mqtt] broker (scheme, host, port), that the broker "
+                           "runs, and the network; for mqtts://, [mqtt] ca_file")  # fmt: skip
+
+
+def test_a_pin_factory_that_cannot_start(
+    tmp_path: Path, board: str, pictures: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = _config(tmp_path, board, pictures, gpio='pin_factory = "lgpio"')
+    status, lines = _doctor(config, capsys)
+    assert status == 1
+    [failed] = _failed(lines)
+    assert failed.startswith("FAIL  gpio: pin factory 'lgpio' cannot start: ")
+    assert failed.endswith(
+        "to fix: on a Raspberry Pi: install lgpio (the pi extra, or Debian's python3-lgpio) and "
+        "add the user to group 'gpio'; elsewhere: [gpio] pin_factory = \"mock\""
+    )
+    assert not [line for line in lines if line.startswith("ok    gpio pins")]
+
+
+def test_an_engine_that_is_not_there(
+    tmp_path: Path, board: str, pictures: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = _config(tmp_path, board, pictures, engine='kind = "cli"\nprogram = "/bin/false"')
+    status, lines = _doctor(config, capsys)
+    assert status == 1
+    [failed] = _failed(lines)
+    assert failed.startswith("FAIL  engine: ")
+    assert failed.endswith("to fix: check that the gnubg program runs: gnubg --tty")
+
+
+def test_a_bad_configuration_stops_there(
+    tmp_path: Path, pictures: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = _config(tmp_path, "/dev/null", pictures, game="match_lenght = 3\ncrawford = 1")
+    status, lines = _doctor(config, capsys)
+    assert status == 1
+    assert lines == [
+        f"FAIL  configuration: 2 problems: {config}:12: game.match_lenght: unknown key (did you "
+        f"mean 'match_length'?) | {config}:13: game.crawford: expected true or false, got 1; to "
+        "fix: fix the keys named (hardware/tabula.example.toml documents each); tabula "
+        f"check-config --config {config} checks the file alone",
+        "# 1 check failed",
+    ]
+
+
+def test_the_journal_needs_room(tmp_path: Path) -> None:
+    journal = tmp_path / "state" / "journal.sqlite3"
+    assert check_journal(journal).status is Status.OK
+    tight = check_journal(journal, free_fail=1 << 62, free_warn=1 << 62)
+    assert tight.status is Status.FAIL
+    assert tight.detail.startswith(f"'{journal.parent}' (to be made) is writable, ")
+    assert tight.fix == f"free some space on the disk of '{tmp_path}' (df -h {tmp_path})"
+    assert check_journal(journal, free_fail=0, free_warn=1 << 62).status is Status.WARN
+
+
+def _rendered(seed: int, blur: float) -> Image:
+    image = render_roll(random.Random(seed), markers=True).image
+    return image if blur == 0 else cv2.GaussianBlur(image, (0, 0), blur)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_edge_blur_tells_focus_from_content(seed: int) -> None:
+    """Sharp boards of any content pass, at any resolution; a blur that loses markers fails."""
+    sharp = _rendered(seed, 0)
+    assert edge_blur(sharp) < MAX_EDGE_BLUR
+    larger = cv2.resize(sharp, None, fx=2, fy=2, interpolation=cv2.INTER_CUBIC)
+    assert edge_blur(larger) < MAX_EDGE_BLUR
+    assert edge_blur(_rendered(seed, 2)) > MAX_EDGE_BLUR
+    assert edge_blur(sharp[:, :, 0] * 0) == float("inf")  # the lens cap on
