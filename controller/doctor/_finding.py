@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import os
+import pwd
 from dataclasses import dataclass
 from enum import StrEnum
 
-__all__ = ["Finding", "Status", "fail", "ok", "warn"]
+__all__ = ["Finding", "Status", "current_user", "fail", "ok", "warn"]
 
 
 class Status(StrEnum):
@@ -70,3 +72,8 @@ def warn(check: str, detail: str, fix: str) -> Finding:
 def fail(check: str, detail: str, fix: str) -> Finding:
     """A check that failed, and what to do."""
     return Finding(check, Status.FAIL, detail, fix)
+
+
+def current_user() -> str:
+    """The user whose rights the checks test (not ``$USER``, which ``su`` may leave behind)."""
+    return pwd.getpwuid(os.geteuid()).pw_name

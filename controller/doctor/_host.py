@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import getpass
 import os
 import shutil
 import ssl
@@ -13,7 +12,7 @@ import aiomqtt
 
 from controller.config import EngineConfig, GpioConfig, MqttConfig
 from controller.devices import DevicesError, PiDevices, make_pin_factory
-from controller.doctor._finding import Finding, fail, ok, warn
+from controller.doctor._finding import Finding, current_user, fail, ok, warn
 from controller.engine import EngineError, configured_engine
 from controller.mqtt import client_options
 from controller.rules import Xgid
@@ -100,12 +99,14 @@ def check_journal(
 ) -> Finding:
     """The journal's directory can be written (or made), with room to spare."""
     directory = journal.parent
-    existing = next(path for path in (directory, *directory.parents) if path.exists())
-    user = getpass.getuser()
+    # os.path.exists, not Path.exists: a directory the user may not enter is not an error.
+    existing = next(path for path in (directory, *directory.parents) if os.path.exists(path))
+    user = current_user()
+    present = os.path.exists(journal)
     if not os.access(existing, os.W_OK | os.X_OK) or (
-        journal.exists() and not os.access(journal, os.R_OK | os.W_OK)
+        present and not os.access(journal, os.R_OK | os.W_OK)
     ):
-        denied = journal if journal.exists() else existing
+        denied = journal if present else existing
         return fail(
             "journal",
             f"{user} may not write {str(denied)!r}",

@@ -7,13 +7,12 @@ are left out rather than failing for the same reason.
 
 from __future__ import annotations
 
-import getpass
 import grp
 import os
 from pathlib import Path
 
 from controller.config import BoardConfig
-from controller.doctor._finding import Finding, fail, ok, warn
+from controller.doctor._finding import Finding, current_user, fail, ok, warn
 from firmware_bridge import (
     PROTOCOL_VERSION,
     BoardLink,
@@ -45,13 +44,24 @@ def check_device(path: str, *, by_id: Path = BY_ID) -> list[Finding]:
     if "://" in path:
         return [ok("serial device", f"{path!r} is a pyserial URL, not a device file")]
     device = Path(path)
-    if not device.exists():
+    try:
+        device.stat()
+    except FileNotFoundError:
         return [
             fail(
                 "serial device",
                 f"no such device {path!r}",
                 "plug the sensor board's USB cable in (ls /dev/ttyACM* lists the serial ports), "
                 f"and check [board] serial_device; for /dev/tabula-board, {_INSTALL_RULE}",
+            )
+        ]
+    except OSError as error:  # a directory on the way the user may not enter
+        return [
+            fail(
+                "serial device",
+                f"{current_user()} cannot reach {path!r}: {error.strerror}",
+                "name the port where the user may reach it ([board] serial_device), "
+                "or run as the service's user (sudo -u tabula tabula doctor)",
             )
         ]
     real = os.path.realpath(device)
@@ -82,9 +92,9 @@ def _name(device: Path, real: str, by_id: Path) -> Finding:
 
 def _access(device: Path) -> Finding:
     if os.access(device, os.R_OK | os.W_OK):
-        return ok("serial access", f"{getpass.getuser()} may read and write {str(device)!r}")
+        return ok("serial access", f"{current_user()} may read and write {str(device)!r}")
     group = grp.getgrgid(device.stat().st_gid).gr_name
-    user = getpass.getuser()
+    user = current_user()
     return fail(
         "serial access",
         f"{user} may not open {str(device)!r} (group {group!r}, mode "

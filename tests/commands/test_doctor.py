@@ -7,10 +7,14 @@ MockFactory, the broker Debian's mosquitto and the engine Debian's gnubg.
 
 from __future__ import annotations
 
+import grp
+import os
+import pickle
 import random
 import subprocess
 import sys
-from collections.abc import Iterator
+import tempfile
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import cv2
@@ -306,6 +310,65 @@ def test_the_journal_needs_room(tmp_path: Path) -> None:
     assert tight.detail.startswith(f"'{journal.parent}' (to be made) is writable, ")
     assert tight.fix == f"free some space on the disk of '{tmp_path}' (df -h {tmp_path})"
     assert check_journal(journal, free_fail=0, free_warn=1 << 62).status is Status.WARN
+
+
+_NOBODY = 65534
+
+
+def _as_nobody(check: Callable[[], list[Finding]]) -> list[Finding]:
+    """What ``check`` finds run by the user nobody (in a forked child that drops root)."""
+    if os.geteuid() != 0:
+        pytest.skip("becoming another user needs root")
+    read, write = os.pipe()
+    child = os.fork()
+    if child == 0:  # pragma: no cover (the child)
+        try:
+            os.close(read)
+            os.setgroups([])
+            os.setresgid(_NOBODY, _NOBODY, _NOBODY)
+            os.setresuid(_NOBODY, _NOBODY, _NOBODY)
+            os.write(write, pickle.dumps(check()))
+        finally:
+            os._exit(0)
+    os.close(write)
+    with os.fdopen(read, "rb") as answer:
+        found: list[Finding] = pickle.loads(answer.read())
+    os.waitpid(child, 0)
+    return found
+
+
+def test_a_port_the_user_may_not_open(board: str) -> None:
+    pty = os.path.realpath(board)
+    os.chown(pty, -1, grp.getgrnam("dialout").gr_gid)  # as the udev rule leaves the port
+    os.chmod(pty, 0o660)
+    device, name, access = _as_nobody(lambda: check_device(pty))
+    assert (device.status, name.status) == (Status.OK, Status.WARN)
+    assert access == Finding(
+        "serial access", Status.FAIL, f"nobody may not open {pty!r} (group 'dialout', mode "
+        "660)", "add nobody to group 'dialout': sudo usermod -aG dialout nobody, then log in "
+        "again (the service's user, tabula, is in it: hardware/SERVICE.md)",
+    )  # fmt: skip
+    # The board's link lies in pytest's directory, which only root may enter.
+    assert _as_nobody(lambda: check_device(board)) == [
+        Finding(
+            "serial device", Status.FAIL, f"nobody cannot reach {board!r}: Permission denied",
+            "name the port where the user may reach it ([board] serial_device), or run as the "
+            "service's user (sudo -u tabula tabula doctor)",
+        )
+    ]  # fmt: skip
+
+
+def test_a_journal_the_user_may_not_write() -> None:
+    with tempfile.TemporaryDirectory() as name:
+        folder = Path(name)
+        folder.chmod(0o755)  # nobody may look, not write
+        journal = folder / "state" / "journal.sqlite3"
+        [finding] = _as_nobody(lambda: [check_journal(journal)])
+    assert finding == Finding(
+        "journal", Status.FAIL, f"nobody may not write '{folder}'", "run as the service's "
+        "user (sudo -u tabula tabula doctor), whose directory systemd makes "
+        f"(StateDirectory=tabula), or: sudo install -d -o nobody {journal.parent}",
+    )  # fmt: skip
 
 
 def _rendered(seed: int, blur: float) -> Image:
