@@ -65,7 +65,7 @@ ALLOWED: dict[str, set[str]] = {
     # The checks of tabula doctor reach every edge, as the service does, to try each.
     "controller.doctor": {
         "controller.config", "controller.devices", "controller.engine", "controller.mqtt",
-        "controller.rules", "firmware_bridge", "vision",
+        "controller.rules", "firmware_bridge", "hardware.board", "vision",
     },
     "controller.engine": {"controller.rules", "hardware.board"},
     "controller.hub": {

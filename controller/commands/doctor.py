@@ -24,6 +24,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="the service's configuration (/etc/tabula/tabula.toml)",
     )
     parser.add_argument(
+        "--checkers",
+        choices=("start", "none", "any"),
+        default="start",
+        help="what lies on the board, for stuck sensors: the starting position (default), "
+        "no checker, or anything (stuck sensors not sought)",
+    )
+    parser.add_argument(
         "--timeout",
         type=float,
         default=10.0,
@@ -35,7 +42,7 @@ async def _report(args: argparse.Namespace) -> int:
     from controller.doctor import diagnose
 
     failures = 0
-    async for finding in diagnose(args.config, timeout=args.timeout):
+    async for finding in diagnose(args.config, timeout=args.timeout, checkers=args.checkers):
         print(finding.line(), flush=True)
         failures += finding.is_failure
     print(

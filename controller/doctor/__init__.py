@@ -22,10 +22,12 @@ from controller.config import Config, ConfigError, load_config
 from controller.doctor._camera import MAX_EDGE_BLUR, check_camera, edge_blur
 from controller.doctor._finding import Finding, Status, fail, ok
 from controller.doctor._host import check_engine, check_gpio, check_journal, check_mqtt
+from controller.doctor._sensors import CHECKERS, check_sensors
 from controller.doctor._serial import BY_ID, check_board, check_device
 
 __all__ = [
     "BY_ID",
+    "CHECKERS",
     "MAX_EDGE_BLUR",
     "Finding",
     "Status",
@@ -37,6 +39,7 @@ __all__ = [
     "check_gpio",
     "check_journal",
     "check_mqtt",
+    "check_sensors",
     "diagnose",
     "edge_blur",
 ]
@@ -58,13 +61,15 @@ def check_config(path: Path) -> tuple[Finding, Config | None]:
 
 
 async def diagnose(
-    path: Path, *, timeout: float = 10.0, by_id: Path = BY_ID
+    path: Path, *, timeout: float = 10.0, checkers: str = "start", by_id: Path = BY_ID
 ) -> AsyncIterator[Finding]:
     """Every check of the board configured in ``path``, each finding as soon as it is known.
 
     Args:
         path: the service's configuration file.
         timeout: how long the board and the broker may take to answer (seconds).
+        checkers: what lies on the board, a key of :data:`CHECKERS` (the starting position,
+            none, or anything).
         by_id: udev's directory of stable serial names.
     """
     finding, config = check_config(path)
@@ -75,7 +80,7 @@ async def diagnose(
     for finding in device:
         yield finding
     if not any(finding.is_failure for finding in device):
-        for finding in await check_board(config.board, timeout=timeout):
+        for finding in await check_board(config.board, timeout=timeout, checkers=checkers):
             yield finding
     for finding in await asyncio.to_thread(check_camera, config.camera):
         yield finding

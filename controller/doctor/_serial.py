@@ -13,6 +13,7 @@ from pathlib import Path
 
 from controller.config import BoardConfig
 from controller.doctor._finding import Finding, current_user, fail, ok, warn
+from controller.doctor._sensors import FIRMWARE, check_sensors
 from firmware_bridge import (
     PROTOCOL_VERSION,
     BoardLink,
@@ -31,9 +32,6 @@ _INSTALL_RULE = (
     'install the udev rule hardware/99-tabula-board.rules (hardware/README.md, "The udev rule")'
 )
 _UDEV_RULE = f'{_INSTALL_RULE} and set [board] serial_device = "/dev/tabula-board"'
-_FIRMWARE = (
-    "flash the firmware of this Tabula version on the board (make firmware; hardware/README.md)"
-)
 
 
 def check_device(path: str, *, by_id: Path = BY_ID) -> list[Finding]:
@@ -104,8 +102,10 @@ def _access(device: Path) -> Finding:
     )
 
 
-async def check_board(board: BoardConfig, *, timeout: float) -> list[Finding]:
-    """The board answers HELLO and speaks this host's protocol (its major version).
+async def check_board(board: BoardConfig, *, timeout: float, checkers: str) -> list[Finding]:
+    """The board answers HELLO, speaks this host's protocol, and every sensor slot reads right.
+
+    ``checkers`` says what lies on the board (a key of :data:`~controller.doctor.CHECKERS`).
 
     It opens the port as the service does (:class:`~firmware_bridge.BoardLink`), so the
     service must not be running: the port is opened exclusively.
@@ -125,7 +125,7 @@ async def check_board(board: BoardConfig, *, timeout: float) -> list[Finding]:
         try:
             await link.wait_for(LinkState.LIVE, timeout)
         except IncompatibleProtocolError as error:
-            return [_answered(hellos[-1]), fail("protocol", str(error), _FIRMWARE)]
+            return [_answered(hellos[-1]), fail("protocol", str(error), FIRMWARE)]
         except TimeoutError:
             why = link.problem or f"no answer to HELLO within {timeout:g} s"
             return [
@@ -137,7 +137,8 @@ async def check_board(board: BoardConfig, *, timeout: float) -> list[Finding]:
                 )
             ]
         hello = hellos[-1]
-        return [_answered(hello), _protocol(hello)]
+        sensors = await check_sensors(link, checkers, timeout=timeout)
+        return [_answered(hello), _protocol(hello), *sensors]
 
 
 def _answered(hello: Hello) -> Finding:

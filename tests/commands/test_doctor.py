@@ -7,6 +7,7 @@ MockFactory, the broker Debian's mosquitto and the engine Debian's gnubg.
 
 from __future__ import annotations
 
+import argparse
 import grp
 import os
 import pickle
@@ -21,7 +22,16 @@ import cv2
 import pytest
 
 from controller.cli import main
-from controller.doctor import MAX_EDGE_BLUR, Finding, Status, check_device, check_journal, edge_blur
+from controller.commands.doctor import add_arguments
+from controller.doctor import (
+    CHECKERS,
+    MAX_EDGE_BLUR,
+    Finding,
+    Status,
+    check_device,
+    check_journal,
+    edge_blur,
+)
 from controller.mqtt.mosquitto import Mosquitto, free_port
 from controller.simulated.demo import FAST_FIRMWARE
 from hardware.simulator import BoardSimulator
@@ -106,12 +116,13 @@ def test_all_green_on_the_simulated_board(
         ["ok", name]
         for name in (
             "configuration", "serial device", "serial name", "serial access", "board",
-            "protocol", "camera", "camera resolution", "camera focus", "camera markers", "gpio",
-            "gpio pins", "engine", "journal", "mqtt",
+            "protocol", "sensors", "camera", "camera resolution", "camera focus",
+            "camera markers", "gpio", "gpio pins", "engine", "journal", "mqtt",
         )
     ]  # fmt: skip
-    assert "ok    board: 'tabula-fw 1.0' answers HELLO (158 sensor slots)" in lines
-    assert "ok    protocol: the board and this host speak protocol 1.0" in lines
+    assert "ok    board: 'tabula-fw 1.1' answers HELLO (158 sensor slots)" in lines
+    assert "ok    protocol: the board and this host speak protocol 1.1" in lines
+    assert "ok    sensors: 158 slots read right over 5 scans (the checkers as they start)" in lines
     assert "ok    camera resolution: 640x480, calibrated" in lines
     assert (
         "ok    camera markers: markers 0, 1, 2, 3 found: the board view can be calibrated" in lines
@@ -146,11 +157,97 @@ def test_a_board_of_another_protocol_version(
     with BoardSimulator(link=tmp_path / "board", settings=FAST_FIRMWARE, protocol=(2, 0)) as sim:
         status, lines = _doctor(_config(tmp_path, sim.path, pictures), capsys)
     assert status == 1
-    assert "ok    board: 'tabula-fw 1.0' answers HELLO (158 sensor slots)" in lines
+    assert "ok    board: 'tabula-fw 2.0' answers HELLO (158 sensor slots)" in lines
     assert _failed(lines) == [
-        "FAIL  protocol: board 'tabula-fw 1.0' speaks protocol 2.0; this host speaks 1.0: "
+        "FAIL  protocol: board 'tabula-fw 2.0' speaks protocol 2.0; this host speaks 1.1: "
         "update the firmware or the host so that the major versions match; to fix: flash the "
         "firmware of this Tabula version on the board (make firmware; hardware/README.md)"
+    ]
+
+
+_MEND = (
+    "; to fix: mend the slot as the line says (the wiring is in hardware/README.md), then run "
+    "tabula doctor again"
+)
+
+
+@pytest.mark.parametrize(
+    ("location", "slot", "fault", "expected"),
+    [
+        (12, 1, "dead", "FAIL  sensor 13/2: slot 13/2 (point 13, second sensor) reads 0 counts: "
+         "no signal, check its wire and 3V3"),
+        (5, 0, "noisy", "FAIL  sensor 6/1: slot 6/1 (point 6, first sensor) reads "),
+        (2, 0, "stuck", "FAIL  sensor 3/1: slot 3/1 (point 3, first sensor) reads "),
+        (18, 4, "open", "FAIL  sensor 19/5: slot 19/5 (point 19, fifth sensor) reads "),
+    ],
+)  # fmt: skip
+def test_a_broken_sensor_slot(
+    location: int,
+    slot: int,
+    fault: str,
+    expected: str,
+    *,
+    tmp_path: Path,
+    pictures: dict[str, Path],
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with BoardSimulator(link=tmp_path / "board", settings=FAST_FIRMWARE) as sim:
+        sim.fault(location, slot, fault)
+        status, lines = _doctor(_config(tmp_path, sim.path, pictures), capsys)
+    assert status == 1
+    [failed] = _failed(lines)
+    assert failed.startswith(expected)
+    assert failed.endswith(_MEND)
+    why = {
+        "dead": ": no signal, check its wire and 3V3",
+        "noisy": "check its ground wire and decoupling capacitor",
+        "stuck": ": a checker, but point 3 holds none: stuck, check the sensor",
+        "open": ": floating (it jumps across the whole range), check the wire from the "
+        "sensor's output to the multiplexer",
+    }[fault]
+    assert failed.removesuffix(_MEND).endswith(why)
+
+
+def test_what_lies_on_the_board(
+    tmp_path: Path, pictures: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A stuck slot shows only against the checkers that lie there."""
+    with BoardSimulator(link=tmp_path / "board", settings=FAST_FIRMWARE, board=(0,) * 26) as sim:
+        config = _config(tmp_path, sim.path, pictures)
+        assert main(["doctor", "--config", str(config), "--checkers", "none"]) == 0
+        sim.fault(2, 0, "stuck")
+        assert main(["doctor", "--config", str(config), "--checkers", "any"]) == 0
+        assert main(["doctor", "--config", str(config), "--checkers", "none"]) == 1
+    runs = capsys.readouterr().out.split("# ")
+    assert "ok    sensors: 158 slots read right over 5 scans (no checker on the board)" in runs[0]
+    assert (
+        "ok    sensors: 158 slots read right over 5 scans (the checkers unknown: stuck slots "
+        "not sought)"
+    ) in runs[1]
+    assert "FAIL  sensor 3/1: slot 3/1 (point 3, first sensor) reads " in runs[2]
+
+
+def test_the_checkers_the_command_offers_are_the_checks() -> None:
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    [option] = [action for action in parser._actions if action.dest == "checkers"]
+    assert option.choices == tuple(CHECKERS)
+
+
+def test_a_board_of_protocol_1_0_has_no_diagnostics(
+    tmp_path: Path, pictures: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    with BoardSimulator(link=tmp_path / "board", settings=FAST_FIRMWARE, protocol=(1, 0)) as sim:
+        status, lines = _doctor(_config(tmp_path, sim.path, pictures), capsys)
+    assert status == 1
+    assert (
+        "ok    protocol: the board speaks 1.0, this host 1.1: compatible (the board's firmware "
+        "lacks the newer messages)"
+    ) in lines
+    assert _failed(lines) == [
+        "FAIL  sensors: this board's firmware ('tabula-fw 1.0') does not send diagnostics "
+        "(protocol 1.0): update it; to fix: flash the firmware of this Tabula version on the "
+        "board (make firmware; hardware/README.md)"
     ]
 
 
