@@ -373,6 +373,28 @@ def test_a_pin_factory_that_cannot_start(
     assert not [line for line in lines if line.startswith("ok    gpio pins")]
 
 
+def test_a_pin_this_pi_does_not_have(
+    tmp_path: Path,
+    board: str,
+    pictures: dict[str, Path],
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("GPIOZERO_MOCK_REVISION", "0002")  # a first Pi: a 26-pin header
+    status, lines = _doctor(_config(tmp_path, board, pictures), capsys)
+    assert status == 1
+    assert _failed(lines) == [
+        "FAIL  gpio pins: PinInvalidPin: 5 is not a valid pin name; to fix: check the pins of "
+        "[gpio.pins] and the pin map against the wiring (hardware/pinmap.toml), and that no "
+        "other program uses them"
+    ]
+
+
+def test_a_timeout_that_is_no_time(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["doctor", "--timeout", "0"]) == 2
+    assert capsys.readouterr().err == "tabula doctor: --timeout 0.0: must be > 0\n"
+
+
 def test_an_engine_that_is_not_there(
     tmp_path: Path, board: str, pictures: dict[str, Path], capsys: pytest.CaptureFixture[str]
 ) -> None:
