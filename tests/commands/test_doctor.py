@@ -17,6 +17,7 @@ import sys
 import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import cv2
 import pytest
@@ -82,18 +83,33 @@ def _config(folder: Path, device: str, pictures: dict[str, Path], **sections: st
     return path
 
 
-def _doctor(config: Path, capsys: pytest.CaptureFixture[str]) -> tuple[int, list[str]]:
-    status = main(["doctor", "--config", str(config)])
-    return status, capsys.readouterr().out.splitlines()
+#: ``doctor(device, *options, **sections)``: ``tabula doctor``'s status and lines on a
+#: configuration of :func:`_config`.
+Doctor = Callable[..., tuple[int, list[str]]]
+
+
+@pytest.fixture
+def doctor(tmp_path: Path, pictures: dict[str, Path], capsys: pytest.CaptureFixture[str]) -> Doctor:
+    """Run ``tabula doctor`` on a configuration that works but for the sections given."""
+
+    def run(device: str, *options: str, **sections: str) -> tuple[int, list[str]]:
+        config = _config(tmp_path, device, pictures, **sections)
+        status = main(["doctor", "--config", str(config), *options])
+        return status, capsys.readouterr().out.splitlines()
+
+    return run
+
+
+def _simulator(folder: Path, **options: Any) -> BoardSimulator:
+    """A simulated board on a real pty behind a symlink in ``folder``."""
+    return BoardSimulator(link=folder / "board", settings=FAST_FIRMWARE, **options)
 
 
 def _failed(lines: list[str]) -> list[str]:
     return [line for line in lines if line.startswith("FAIL")]
 
 
-def test_all_green_on_the_simulated_board(
-    tmp_path: Path, pictures: dict[str, Path], capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_all_green_on_the_simulated_board(tmp_path: Path, doctor: Doctor) -> None:
     link = tmp_path / "tabula-board"
     simulator = subprocess.Popen(
         [sys.executable, "-m", "controller.cli", "sim-board", "--link", str(link)],
@@ -105,8 +121,7 @@ def test_all_green_on_the_simulated_board(
         assert simulator.stdout.readline().strip() == str(link)  # serving
         with Mosquitto(tmp_path / "broker") as broker:
             mqtt = f'broker = "{broker.url}"\nboard_id = "table-7"'
-            config = _config(tmp_path, str(link), pictures, engine='kind = "cli"', mqtt=mqtt)
-            status, lines = _doctor(config, capsys)
+            status, lines = doctor(str(link), engine='kind = "cli"', mqtt=mqtt)
     finally:
         simulator.terminate()
         simulator.wait(timeout=20)
@@ -134,10 +149,8 @@ def test_all_green_on_the_simulated_board(
     assert lines[-1] == "# every check passed"
 
 
-def test_no_serial_device(
-    tmp_path: Path, pictures: dict[str, Path], capsys: pytest.CaptureFixture[str]
-) -> None:
-    status, lines = _doctor(_config(tmp_path, "/dev/tabula-board-unplugged", pictures), capsys)
+def test_no_serial_device(doctor: Doctor) -> None:
+    status, lines = doctor("/dev/tabula-board-unplugged")
     assert status == 1
     assert _failed(lines) == [
         "FAIL  serial device: no such device '/dev/tabula-board-unplugged'; to fix: plug the "
@@ -151,11 +164,9 @@ def test_no_serial_device(
     assert lines[-1] == "# 1 check failed"
 
 
-def test_a_board_of_another_protocol_version(
-    tmp_path: Path, pictures: dict[str, Path], capsys: pytest.CaptureFixture[str]
-) -> None:
-    with BoardSimulator(link=tmp_path / "board", settings=FAST_FIRMWARE, protocol=(2, 0)) as sim:
-        status, lines = _doctor(_config(tmp_path, sim.path, pictures), capsys)
+def test_a_board_of_another_protocol_version(tmp_path: Path, doctor: Doctor) -> None:
+    with _simulator(tmp_path, protocol=(2, 0)) as sim:
+        status, lines = doctor(sim.path)
     assert status == 1
     assert "ok    board: 'tabula-fw 2.0' answers HELLO (158 sensor slots)" in lines
     assert _failed(lines) == [
@@ -188,12 +199,11 @@ def test_a_broken_sensor_slot(
     expected: str,
     *,
     tmp_path: Path,
-    pictures: dict[str, Path],
-    capsys: pytest.CaptureFixture[str],
+    doctor: Doctor,
 ) -> None:
-    with BoardSimulator(link=tmp_path / "board", settings=FAST_FIRMWARE) as sim:
+    with _simulator(tmp_path) as sim:
         sim.fault(location, slot, fault)
-        status, lines = _doctor(_config(tmp_path, sim.path, pictures), capsys)
+        status, lines = doctor(sim.path)
     assert status == 1
     [failed] = _failed(lines)
     assert failed.startswith(expected)
@@ -208,23 +218,22 @@ def test_a_broken_sensor_slot(
     assert failed.removesuffix(_MEND).endswith(why)
 
 
-def test_what_lies_on_the_board(
-    tmp_path: Path, pictures: dict[str, Path], capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_what_lies_on_the_board(tmp_path: Path, doctor: Doctor) -> None:
     """A stuck slot shows only against the checkers that lie there."""
-    with BoardSimulator(link=tmp_path / "board", settings=FAST_FIRMWARE, board=(0,) * 26) as sim:
-        config = _config(tmp_path, sim.path, pictures)
-        assert main(["doctor", "--config", str(config), "--checkers", "none"]) == 0
+    with _simulator(tmp_path, board=(0,) * 26) as sim:
+        empty = doctor(sim.path, "--checkers", "none")
         sim.fault(2, 0, "stuck")
-        assert main(["doctor", "--config", str(config), "--checkers", "any"]) == 0
-        assert main(["doctor", "--config", str(config), "--checkers", "none"]) == 1
-    runs = capsys.readouterr().out.split("# ")
-    assert "ok    sensors: 158 slots read right over 5 scans (no checker on the board)" in runs[0]
+        unknown = doctor(sim.path, "--checkers", "any")
+        stuck = doctor(sim.path, "--checkers", "none")
+    assert empty[0] == unknown[0] == 0
+    assert "ok    sensors: 158 slots read right over 5 scans (no checker on the board)" in empty[1]
     assert (
         "ok    sensors: 158 slots read right over 5 scans (the checkers unknown: stuck slots "
         "not sought)"
-    ) in runs[1]
-    assert "FAIL  sensor 3/1: slot 3/1 (point 3, first sensor) reads " in runs[2]
+    ) in unknown[1]
+    assert stuck[0] == 1
+    [failed] = _failed(stuck[1])
+    assert failed.startswith("FAIL  sensor 3/1: slot 3/1 (point 3, first sensor) reads ")
 
 
 def test_the_checkers_the_command_offers_are_the_checks() -> None:
@@ -234,11 +243,9 @@ def test_the_checkers_the_command_offers_are_the_checks() -> None:
     assert option.choices == tuple(CHECKERS)
 
 
-def test_a_board_of_protocol_1_0_has_no_diagnostics(
-    tmp_path: Path, pictures: dict[str, Path], capsys: pytest.CaptureFixture[str]
-) -> None:
-    with BoardSimulator(link=tmp_path / "board", settings=FAST_FIRMWARE, protocol=(1, 0)) as sim:
-        status, lines = _doctor(_config(tmp_path, sim.path, pictures), capsys)
+def test_a_board_of_protocol_1_0_has_no_diagnostics(tmp_path: Path, doctor: Doctor) -> None:
+    with _simulator(tmp_path, protocol=(1, 0)) as sim:
+        status, lines = doctor(sim.path)
     assert status == 1
     assert (
         "ok    protocol: the board speaks 1.0, this host 1.1: compatible (the board's firmware "
@@ -251,14 +258,10 @@ def test_a_board_of_protocol_1_0_has_no_diagnostics(
     ]
 
 
-def test_a_port_that_does_not_answer(
-    tmp_path: Path, pictures: dict[str, Path], capsys: pytest.CaptureFixture[str]
-) -> None:
-    with BoardSimulator(link=tmp_path / "board", settings=FAST_FIRMWARE) as sim:
+def test_a_port_that_does_not_answer(tmp_path: Path, doctor: Doctor) -> None:
+    with _simulator(tmp_path) as sim:
         sim.mute()
-        config = _config(tmp_path, sim.path, pictures)
-        status = main(["doctor", "--config", str(config), "--timeout", "1"])
-    lines = capsys.readouterr().out.splitlines()
+        status, lines = doctor(sim.path, "--timeout", "1")
     assert status == 1
     [failed] = _failed(lines)
     assert failed.startswith("FAIL  board: ")
@@ -318,25 +321,20 @@ def test_a_broken_camera(
     camera: str,
     expected: str,
     *,
-    tmp_path: Path,
     board: str,
     pictures: dict[str, Path],
-    capsys: pytest.CaptureFixture[str],
+    doctor: Doctor,
 ) -> None:
     names = {name: str(path) for name, path in pictures.items()}
-    body = camera.format(**names)
     blur = edge_blur(cv2.imread(names["blurred"]))
-    status, lines = _doctor(_config(tmp_path, board, pictures, camera=body), capsys)
+    status, lines = doctor(board, camera=camera.format(**names))
     assert status == 1
     assert _failed(lines) == expected.format(blur=blur).splitlines()
 
 
-def test_a_broker_that_refuses(
-    tmp_path: Path, board: str, pictures: dict[str, Path], capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_a_broker_that_refuses(tmp_path: Path, board: str, doctor: Doctor) -> None:
     with Mosquitto(tmp_path / "broker", users={"hub": "hub-secret"}) as broker:
-        mqtt = f'broker = "{broker.url}"\nboard_id = "table-7"'
-        status, lines = _doctor(_config(tmp_path, board, pictures, mqtt=mqtt), capsys)
+        status, lines = doctor(board, mqtt=f'broker = "{broker.url}"\nboard_id = "table-7"')
     assert status == 1
     assert _failed(lines) == [
         f"FAIL  mqtt: broker '{broker.url}' refused the connection: [code:135] Not authorized; "
@@ -345,12 +343,9 @@ def test_a_broker_that_refuses(
     ]
 
 
-def test_a_broker_that_is_not_there(
-    tmp_path: Path, board: str, pictures: dict[str, Path], capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_a_broker_that_is_not_there(board: str, doctor: Doctor) -> None:
     url = f"mqtt://127.0.0.1:{free_port()}"
-    mqtt = f'broker = "{url}"\nboard_id = "table-7"'
-    status, lines = _doctor(_config(tmp_path, board, pictures, mqtt=mqtt), capsys)
+    status, lines = doctor(board, mqtt=f'broker = "{url}"\nboard_id = "table-7"')
     assert status == 1
     [failed] = _failed(lines)
     assert failed.startswith(f"FAIL  mqtt: cannot reach broker '{url}': ")
@@ -358,11 +353,8 @@ def test_a_broker_that_is_not_there(
                            "runs, and the network; for mqtts://, [mqtt] ca_file")  # fmt: skip
 
 
-def test_a_pin_factory_that_cannot_start(
-    tmp_path: Path, board: str, pictures: dict[str, Path], capsys: pytest.CaptureFixture[str]
-) -> None:
-    config = _config(tmp_path, board, pictures, gpio='pin_factory = "lgpio"')
-    status, lines = _doctor(config, capsys)
+def test_a_pin_factory_that_cannot_start(board: str, doctor: Doctor) -> None:
+    status, lines = doctor(board, gpio='pin_factory = "lgpio"')
     assert status == 1
     [failed] = _failed(lines)
     assert failed.startswith("FAIL  gpio: pin factory 'lgpio' cannot start: ")
@@ -374,14 +366,10 @@ def test_a_pin_factory_that_cannot_start(
 
 
 def test_a_pin_this_pi_does_not_have(
-    tmp_path: Path,
-    board: str,
-    pictures: dict[str, Path],
-    capsys: pytest.CaptureFixture[str],
-    monkeypatch: pytest.MonkeyPatch,
+    board: str, doctor: Doctor, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("GPIOZERO_MOCK_REVISION", "0002")  # a first Pi: a 26-pin header
-    status, lines = _doctor(_config(tmp_path, board, pictures), capsys)
+    status, lines = doctor(board)
     assert status == 1
     assert _failed(lines) == [
         "FAIL  gpio pins: PinInvalidPin: 5 is not a valid pin name; to fix: check the pins of "
@@ -395,22 +383,17 @@ def test_a_timeout_that_is_no_time(capsys: pytest.CaptureFixture[str]) -> None:
     assert capsys.readouterr().err == "tabula doctor: --timeout 0.0: must be > 0\n"
 
 
-def test_an_engine_that_is_not_there(
-    tmp_path: Path, board: str, pictures: dict[str, Path], capsys: pytest.CaptureFixture[str]
-) -> None:
-    config = _config(tmp_path, board, pictures, engine='kind = "cli"\nprogram = "/bin/false"')
-    status, lines = _doctor(config, capsys)
+def test_an_engine_that_is_not_there(board: str, doctor: Doctor) -> None:
+    status, lines = doctor(board, engine='kind = "cli"\nprogram = "/bin/false"')
     assert status == 1
     [failed] = _failed(lines)
     assert failed.startswith("FAIL  engine: ")
     assert failed.endswith("to fix: check that the gnubg program runs: gnubg --tty")
 
 
-def test_a_bad_configuration_stops_there(
-    tmp_path: Path, pictures: dict[str, Path], capsys: pytest.CaptureFixture[str]
-) -> None:
-    config = _config(tmp_path, "/dev/null", pictures, game="match_lenght = 3\ncrawford = 1")
-    status, lines = _doctor(config, capsys)
+def test_a_bad_configuration_stops_there(tmp_path: Path, doctor: Doctor) -> None:
+    status, lines = doctor("/dev/null", game="match_lenght = 3\ncrawford = 1")
+    config = tmp_path / "tabula.toml"
     assert status == 1
     assert lines == [
         f"FAIL  configuration: 2 problems: {config}:12: game.match_lenght: unknown key (did you "
