@@ -487,3 +487,13 @@ def test_edge_blur_tells_focus_from_content(seed: int) -> None:
     assert edge_blur(larger) < MAX_EDGE_BLUR
     assert edge_blur(_rendered(seed, 2)) > MAX_EDGE_BLUR
     assert edge_blur(sharp[:, :, 0] * 0) == float("inf")  # the lens cap on
+
+
+def test_a_problem_comes_with_its_fix_and_only_a_problem() -> None:
+    with pytest.raises(ValueError, match="a fix goes with a problem, and only then"):
+        Finding("camera", Status.FAIL, "no frame")
+    with pytest.raises(ValueError, match="a fix goes with a problem, and only then"):
+        Finding("camera", Status.OK, "frames", "nothing to do")
+    assert Finding("camera", Status.WARN, "small", "a larger mode").line() == (
+        "warn  camera: small; to fix: a larger mode"
+    )
