@@ -378,11 +378,6 @@ def test_a_pin_this_pi_does_not_have(
     ]
 
 
-def test_a_timeout_that_is_no_time(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["doctor", "--timeout", "0"]) == 2
-    assert capsys.readouterr().err == "tabula doctor: --timeout 0.0: must be > 0\n"
-
-
 def test_an_engine_that_is_not_there(board: str, doctor: Doctor) -> None:
     status, lines = doctor(board, engine='kind = "cli"\nprogram = "/bin/false"')
     assert status == 1
