@@ -19,7 +19,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 from controller.config import Config, ConfigError, load_config
-from controller.doctor._camera import MAX_EDGE_BLUR, check_camera, edge_blur
+from controller.doctor._camera import MAX_EDGE_BLUR, WARM_UP_FRAMES, check_camera, edge_blur
 from controller.doctor._finding import Finding, Status, fail, ok
 from controller.doctor._host import check_engine, check_gpio, check_journal, check_mqtt
 from controller.doctor._sensors import CHECKERS, check_sensors
@@ -29,6 +29,7 @@ __all__ = [
     "BY_ID",
     "CHECKERS",
     "MAX_EDGE_BLUR",
+    "WARM_UP_FRAMES",
     "Finding",
     "Status",
     "check_board",

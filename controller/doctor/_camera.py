@@ -25,13 +25,15 @@ from vision import (
     open_source,
 )
 
-__all__ = ["MAX_EDGE_BLUR", "check_camera", "edge_blur"]
+__all__ = ["MAX_EDGE_BLUR", "WARM_UP_FRAMES", "check_camera", "edge_blur"]
 
 #: Edge blur (px, at :data:`vision.BOARD_SIZE`'s width) above which the lens needs focusing.
 #: Measured on rendered boards of five seeds, with and without markers and sensor noise, at
 #: 640 and 1280 pixels wide: sharp 0.7-1.2; under a Gaussian blur of 1.25 board-view pixels
 #: 1.4-1.7, where the first of the four ArUco markers (cells of 4 pixels) is lost.
 MAX_EDGE_BLUR = 1.4
+#: Frames read before the one judged.
+WARM_UP_FRAMES = 5
 _CALIBRATE = (
     "tabula calibrate --config /etc/tabula/camera.toml --source SOURCE, then "
     '[camera] calibration = "/etc/tabula/camera.toml"'
@@ -75,10 +77,16 @@ def check_camera(camera: CameraConfig) -> list[Finding]:
             )
         ]
     source_name = str(camera.source)
+    frame: Image | None = None
     try:
         source = open_source(source_name)
         try:
-            frame = source.read()
+            # A camera's first frames come before its exposure settles: judge a later one.
+            for _ in range(WARM_UP_FRAMES):
+                latest = source.read()
+                if latest is None:  # a file's last frame
+                    break
+                frame = latest
         finally:
             source.close()
     except (CameraError, ImageError) as error:

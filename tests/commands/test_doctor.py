@@ -27,6 +27,7 @@ from controller.commands.doctor import add_arguments
 from controller.doctor import (
     CHECKERS,
     MAX_EDGE_BLUR,
+    WARM_UP_FRAMES,
     Finding,
     Status,
     check_device,
@@ -330,6 +331,24 @@ def test_a_broken_camera(
     status, lines = doctor(board, camera=camera.format(**names))
     assert status == 1
     assert _failed(lines) == expected.format(blur=blur).splitlines()
+
+
+def test_a_camera_is_judged_once_its_exposure_settled(
+    tmp_path: Path, board: str, pictures: dict[str, Path], doctor: Doctor
+) -> None:
+    """A camera's first frames are dark while its exposure settles: a later one is judged."""
+    sharp = cv2.imread(str(pictures["sharp"]))
+    video = tmp_path / "camera.avi"
+    writer = cv2.VideoWriter(str(video), cv2.VideoWriter.fourcc(*"FFV1"), 30, (640, 480))
+    for frame in [sharp * 0] * (WARM_UP_FRAMES - 1) + [sharp] * 3:
+        writer.write(frame)
+    writer.release()
+    status, lines = doctor(board, camera=f'source = "{video}"\ncalibration = '
+                           f'"{pictures["calibration"]}"')  # fmt: skip
+    assert status == 0, "\n".join(lines)
+    assert (
+        "ok    camera markers: markers 0, 1, 2, 3 found: the board view can be calibrated" in lines
+    )
 
 
 def test_a_broker_that_refuses(tmp_path: Path, board: str, doctor: Doctor) -> None:
