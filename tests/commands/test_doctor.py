@@ -95,7 +95,8 @@ def doctor(tmp_path: Path, pictures: dict[str, Path], capsys: pytest.CaptureFixt
 
     def run(device: str, *options: str, **sections: str) -> tuple[int, list[str]]:
         config = _config(tmp_path, device, pictures, **sections)
-        status = main(["doctor", "--config", str(config), *options])
+        # Time enough for a busy machine: an answer ends the wait as soon as it comes.
+        status = main(["doctor", "--config", str(config), "--timeout", "120", *options])
         return status, capsys.readouterr().out.splitlines()
 
     return run
@@ -122,7 +123,8 @@ def test_all_green_on_the_simulated_board(tmp_path: Path, doctor: Doctor) -> Non
         assert simulator.stdout.readline().strip() == str(link)  # serving
         with Mosquitto(tmp_path / "broker") as broker:
             mqtt = f'broker = "{broker.url}"\nboard_id = "table-7"'
-            status, lines = doctor(str(link), engine='kind = "cli"', mqtt=mqtt)
+            engine = 'kind = "cli"\nbudget = 120.0'  # time enough for a busy machine
+            status, lines = doctor(str(link), engine=engine, mqtt=mqtt)
     finally:
         simulator.terminate()
         simulator.wait(timeout=20)
