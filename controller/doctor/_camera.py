@@ -16,6 +16,7 @@ from controller.doctor._finding import Finding, fail, ok, warn
 from vision import (
     BOARD_SIZE,
     MARKER_CENTRES,
+    Calibration,
     CalibrationError,
     CameraError,
     Image,
@@ -25,13 +26,16 @@ from vision import (
     open_source,
 )
 
-__all__ = ["MAX_EDGE_BLUR", "WARM_UP_FRAMES", "check_camera", "edge_blur"]
+__all__ = ["MAX_EDGE_BLUR", "MAX_MARKER_SHIFT", "WARM_UP_FRAMES", "check_camera", "edge_blur"]
 
 #: Edge blur (px, at :data:`vision.BOARD_SIZE`'s width) above which the lens needs focusing.
 #: Measured on rendered boards of five seeds, with and without markers and sensor noise, at
 #: 640 and 1280 pixels wide: sharp 0.7-1.2; under a Gaussian blur of 1.25 board-view pixels
 #: 1.4-1.7, where the first of the four ArUco markers (cells of 4 pixels) is lost.
 MAX_EDGE_BLUR = 1.4
+#: How far (board-view pixels) the markers may lie from where the calibration puts them:
+#: half a die's width, beyond which a die near the bar may be judged on the wrong half.
+MAX_MARKER_SHIFT = 8.0
 #: Frames read before the one judged.
 WARM_UP_FRAMES = 5
 _CALIBRATE = (
@@ -104,19 +108,23 @@ def check_camera(camera: CameraConfig) -> list[Finding]:
             )
         ]
     height, width = frame.shape[:2]
-    findings = [ok("camera", f"{source_name!r} gives frames")]
-    findings.append(_resolution(camera, width, height))
-    findings.append(_focus(frame))
-    findings.append(_markers(frame))
-    return findings
-
-
-def _resolution(camera: CameraConfig, width: int, height: int) -> Finding:
-    size = f"{width}x{height}"
     try:
         calibration = None if camera.calibration is None else load_calibration(camera.calibration)
     except CalibrationError as error:
-        return fail("camera resolution", f"{size}; {error}", _CALIBRATE)
+        calibration = None
+        resolution = fail("camera resolution", f"{width}x{height}; {error}", _CALIBRATE)
+    else:
+        resolution = _resolution(calibration, width, height)
+    return [
+        ok("camera", f"{source_name!r} gives frames"),
+        resolution,
+        _focus(frame),
+        _markers(frame, calibration),
+    ]
+
+
+def _resolution(calibration: Calibration | None, width: int, height: int) -> Finding:
+    size = f"{width}x{height}"
     if calibration is None:
         return warn(
             "camera resolution",
@@ -158,7 +166,8 @@ def _focus(frame: Image) -> Finding:
     return ok("camera focus", f"edges blur over {blur:.1f} px: sharp")
 
 
-def _markers(frame: Image) -> Finding:
+def _markers(frame: Image, stored: Calibration | None) -> Finding:
+    """The markers are found, and where the stored calibration expects them, if any."""
     try:
         _calibration, detection = calibrate(frame)
     except CalibrationError as error:
@@ -169,4 +178,20 @@ def _markers(frame: Image) -> Finding:
             "prints them) in the camera's view, lit and uncovered",
         )
     found = ", ".join(str(marker) for marker in sorted(detection.corners))
-    return ok("camera markers", f"markers {found} found: the board view can be calibrated")
+    if stored is None:
+        return ok("camera markers", f"markers {found} found: the board view can be calibrated")
+    ids = sorted(set(detection.corners) & set(MARKER_CENTRES))
+    seen = np.array([[detection.centre(marker) for marker in ids]], dtype=np.float64)
+    placed = cv2.perspectiveTransform(seen, stored.matrix)[0]
+    shift = max(
+        math.dist(point, MARKER_CENTRES[marker]) for point, marker in zip(placed, ids, strict=True)
+    )
+    if shift > MAX_MARKER_SHIFT:
+        return fail(
+            "camera markers",
+            f"markers {found} found {shift:.0f} px (of the board view) from where the "
+            "calibration puts them: the camera or the board moved",
+            f"fix the camera's mount, then calibrate again: {_CALIBRATE}",
+        )
+    return ok("camera markers", f"markers {found} found where the calibration puts them "
+              f"(within {shift:.1f} px)")  # fmt: skip

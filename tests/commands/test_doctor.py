@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import cv2
+import numpy as np
 import pytest
 
 from controller.cli import main
@@ -143,8 +144,9 @@ def test_all_green_on_the_simulated_board(tmp_path: Path, doctor: Doctor) -> Non
     assert "ok    sensors: 158 slots read right over 5 scans (the checkers as they start)" in lines
     assert "ok    camera resolution: 640x480, calibrated" in lines
     assert (
-        "ok    camera markers: markers 0, 1, 2, 3 found: the board view can be calibrated" in lines
-    )
+        "ok    camera markers: markers 0, 1, 2, 3 found where the calibration puts them "
+        "(within 0.0 px)"
+    ) in lines
     assert any(
         line.startswith("ok    engine: gnubg-cli answers: 31 from the start,") for line in lines
     )
@@ -349,8 +351,45 @@ def test_a_camera_is_judged_once_its_exposure_settled(
                            f'"{pictures["calibration"]}"')  # fmt: skip
     assert status == 0, "\n".join(lines)
     assert (
-        "ok    camera markers: markers 0, 1, 2, 3 found: the board view can be calibrated" in lines
+        "ok    camera markers: markers 0, 1, 2, 3 found where the calibration puts them "
+        "(within 0.0 px)"
+    ) in lines
+
+
+def test_a_camera_moved_since_its_calibration(
+    tmp_path: Path, board: str, pictures: dict[str, Path], doctor: Doctor
+) -> None:
+    sharp = cv2.imread(str(pictures["sharp"]))
+
+    def seen_at(left: int) -> Image:
+        """The camera's picture of the board whose left edge is ``left`` pixels in."""
+        picture = np.full((560, 720, 3), 90, dtype=np.uint8)
+        picture[40:520, left : left + 640] = sharp
+        return picture
+
+    calibration, moved = tmp_path / "camera.toml", tmp_path / "moved.png"
+    save_calibration(calibration, calibrate(seen_at(40))[0])
+    cv2.imwrite(str(moved), seen_at(60))  # the board 20 pixels further right
+    camera = f'source = "{moved}"\ncalibration = "{calibration}"'
+    status, lines = doctor(board, camera=camera)
+    assert status == 1
+    assert _failed(lines) == [
+        "FAIL  camera markers: markers 0, 1, 2, 3 found 20 px (of the board view) from where "
+        "the calibration puts them: the camera or the board moved; to fix: fix the camera's "
+        "mount, then calibrate again: tabula calibrate --config /etc/tabula/camera.toml "
+        '--source SOURCE, then [camera] calibration = "/etc/tabula/camera.toml"'
+    ]
+    # Not calibrated yet: the markers are found, the calibration is asked for.
+    status, lines = doctor(board, camera=f'source = "{moved}"')
+    assert status == 0
+    assert "ok    camera markers: markers 0, 1, 2, 3 found: the board view can be calibrated" in (
+        lines
     )
+    assert (
+        "warn  camera resolution: 720x560; not calibrated: the whole frame is searched for dice; "
+        "to fix: tabula calibrate --config /etc/tabula/camera.toml --source SOURCE, then "
+        '[camera] calibration = "/etc/tabula/camera.toml"'
+    ) in lines
 
 
 def test_a_broker_that_refuses(tmp_path: Path, board: str, doctor: Doctor) -> None:
