@@ -3,7 +3,7 @@
 Why one package: the command prints the findings, and the set-up page can show the same
 ones. Each check is a small function returning :class:`Finding` values (the part, ok /
 warn / fail, what was seen, what to do); :func:`diagnose` runs them all in the order a
-person fixes things, and yields each finding as soon as it is known::
+person fixes things, and yields the findings of each as soon as it ends::
 
     async for finding in diagnose(Path("/etc/tabula/tabula.toml")):
         print(finding.line())
@@ -64,7 +64,7 @@ def check_config(path: Path) -> tuple[Finding, Config | None]:
 async def diagnose(
     path: Path, *, timeout: float = 10.0, checkers: str = "start", by_id: Path = BY_ID
 ) -> AsyncIterator[Finding]:
-    """Every check of the board configured in ``path``, each finding as soon as it is known.
+    """Every check of the board configured in ``path``, each one's findings as it ends.
 
     Args:
         path: the service's configuration file.
