@@ -27,8 +27,11 @@ CHECKERS: dict[str, tuple[tuple[Cell, ...] | None, str]] = {
     "none": (cells_from_board((0,) * 26), "no checker on the board"),
     "any": (None, "the checkers unknown: stuck slots not sought"),
 }
-#: Scans compared: noise shows between scans, and the classifier wants three at least.
-SCANS = 5
+#: Scans compared: noise shows as the spread between scans. A slot jumping uniformly by
+#: +-4000 counts (the simulator's noisy slot) spreads wider than the firmware tolerates
+#: (1500) in all but one run in 15,000 with eight scans, one in 200 with five; eight scans
+#: take 160 ms of a board scanning every 20 ms.
+SCANS = 8
 #: What to do about a board whose firmware is older or newer than this host's.
 FIRMWARE = (
     "flash the firmware of this Tabula version on the board (make firmware; hardware/README.md)"

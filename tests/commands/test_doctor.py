@@ -141,7 +141,7 @@ def test_all_green_on_the_simulated_board(tmp_path: Path, doctor: Doctor) -> Non
     ]  # fmt: skip
     assert "ok    board: 'tabula-fw 1.1' answers HELLO (158 sensor slots)" in lines
     assert "ok    protocol: the board and this host speak protocol 1.1" in lines
-    assert "ok    sensors: 158 slots read right over 5 scans (the checkers as they start)" in lines
+    assert "ok    sensors: 158 slots read right over 8 scans (the checkers as they start)" in lines
     assert "ok    camera resolution: 640x480, calibrated" in lines
     assert (
         "ok    camera markers: markers 0, 1, 2, 3 found where the calibration puts them "
@@ -231,9 +231,9 @@ def test_what_lies_on_the_board(tmp_path: Path, doctor: Doctor) -> None:
         unknown = doctor(sim.path, "--checkers", "any")
         stuck = doctor(sim.path, "--checkers", "none")
     assert empty[0] == unknown[0] == 0
-    assert "ok    sensors: 158 slots read right over 5 scans (no checker on the board)" in empty[1]
+    assert "ok    sensors: 158 slots read right over 8 scans (no checker on the board)" in empty[1]
     assert (
-        "ok    sensors: 158 slots read right over 5 scans (the checkers unknown: stuck slots "
+        "ok    sensors: 158 slots read right over 8 scans (the checkers unknown: stuck slots "
         "not sought)"
     ) in unknown[1]
     assert stuck[0] == 1
