@@ -32,6 +32,7 @@ COMMANDS: dict[str, str] = {
     "board": "controller.commands.board",
     "export": "controller.commands.export",
     "check-config": "controller.commands.check_config",
+    "doctor": "controller.commands.doctor",
     "hint": "controller.commands.hint",
     "review": "controller.commands.review",
     "hub": "controller.commands.hub",

@@ -22,6 +22,7 @@ MISTAKES: dict[str, tuple[list[str], str]] = {
     "board": (["--settle-ms", "-1"], "--settle-ms -1: must be >= 0"),
     "export": (["--match", "{tmp}/m.jsonl"], "give --format mat|sgf|json|text, or --position"),
     "check-config": (["--config", "{tmp}/none.toml"], "cannot read the configuration"),
+    "doctor": (["--timeout", "0"], "--timeout 0.0: must be > 0"),
     "hint": (["4HPwATDgc/ABMA", "31", "--ply", "9"], "--ply is 0 to 7, got 9"),
     "review": (["--match", "{tmp}/m.jsonl", "--ply", "9"], "--ply is 0 to 7, got 9"),
     "hub": (["--broker", "mqtt://h", "--archive", "{tmp}", "--port", "70000"], "--port: a TCP"),
