@@ -263,8 +263,40 @@ def _toml_table(calibration: Calibration) -> str:
     return f"[camera.calibration]\nboard_size = [{w}, {h}]\n{frame}homography = [{rows}]\n"
 
 
-def save_calibration(path: str | os.PathLike[str], calibration: Calibration) -> None:
-    """Create or update the ``[camera.calibration]`` table of a TOML config file.
+def calibration_file(path: str | os.PathLike[str]) -> Path:
+    """The file holding the calibration of the TOML config ``path``: the file its
+    ``[camera] calibration`` names (relative to its folder), as the service reads it, or
+    ``path`` itself, which then holds the ``[camera.calibration]`` table.
+
+    Why: ``tabula calibrate --config`` and the set-up page are given the service's own
+    configuration, which names a calibration file; writing the table into it would clash
+    with that key.
+
+    Raises:
+        CalibrationError: ``path`` exists and is not valid TOML.
+    """
+    target = Path(path)
+    try:
+        text = target.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return target
+    except OSError as error:
+        raise CalibrationError(f"cannot read config {str(target)!r}: {error.strerror}") from None
+    try:
+        named = tomllib.loads(text).get("camera", {}).get("calibration")
+    except tomllib.TOMLDecodeError as error:
+        raise CalibrationError(f"config {str(target)!r} is not valid TOML: {error}") from None
+    except AttributeError:  # [camera] is not a table: load_calibration names it
+        return target
+    if not isinstance(named, str):
+        return target
+    named_path = Path(named).expanduser()
+    return named_path if named_path.is_absolute() else target.parent / named_path
+
+
+def save_calibration(path: str | os.PathLike[str], calibration: Calibration) -> Path:
+    """Create or update the ``[camera.calibration]`` table of the calibration file of the
+    TOML config ``path`` (:func:`calibration_file`); the file written.
 
     Every other line of the file is kept. The new file is written beside the old one and
     moved over it (``os.replace``), so a crash leaves either the old or the new file.
@@ -272,7 +304,7 @@ def save_calibration(path: str | os.PathLike[str], calibration: Calibration) -> 
     Raises:
         CalibrationError: the existing file is not valid TOML.
     """
-    target = Path(path)
+    target = calibration_file(path)
     text = target.read_text(encoding="utf-8") if target.exists() else ""
     try:
         tomllib.loads(text)
@@ -305,15 +337,17 @@ def save_calibration(path: str | os.PathLike[str], calibration: Calibration) -> 
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+    return target
 
 
 def load_calibration(path: str | os.PathLike[str]) -> Calibration | None:
-    """The calibration stored in a TOML config, or None when it has none.
+    """The calibration stored for a TOML config (:func:`calibration_file`), or None when it
+    has none.
 
     Raises:
         CalibrationError: the file cannot be read, is not TOML, or the table is malformed.
     """
-    target = Path(path)
+    target = calibration_file(path)
     try:
         data = tomllib.loads(target.read_text(encoding="utf-8"))
     except OSError as error:

@@ -10,7 +10,8 @@ HELP = "find the board markers in a camera frame, store the calibration, draw wh
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The options of ``tabula calibrate``."""
     parser.add_argument("--config", required=True, metavar="PATH",
-                        help="TOML config to create or update ([camera.calibration] only)")
+                        help="the service's TOML config (the calibration goes to the file its "
+                        "[camera] calibration names), or a file to hold [camera.calibration]")
     parser.add_argument("--source", default="0", metavar="SOURCE",
                         help="camera index, 'picamera', an image file, a folder or a video")
     parser.add_argument("--annotated", default="calibration.png", metavar="PATH",
@@ -52,8 +53,8 @@ def run(args: argparse.Namespace) -> int:
         cv2.imwrite(args.annotated, annotate(frame, find_markers(frame), None))
         print(f"annotated image (markers found): {args.annotated}")
         raise
-    save_calibration(args.config, calibration)
+    written = save_calibration(args.config, calibration)
     cv2.imwrite(args.annotated, annotate(frame, detection, calibration))
-    print(f"markers {sorted(detection.corners)} found; calibration written to {args.config}; "
+    print(f"markers {sorted(detection.corners)} found; calibration written to {written}; "
           f"annotated image: {args.annotated}")
     return 0

@@ -39,8 +39,8 @@ MAX_MARKER_SHIFT = 8.0
 #: Frames read before the one judged.
 WARM_UP_FRAMES = 5
 _CALIBRATE = (
-    "tabula calibrate --config /etc/tabula/camera.toml --source SOURCE, then "
-    '[camera] calibration = "/etc/tabula/camera.toml"'
+    'set [camera] calibration = "/etc/tabula/camera.toml" in the configuration, then '
+    "tabula calibrate --config CONFIG (it writes that file)"
 )
 
 

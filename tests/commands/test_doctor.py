@@ -376,8 +376,8 @@ def test_a_camera_moved_since_its_calibration(
     assert _failed(lines) == [
         "FAIL  camera markers: markers 0, 1, 2, 3 found 20 px (of the board view) from where "
         "the calibration puts them: the camera or the board moved; to fix: fix the camera's "
-        "mount, then calibrate again: tabula calibrate --config /etc/tabula/camera.toml "
-        '--source SOURCE, then [camera] calibration = "/etc/tabula/camera.toml"'
+        'mount, then calibrate again: set [camera] calibration = "/etc/tabula/camera.toml" '
+        "in the configuration, then tabula calibrate --config CONFIG (it writes that file)"
     ]
     # Not calibrated yet: the markers are found, the calibration is asked for.
     status, lines = doctor(board, camera=f'source = "{moved}"')
@@ -387,8 +387,8 @@ def test_a_camera_moved_since_its_calibration(
     )
     assert (
         "warn  camera resolution: 720x560; not calibrated: the whole frame is searched for dice; "
-        "to fix: tabula calibrate --config /etc/tabula/camera.toml --source SOURCE, then "
-        '[camera] calibration = "/etc/tabula/camera.toml"'
+        'to fix: set [camera] calibration = "/etc/tabula/camera.toml" in the configuration, '
+        "then tabula calibrate --config CONFIG (it writes that file)"
     ) in lines
 
 

@@ -77,3 +77,30 @@ def test_calibrate_without_markers_fails_cleanly(
     assert status == 2
     assert "found markers [], need at least 4" in capsys.readouterr().err
     assert not (tmp_path / "c.toml").exists()
+
+
+def test_calibrate_on_the_service_configuration_writes_the_file_it_names(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The service's configuration names its calibration file: calibrating with it writes
+    that file (before, the table clashed with the key: an unexpected TOML error)."""
+    from controller.config import load_config
+
+    image = tmp_path / "board.png"
+    cv2.imwrite(str(image), render_roll(random.Random(2), markers=True).image)
+    config = tmp_path / "tabula.toml"
+    text = '[camera]\nenabled = true\ncalibration = "camera.toml"\n'
+    config.write_text(text)
+    annotated = str(tmp_path / "seen.png")
+    status = main(["calibrate", "--config", str(config), "--source", str(image),
+                   "--annotated", annotated])  # fmt: skip
+    out = capsys.readouterr().out
+    assert status == 0
+    assert f"calibration written to {tmp_path / 'camera.toml'}" in out
+    assert config.read_text() == text  # the service's file untouched
+    calibration = load_calibration(tmp_path / "camera.toml")
+    assert calibration is not None
+    assert load_calibration(config) == calibration  # followed from the service's file
+    service = load_config(config)
+    assert service.camera.calibration == tmp_path / "camera.toml"
+    assert main(["dice", "--config", str(config), "--dice", "2", str(image)]) == 0
