@@ -7,14 +7,19 @@ own, so looking never disturbs a roll being read. Calibrating stores the calibra
 :func:`vision.save_calibration`, into ``[camera.calibration]`` of the configuration); the
 running dice reader keeps the calibration it started with until the service restarts.
 
+The page's frames come through a :class:`FrameTap` on the dice reader's own source: the
+camera is opened once, by the reader, and the page looks at the frame it last took.
+
 Every call blocks (OpenCV, the nets, the file): the page runs them in a thread.
 """
 
 from __future__ import annotations
 
 import base64
+import threading
 from collections.abc import Callable
 from pathlib import Path
+from typing import Self
 
 import cv2
 import numpy as np
@@ -26,6 +31,7 @@ from vision import (
     CalibrationError,
     CameraError,
     DiceReader,
+    FrameSource,
     Image,
     annotate,
     calibrate,
@@ -34,7 +40,7 @@ from vision import (
     save_calibration,
 )
 
-__all__ = ["CameraBench", "exposure", "focus"]
+__all__ = ["CameraBench", "FrameTap", "exposure", "focus"]
 
 _SHOWN_WIDTH = 640
 """The pictures are sent at most this wide: a phone's screen, and a small answer."""
@@ -74,6 +80,58 @@ def _jpeg_url(image: Image) -> str:
     ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 80])
     assert ok, "OpenCV encodes any BGR uint8 image as JPEG"
     return "data:image/jpeg;base64," + base64.b64encode(data.tobytes()).decode("ascii")
+
+
+class FrameTap:
+    """A frame source passing on another's frames, keeping the last one for the page.
+
+    Why: a camera is one device, read by the dice reader in its own thread; the page looks
+    at the frame the reader last took rather than opening the camera a second time.
+    Example::
+
+        tap = FrameTap(lambda: open_source("0"))
+        watcher = RollWatcher(tap.open, reader)       # the service's dice source
+        bench = CameraBench(tap.latest, config_path)  # the set-up page's camera
+
+    Args:
+        open_source: opens the camera (again after an error, as the reader asks).
+    """
+
+    def __init__(self, open_source: Callable[[], FrameSource]) -> None:
+        self._open = open_source
+        self._source: FrameSource | None = None
+        self._latest: Image | None = None
+        self._lock = threading.Lock()
+
+    def open(self) -> Self:
+        """Open the camera; the tap is the source the reader reads.
+
+        Raises:
+            CameraError: the camera cannot be opened.
+        """
+        self._source = self._open()
+        return self
+
+    def read(self) -> Image | None:
+        """The camera's next frame, kept as the latest."""
+        if self._source is None:
+            raise CameraError("the camera is not open")
+        frame = self._source.read()
+        if frame is not None:
+            with self._lock:
+                self._latest = frame
+        return frame
+
+    def latest(self) -> Image | None:
+        """The last frame the camera gave (None before the first)."""
+        with self._lock:
+            return self._latest
+
+    def close(self) -> None:
+        """Close the camera (idempotent)."""
+        source, self._source = self._source, None
+        if source is not None:
+            source.close()
 
 
 class CameraBench:

@@ -13,19 +13,20 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import cv2
+import numpy as np
 import pytest
 
 from controller.cli import main
 from controller.devices import Colour, Lamp, Scene, ShiftRegisterLeds
 from controller.referee import Button
 from controller.service.bench import BUTTON_TEST_S, Bench, ButtonTest, LampTest, link_words
-from controller.service.camera_bench import CameraBench
+from controller.service.camera_bench import CameraBench, FrameTap
 from controller.service.setup_desk import BoardSetup
 from controller.simulated.board_service import SelfPlayBoard
 from controller.web import WebServer, add_setup_routes, create_app
 from tests.devices.conftest import RecordingFactory
 from tests.web.setup_rig import CLOCK, DATA, LATCH, TOKEN, api, camera_frame, latched_frame, shown
-from vision import Image, calibrate, load_calibration
+from vision import DiceReader, FolderSource, Image, RollWatcher, calibrate, load_calibration
 
 ROUTES = [
     ("api/setup/state", None),
@@ -338,3 +339,26 @@ def test_link_states_read_in_words() -> None:
     )
     assert link_words("camera", "covered") == "covered: a hand or a player over the board"
     assert link_words("board", "new-state") == "new-state"
+
+
+def test_the_page_looks_at_the_frame_the_dice_reader_took_last(tmp_path: Path) -> None:
+    """The camera is opened once, by the dice reader; the page sees through its tap."""
+    folder = tmp_path / "frames"
+    folder.mkdir()
+    frames = [camera_frame(markers=False), camera_frame()]
+    for index, frame in enumerate(frames):
+        cv2.imwrite(str(folder / f"{index}.png"), frame)
+    tap = FrameTap(lambda: FolderSource(folder))
+    watcher = RollWatcher(tap.open, DiceReader(expected_dice=2))
+    bench = CameraBench(tap.latest, tmp_path / "tabula.toml")
+    with pytest.raises(ValueError, match="the camera gives no frame: is it plugged in"):
+        bench.look()
+    watcher.step()
+    assert np.array_equal(tap.latest(), frames[0])
+    assert bench.look()["markers"] == []
+    watcher.step()
+    assert np.array_equal(tap.latest(), frames[1])
+    assert bench.look()["markers"] == [0, 1, 2, 3]
+    watcher.close()
+    watcher.close()
+    assert np.array_equal(tap.latest(), frames[1])
