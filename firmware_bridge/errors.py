@@ -11,10 +11,12 @@ from hardware.board.errors import TabulaError
 
 __all__ = [
     "BridgeError",
+    "DiagnosticsUnsupportedError",
     "FrameError",
     "IncompatibleProtocolError",
     "LinkClosedError",
     "MessageError",
+    "RawSetError",
 ]
 
 
@@ -44,3 +46,11 @@ class IncompatibleProtocolError(BridgeError, ConnectionError):
 
 class LinkClosedError(BridgeError, RuntimeError):
     """The link was used after :meth:`BoardLink.close`."""
+
+
+class DiagnosticsUnsupportedError(BridgeError, NotImplementedError):
+    """The board's firmware does not send raw readings (it speaks protocol 1.0)."""
+
+
+class RawSetError(BridgeError, ValueError):
+    """A set of raw readings came short, corrupt or mixed with another set."""

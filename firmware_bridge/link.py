@@ -23,6 +23,7 @@ from enum import StrEnum
 from types import TracebackType
 from typing import Protocol, TypeAlias
 
+from firmware_bridge.diagnostics import RawSet
 from firmware_bridge.errors import (
     IncompatibleProtocolError,
     LinkClosedError,
@@ -31,6 +32,7 @@ from firmware_bridge.errors import (
 from firmware_bridge.frames import BadChunk, Frame, FrameDecoder, encode_frame
 from firmware_bridge.layout import Observation
 from firmware_bridge.messages import LedFrame, Message, MessageType, pack, unpack
+from firmware_bridge.raw_requests import RawRequests
 from firmware_bridge.settle import Settler
 from firmware_bridge.sync import BoardSync
 
@@ -217,6 +219,7 @@ class BoardLink:
         self._tx_seq = 0
         self._started = 0.0
         self._was_live = False
+        self._raw = RawRequests()
 
     # Public surface.
 
@@ -330,6 +333,52 @@ class BoardLink:
         self._leds = frame
         if self._state in (LinkState.LIVE, LinkState.STALE):
             self._outbox.put_nowait(frame)
+
+    async def read_raw(self, timeout: float = 5.0) -> RawSet:
+        """One set of every slot's raw reading and class, asked of the board now.
+
+        Waits for the link to be live, then asks DIAGNOSTIC_REQUEST (protocol 1.1).
+
+        Raises:
+            DiagnosticsUnsupportedError: at once, if the board's firmware does not send
+                diagnostics (protocol 1.0).
+            RawSetError: if the set came short, corrupt or mixed, or not whole in time.
+            TimeoutError: if the link is not live within ``timeout`` seconds.
+            LinkClosedError: if the link was closed.
+        """
+        if self._closed:
+            raise LinkClosedError(f"link to {self._path!r} is closed")
+        try:
+            await self.wait_for(LinkState.LIVE, timeout)
+        except TimeoutError:
+            raise TimeoutError(
+                f"no raw readings: the board on {self._path!r} is not live within {timeout} s "
+                f"({self._problem or self._state})"
+            ) from None
+        assert self._sync.hello is not None  # live implies a HELLO
+        return await self._raw.read(self._sync.hello, self._outbox.put_nowait, timeout)
+
+    async def read_raw_sets(self, count: int, timeout: float = 10.0) -> tuple[RawSet, ...]:
+        """``count`` raw sets, each of another scan (:func:`classify_slots` judges them).
+
+        Why other scans: two sets of one scan hold the same readings; noise shows between.
+
+        Raises:
+            TimeoutError: if the sets take over ``timeout`` seconds; else as :meth:`read_raw`.
+        """
+        sets: list[RawSet] = []
+        try:
+            async with asyncio.timeout(timeout):
+                while len(sets) < count:
+                    raw = await self.read_raw(timeout)
+                    if not sets or raw.scan != sets[-1].scan:
+                        sets.append(raw)
+        except TimeoutError as error:
+            detail = f": {error}" if str(error) else ""
+            raise TimeoutError(
+                f"{len(sets)} of {count} raw sets within {timeout} s{detail}"
+            ) from None
+        return tuple(sets)
 
     # Supervision: connect, run a session, back off, forever.
 
@@ -504,6 +553,7 @@ class BoardLink:
             key = "bad_payload" if frame.type in _KNOWN_TYPES else "unknown_types"
             self._counts[key] += 1
             _log.debug("dropped %r: %s", frame, error)
+            self._raw.refuse(frame.type, error)
             return
         self._counts["frames_ok"] += 1
         skipped = 0 if self._rx_seq is None else (frame.seq - self._rx_seq - 1) & 0xFFFF
@@ -516,6 +566,8 @@ class BoardLink:
         self._last_rx = now
         if self._on_frame is not None:
             self._on_frame(frame)
+        if self._raw.receive(message):
+            return
         before = self._sync.cells, self._sync.synced
         try:
             replies = self._sync.receive(message, now)

@@ -9,7 +9,7 @@ layouts are section 3 of ``hardware/PROTOCOL.md``.
 from __future__ import annotations
 
 import struct
-from dataclasses import dataclass
+from dataclasses import astuple, dataclass, fields
 from enum import IntEnum
 from typing import TypeAlias
 
@@ -26,8 +26,11 @@ __all__ = [
     "Blink",
     "CellChange",
     "Change",
+    "Diagnostic",
+    "DiagnosticRequest",
     "ErrorCode",
     "ErrorReport",
+    "HallThresholds",
     "Heartbeat",
     "Hello",
     "HelloRequest",
@@ -36,6 +39,7 @@ __all__ = [
     "Message",
     "MessageType",
     "ReplayRequest",
+    "SlotClass",
     "Snapshot",
     "SnapshotReason",
     "SnapshotRequest",
@@ -44,9 +48,9 @@ __all__ = [
 ]
 
 #: The protocol version this host speaks (major, minor).
-PROTOCOL_VERSION = (1, 0)
-#: Capability bits of HELLO.
-CAPABILITIES = {"leds": 1, "replay": 2, "stacks": 4, "faults": 8}
+PROTOCOL_VERSION = (1, 1)
+#: Capability bits of HELLO (``diagnostics``: DIAGNOSTIC answers, protocol 1.1).
+CAPABILITIES = {"leds": 1, "replay": 2, "stacks": 4, "faults": 8, "diagnostics": 16}
 #: LEDs of an LED frame: one per location, then the status LED.
 LED_COUNT = LOCATIONS + 1
 _NONE = 0xFF
@@ -61,10 +65,12 @@ class MessageType(IntEnum):
     HEARTBEAT = 0x04
     ERROR = 0x05
     ACK = 0x06
+    DIAGNOSTIC = 0x07
     HELLO_REQUEST = 0x81
     SNAPSHOT_REQUEST = 0x82
     REPLAY_REQUEST = 0x83
     LED_FRAME = 0x84
+    DIAGNOSTIC_REQUEST = 0x85
 
 
 class SnapshotReason(IntEnum):
@@ -85,6 +91,17 @@ class ErrorCode(IntEnum):
     UNKNOWN_TYPE = 5
     SHORT_PAYLOAD = 6
     VERSION = 7
+
+
+class SlotClass(IntEnum):
+    """What the firmware makes of one slot's reading (its debounced class)."""
+
+    EMPTY = 0
+    COLOUR_A = 1
+    COLOUR_B = 2
+    FAULT = 3
+    STACKED_A = 5
+    STACKED_B = 6
 
 
 class Blink(IntEnum):
@@ -186,6 +203,70 @@ class Ack:
 
 
 @dataclass(frozen=True, slots=True)
+class HallThresholds:
+    """The board's classification thresholds in ADC counts (pinmap.toml ``[hall]``).
+
+    Why on the wire: the host judges a slot's readings by the numbers the board itself
+    classifies with, never by a second copy that could differ.
+    """
+
+    mid: int
+    enter: int
+    exit: int
+    stack_enter: int
+    stack_exit: int
+    fault_low: int
+    fault_high: int
+
+    def __post_init__(self) -> None:
+        for field in fields(self):
+            _check(getattr(self, field.name), 16, f"threshold {field.name}")
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnostic:
+    """One frame of a set of raw readings: slots ``first ..`` of ``total`` (DIAGNOSTIC, 0x07).
+
+    Attributes:
+        set_number: the set this frame belongs to; every frame of one answer has it.
+        scan: the board's scan counter (wraps at 65536) when the readings were taken.
+        event: the board's event number then (its cells are those of this event).
+        total: the number of slots in the whole set.
+        first: the index of this frame's first slot (slot order of PROTOCOL.md).
+        readings: each slot's last reading, ADC counts (0..65535).
+        classes: each slot's debounced class.
+        hall: the thresholds the board classifies with.
+    """
+
+    set_number: int
+    scan: int
+    event: int
+    total: int
+    first: int
+    readings: tuple[int, ...]
+    classes: tuple[SlotClass, ...]
+    hall: HallThresholds
+
+    def __post_init__(self) -> None:
+        _check(self.set_number, 16, "diagnostic set")
+        _check(self.scan, 16, "diagnostic scan")
+        _check(self.event, 32, "diagnostic event")
+        count = len(self.readings)
+        if not 1 <= count <= 255 or len(self.classes) != count:
+            raise MessageError(
+                f"diagnostic of {count} readings and {len(self.classes)} classes: "
+                "expected as many of each, 1..255"
+            )
+        if self.first + count > self.total or self.total > 0xFFFF:
+            raise MessageError(
+                f"diagnostic slots {self.first}..{self.first + count - 1} "
+                f"of a set of {self.total}: past its end"
+            )
+        for reading in self.readings:
+            _check(reading, 16, "diagnostic reading")
+
+
+@dataclass(frozen=True, slots=True)
 class HelloRequest:
     """Ask the board for HELLO, telling it the host's version (0x81)."""
 
@@ -203,6 +284,11 @@ class ReplayRequest:
     """Ask the board for every CHANGE after event ``since``, then a SNAPSHOT (0x83)."""
 
     since: int
+
+
+@dataclass(frozen=True, slots=True)
+class DiagnosticRequest:
+    """Ask the board for one set of raw readings, as DIAGNOSTIC frames (0x85, protocol 1.1)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -237,11 +323,16 @@ Message: TypeAlias = (
     | Heartbeat
     | ErrorReport
     | Ack
+    | Diagnostic
     | HelloRequest
     | SnapshotRequest
     | ReplayRequest
     | LedFrame
+    | DiagnosticRequest
 )
+
+#: DIAGNOSTIC's fields before the slots: set, scan, event, total, first, count, thresholds.
+_DIAGNOSTIC_HEADER = struct.Struct("<HHIHHB7H")
 
 
 def _pack_payload(message: Message) -> tuple[MessageType, bytes]:
@@ -288,6 +379,21 @@ def _pack_payload(message: Message) -> tuple[MessageType, bytes]:
             )
         case Ack():
             return MessageType.ACK, struct.pack("<BH", message.type, message.seq)
+        case Diagnostic():
+            body = bytearray(
+                _DIAGNOSTIC_HEADER.pack(
+                    message.set_number,
+                    message.scan,
+                    message.event,
+                    message.total,
+                    message.first,
+                    len(message.readings),
+                    *astuple(message.hall),
+                )
+            )
+            for reading, cls in zip(message.readings, message.classes, strict=True):
+                body += struct.pack("<HB", reading, cls)
+            return MessageType.DIAGNOSTIC, bytes(body)
         case HelloRequest():
             return MessageType.HELLO_REQUEST, bytes((message.major, message.minor))
         case SnapshotRequest():
@@ -299,6 +405,8 @@ def _pack_payload(message: Message) -> tuple[MessageType, bytes]:
             for led in message.leds:
                 body += bytes((led.red, led.green, led.blue, led.blink))
             return MessageType.LED_FRAME, bytes(body)
+        case DiagnosticRequest():
+            return MessageType.DIAGNOSTIC_REQUEST, b""
 
 
 def pack(message: Message, seq: int) -> Frame:
@@ -323,10 +431,12 @@ _MIN_PAYLOAD = {
     MessageType.HEARTBEAT: 13,
     MessageType.ERROR: 5,
     MessageType.ACK: 3,
+    MessageType.DIAGNOSTIC: _DIAGNOSTIC_HEADER.size,
     MessageType.HELLO_REQUEST: 2,
     MessageType.SNAPSHOT_REQUEST: 0,
     MessageType.REPLAY_REQUEST: 4,
     MessageType.LED_FRAME: 1,
+    MessageType.DIAGNOSTIC_REQUEST: 0,
 }
 
 
@@ -403,6 +513,8 @@ def _unpack(kind: MessageType, frame: Frame, data: bytes) -> Message:
             )
         case MessageType.ACK:
             return Ack(*struct.unpack_from("<BH", data))
+        case MessageType.DIAGNOSTIC:
+            return _unpack_diagnostic(frame, data)
         case MessageType.HELLO_REQUEST:
             return HelloRequest(data[0], data[1])
         case MessageType.SNAPSHOT_REQUEST:
@@ -418,3 +530,21 @@ def _unpack(kind: MessageType, frame: Frame, data: bytes) -> Message:
                 for i in range(1, 1 + 4 * count, 4)
             )
             return LedFrame(leds)
+        case MessageType.DIAGNOSTIC_REQUEST:
+            return DiagnosticRequest()
+
+
+def _unpack_diagnostic(frame: Frame, data: bytes) -> Diagnostic:
+    set_number, scan, event, total, first, count, *hall = _DIAGNOSTIC_HEADER.unpack_from(data)
+    start = _DIAGNOSTIC_HEADER.size
+    if len(data) < start + 3 * count:
+        raise _short(frame, start + 3 * count)
+    slots = range(start, start + 3 * count, 3)
+    readings = tuple(data[i] | data[i + 1] << 8 for i in slots)
+    try:
+        classes = tuple(SlotClass(data[i + 2]) for i in slots)
+    except ValueError as error:
+        raise MessageError(f"diagnostic (seq {frame.seq}) slot class: {error}") from None
+    return Diagnostic(
+        set_number, scan, event, total, first, readings, classes, HallThresholds(*hall)
+    )

@@ -7,7 +7,8 @@ MicroPython in a child process (:mod:`hardware.runtimes`). Its virtual sensor ma
 fed by a :class:`VirtualBoard` of checkers (place, lift, slide, hit, stack); its serial
 bytes go through the master side of a pty; the host opens the slave side with pyserial
 exactly as it opens ``/dev/ttyACM0``. Faults can be injected on the sensors
-(noise, a stuck slot) and on the link (dropped, corrupted or injected bytes, silence,
+(noise, a stuck slot, and a slot broken as real ones break: dead, noisy, stuck or open,
+:meth:`BoardSimulator.fault`) and on the link (dropped, corrupted or injected bytes, silence,
 unplug and replug behind a stable symlink, power cycles).
 
 Example::
@@ -30,6 +31,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING
 
+from firmware_bridge.slot_health import SLOT_FAULTS, Health
 from hardware.board.errors import LayoutError
 from hardware.board.geometry import LOCATIONS, Cell, cells_from_board
 from hardware.firmware import app, hal
@@ -39,7 +41,7 @@ from hardware.runtimes import FirmwareRuntime, FirmwareRuntimeError, open_runtim
 if TYPE_CHECKING:
     from hardware.firmware.lockstep import StepRequest
 
-__all__ = ["FIELD", "START", "BoardSimulator", "VirtualBoard"]
+__all__ = ["FIELD", "NOISY_COUNTS", "START", "BoardSimulator", "VirtualBoard"]
 
 #: The backgammon starting position in the 26-integer layout.
 START: tuple[int, ...] = (
@@ -74,6 +76,10 @@ START: tuple[int, ...] = (
 FIELD = 9000
 #: Each checker higher in a stack adds this fraction of the one below it.
 _STACK_DECAY = 0.6
+#: A noisy slot's noise, +- ADC counts: over the hysteresis band, under a checker's field.
+NOISY_COUNTS = 4000
+#: An open slot's noise: past both rails, so a floating input reads anything, often a rail.
+_FLOATING_COUNTS = 65535
 
 
 class VirtualBoard:
@@ -507,6 +513,30 @@ class BoardSimulator:
         """Make one slot read ``value`` whatever lies on it (0 or 65535: a broken sensor)."""
         with self._lock:
             self._stuck[self._slot(location, slot)] = value
+            self._faults_changed()
+
+    def fault(self, location: int, slot: int, kind: str) -> None:
+        """Break one slot as real ones break (one fault a slot; :meth:`clear_faults` mends).
+
+        ``kind`` is one of :data:`SLOT_FAULTS`: ``dead`` reads 0 (no signal); ``noisy``
+        jumps by up to :data:`NOISY_COUNTS`; ``stuck`` reads a checker of player 0
+        whatever lies on it; ``open`` floats over the whole range.
+
+        Raises:
+            LayoutError: if there is no such slot or fault.
+        """
+        if kind not in SLOT_FAULTS:
+            raise LayoutError(f"slot fault {kind!r}: expected one of {', '.join(SLOT_FAULTS)}")
+        index = self._slot(location, slot)
+        with self._lock:
+            self._noise.pop(index, None)
+            self._stuck.pop(index, None)
+            if kind == Health.DEAD:
+                self._stuck[index] = 0
+            elif kind == Health.STUCK:
+                self._stuck[index] = min(65535, self._pins["hall"]["mid"] + FIELD)
+            else:
+                self._noise[index] = NOISY_COUNTS if kind == Health.NOISY else _FLOATING_COUNTS
             self._faults_changed()
 
     def clear_faults(self) -> None:

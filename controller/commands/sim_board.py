@@ -4,7 +4,9 @@ Prints the device path on the first line, then serves until SIGINT or SIGTERM. W
 ``--script FILE`` it plays JSON lines ``{"board": [26 ints], "hold_ms": N}``, reaching
 each position from the previous one by lifting and placing one checker at a time, and
 keeps the last position afterwards. ``--runtime micropython`` runs the firmware on real
-MicroPython (``hardware/runtimes.py``) instead of in this CPython process.
+MicroPython (``hardware/runtimes.py``) instead of in this CPython process. ``--fault
+13/2=dead`` breaks the second sensor of point 13 (dead, noisy, stuck or open), as
+``tabula doctor`` and the set-up page must find it.
 """
 
 from __future__ import annotations
@@ -18,8 +20,10 @@ from pathlib import Path
 from types import FrameType
 
 from firmware_bridge.errors import BridgeError
+from firmware_bridge.slot_health import SLOT_FAULTS, parse_slot
 from hardware.board.errors import LayoutError
 from hardware.board.geometry import cells_from_board
+from hardware.pinmap import load_pinmap, slots_per_location
 from hardware.runtimes import RUNTIMES
 
 HELP = "run the simulated sensor board on a pseudo-terminal (prints its path first)"
@@ -45,9 +49,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--protocol",
-        default="1.0",
-        help="protocol version the board announces, MAJOR.MINOR (1.0); try 2.0 to see a "
-        "host refuse it",
+        default="1.1",
+        help="protocol version the board announces, MAJOR.MINOR (1.1); try 1.0 for a board "
+        "without diagnostics, 2.0 to see a host refuse it",
+    )
+    parser.add_argument(
+        "--fault",
+        action="append",
+        default=[],
+        metavar="SLOT=KIND",
+        help=f"break a sensor slot, e.g. 13/2=dead (point 13, second sensor); KIND is "
+        f"{', '.join(SLOT_FAULTS)}; repeatable",
     )
 
 
@@ -56,6 +68,27 @@ def _version(text: str) -> tuple[int, int]:
     if not (major.isdigit() and dot and minor.isdigit()) or max(int(major), int(minor)) > 255:
         raise BridgeError(f"--protocol {text!r}: expected MAJOR.MINOR, each 0..255")
     return int(major), int(minor)
+
+
+def read_faults(texts: list[str]) -> list[tuple[int, int, str]]:
+    """The (location, slot, kind) of each ``--fault SLOT=KIND``, all checked first.
+
+    Raises:
+        LayoutError: naming the first bad ``--fault``.
+    """
+    layout = slots_per_location(load_pinmap())
+    faults = []
+    for text in texts:
+        label, equals, kind = text.partition("=")
+        if not equals or kind not in SLOT_FAULTS:
+            raise LayoutError(
+                f"--fault {text!r}: expected SLOT=KIND, KIND one of {', '.join(SLOT_FAULTS)}"
+            )
+        try:
+            faults.append((*parse_slot(label, layout), kind))
+        except LayoutError as error:
+            raise LayoutError(f"--fault {text!r}: {error}") from None
+    return faults
 
 
 def read_script(path: Path) -> list[tuple[tuple[int, ...], int]]:
@@ -98,6 +131,7 @@ def run(args: argparse.Namespace) -> int:
 
     steps = read_script(args.script) if args.script else []
     protocol = _version(args.protocol)
+    faults = read_faults(args.fault)
     stop = threading.Event()
 
     def on_signal(signum: int, frame: FrameType | None) -> None:
@@ -114,6 +148,8 @@ def run(args: argparse.Namespace) -> int:
             runtime=args.runtime,
             on_failure=lambda error: stop.set(),
         )
+        for location, slot, kind in faults:
+            simulator.fault(location, slot, kind)
         simulator.start()
     except (OSError, BridgeError, LayoutError) as error:
         raise BridgeError(f"cannot start the simulator: {error}") from None

@@ -17,9 +17,10 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from .pinmap import Pinmap
 
-PROTOCOL = (1, 0)
-NAME = "tabula-fw 1.0"
-CAPABILITIES = 1 | 2 | 4 | 8  # LEDs, replay, stacks resolved, fault reports
+PROTOCOL = (1, 1)
+NAME = "tabula-fw"  # HELLO's name, with the protocol version the board speaks
+DIAGNOSTICS = 16  # the capability bit of DIAGNOSTIC answers, from protocol 1.1
+CAPABILITIES = 1 | 2 | 4 | 8 | DIAGNOSTICS  # LEDs, replay, stacks resolved, fault reports
 LOCATIONS = 28
 LED_COUNT = 29
 NO_INDEX = 0xFF
@@ -31,6 +32,11 @@ ERR_BAD_FRAME = 4
 ERR_UNKNOWN_TYPE = 5
 ERR_SHORT_PAYLOAD = 6
 ERR_VERSION = 7
+
+# DIAGNOSTIC: set u16, scan u16, event u32, total u16, first u16, count u8, then the
+# [hall] thresholds (7 x u16), then 3 bytes a slot; 64 slots make 219 bytes of the 245.
+DIAGNOSTIC_HEADER = 27
+DIAGNOSTIC_SLOTS = 64
 
 REASON_CHANGE = 0
 REASON_REQUESTED = 1
@@ -73,6 +79,27 @@ class Firmware:
         self.clock = clock
         self.boot_id = boot_id & 0xFFFFFFFF
         self.protocol = protocol
+        # A board playing protocol 1.0 (the simulator's) neither announces nor answers it.
+        self.diagnostics = (protocol[0], protocol[1]) >= (1, 1)
+        self.capabilities = CAPABILITIES if self.diagnostics else CAPABILITIES & ~DIAGNOSTICS
+        self.scans = 0
+        self.diagnostic_set = 0
+        # One buffer for every DIAGNOSTIC frame, allocated here: a request allocates only
+        # the frames it sends, and a scan nothing more.
+        self.diagnostic_frame = bytearray(DIAGNOSTIC_HEADER + 3 * DIAGNOSTIC_SLOTS)
+        hall = pinmap["hall"]
+        struct.pack_into(
+            "<7H",
+            self.diagnostic_frame,
+            13,
+            hall["mid"],
+            hall["enter"],
+            hall["exit"],
+            hall["stack_enter"],
+            hall["stack_exit"],
+            hall["fault_low"],
+            hall["fault_high"],
+        )
         self.reader = wire.Reader()
         self.readings = [0] * self.scanner.count
         self.faulty = [False] * self.scanner.count
@@ -102,12 +129,12 @@ class Firmware:
 
     def send_hello(self) -> None:
         """HELLO: version, capabilities, boot id, current event, slots, name."""
-        name = NAME.encode()
+        name = (NAME + " " + str(self.protocol[0]) + "." + str(self.protocol[1])).encode()
         payload = struct.pack(
             "<BBHIIHHB",
             self.protocol[0],
             self.protocol[1],
-            CAPABILITIES,
+            self.capabilities,
             self.boot_id,
             self.event,
             self.heartbeat_ms,
@@ -133,6 +160,29 @@ class Firmware:
     ) -> None:
         """ERROR with its code, where, and a detail value."""
         self.send(wire.ERROR, struct.pack("<BBBH", code, location, slot, value & 0xFFFF))
+
+    def send_diagnostic(self) -> None:
+        """DIAGNOSTIC: every slot's last reading and debounced class, in frames of 64 slots.
+
+        Why frames: a whole set (3 bytes a slot, 474 for 158 slots) is more than one frame
+        holds; the set number in each lets the host never use half a set.
+        """
+        self.diagnostic_set = (self.diagnostic_set + 1) & 0xFFFF
+        frame = self.diagnostic_frame
+        readings = self.readings
+        classes = self.scanner.stable
+        total = self.scanner.count
+        for first in range(0, total, DIAGNOSTIC_SLOTS):
+            count = min(DIAGNOSTIC_SLOTS, total - first)
+            struct.pack_into(
+                "<HHIHHB", frame, 0, self.diagnostic_set, self.scans, self.event, total, first,
+                count,
+            )  # fmt: skip
+            offset = DIAGNOSTIC_HEADER
+            for index in range(first, first + count):
+                struct.pack_into("<HB", frame, offset, readings[index], classes[index])
+                offset += 3
+            self.send(wire.DIAGNOSTIC, frame[:offset])
 
     # The loop.
 
@@ -173,6 +223,7 @@ class Firmware:
     def scan(self, now: int) -> None:
         """Read every slot; on a debounced change of any cell, record and send an event."""
         self.matrix.scan(self.readings)
+        self.scans = (self.scans + 1) & 0xFFFF
         slot_changes = self.scanner.update(self.readings)
         if not slot_changes:
             return
@@ -232,6 +283,8 @@ class Firmware:
                 self.send_error(ERR_SHORT_PAYLOAD, value=kind)
                 return
             self.replay(struct.unpack_from("<I", payload)[0])
+        elif kind == wire.DIAGNOSTIC_REQUEST and self.diagnostics:
+            self.send_diagnostic()
         elif kind == wire.LED_FRAME:
             if not payload or len(payload) < 1 + 4 * payload[0]:
                 self.send_error(ERR_SHORT_PAYLOAD, value=kind)

@@ -188,7 +188,7 @@ def test_an_incompatible_board_is_refused(tmp_path: Path, runtime: str) -> None:
             async with fast_link(sim.path) as link:
                 with pytest.raises(
                     IncompatibleProtocolError,
-                    match=r"speaks protocol 2.0; this host speaks 1.0: update the firmware",
+                    match=r"speaks protocol 2.0; this host speaks 1.1: update the firmware",
                 ):
                     await link.wait_for(LinkState.LIVE, PATIENCE_S)
                 with pytest.raises(IncompatibleProtocolError):

@@ -13,8 +13,11 @@ from firmware_bridge.messages import (
     Blink,
     CellChange,
     Change,
+    Diagnostic,
+    DiagnosticRequest,
     ErrorCode,
     ErrorReport,
+    HallThresholds,
     Heartbeat,
     Hello,
     HelloRequest,
@@ -22,6 +25,7 @@ from firmware_bridge.messages import (
     LedFrame,
     Message,
     ReplayRequest,
+    SlotClass,
     Snapshot,
     SnapshotReason,
     SnapshotRequest,
@@ -36,6 +40,18 @@ cells = st.one_of(
     st.none(),
     st.tuples(st.integers(0, 15), st.integers(0, 15)).filter(lambda c: c != (15, 15)),
 )
+slots = st.tuples(u16, st.sampled_from(SlotClass))
+HALL = HallThresholds(32768, 4000, 2500, 11500, 10000, 1000, 64535)
+
+
+def _diagnostic(
+    number: int, scan: int, event: int, first: int, items: list[tuple[int, SlotClass]]
+) -> Diagnostic:
+    readings = tuple(r for r, _ in items) or (0,)
+    classes = tuple(c for _, c in items) or (SlotClass.EMPTY,)
+    return Diagnostic(number, scan, event, first + len(readings), first, readings, classes, HALL)
+
+
 messages: st.SearchStrategy[Message] = st.one_of(
     st.builds(
         Hello,
@@ -79,6 +95,8 @@ messages: st.SearchStrategy[Message] = st.one_of(
         LedFrame,
         st.lists(st.builds(Led, u8, u8, u8, st.sampled_from(Blink)), max_size=29).map(tuple),
     ),
+    st.builds(_diagnostic, u16, u16, u32, st.integers(0, 200), st.lists(slots, max_size=64)),
+    st.just(DiagnosticRequest()),
 )
 
 
@@ -110,6 +128,13 @@ def test_short_and_unknown_payloads_are_refused_by_name() -> None:
         Led(300)
     with pytest.raises(MessageError, match=r"LED frame of 30 LEDs: at most 29"):
         LedFrame((Led(),) * 30)
+    one = pack(_diagnostic(1, 2, 3, 0, [(32768, SlotClass.EMPTY)]), 4)
+    with pytest.raises(MessageError, match=r"diagnostic \(seq 4\) slot class: 4 is not a valid"):
+        unpack(Frame(one.type, 4, one.payload[:-1] + b"\x04"))  # STACKED without a colour
+    with pytest.raises(MessageError, match=r"type 0x07 \(seq 4\) has 30 bytes: needs 33"):
+        unpack(Frame(one.type, 4, one.payload[:12] + b"\x02" + one.payload[13:]))
+    with pytest.raises(MessageError, match=r"diagnostic slots 150..159 of a set of 158: past"):
+        Diagnostic(1, 1, 1, 158, 150, (0,) * 10, (SlotClass.EMPTY,) * 10, HALL)
 
 
 def test_hello_capabilities() -> None:

@@ -75,7 +75,7 @@ def test_an_incompatible_board_is_refused_with_both_versions() -> None:
     sync.start(0.0)
     with pytest.raises(
         IncompatibleProtocolError,
-        match=r"board 'tabula-fw 1.0' speaks protocol 2.0; this host speaks 1.0",
+        match=r"board 'tabula-fw 1.0' speaks protocol 2.0; this host speaks 1.1",
     ):
         sync.receive(_hello(major=2), 0.0)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import signal
@@ -11,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from firmware_bridge import BoardLink, Health, RawSet, classify_slots
 from hardware.runtimes import RUNTIMES
 from tests.firmware_bridge.conftest import PATIENCE_S
 
@@ -110,7 +112,7 @@ def test_the_board_command_refuses_an_incompatible_board(tmp_path: Path) -> None
         out, errors = watcher.communicate(timeout=PATIENCE_S)
         assert watcher.returncode == 2
         assert errors.strip() == (
-            "tabula board: board 'tabula-fw 1.0' speaks protocol 2.0; this host speaks 1.0: "
+            "tabula board: board 'tabula-fw 2.0' speaks protocol 2.0; this host speaks 1.1: "
             "update the firmware or the host so that the major versions match"
         )
         assert json.loads(out.splitlines()[-1]) == {"type": "link", "state": "syncing"}
@@ -138,3 +140,39 @@ def test_the_board_command_says_why_it_is_still_searching(tmp_path: Path) -> Non
     assert "No such file or directory" in record["problem"]
     assert f"board on {str(missing)!r}: cannot open" in errors
     assert watcher.returncode == 0
+
+
+def test_a_slot_broken_from_the_command_line_is_found_through_the_pty(tmp_path: Path) -> None:
+    link = tmp_path / "board"
+    sim = _tabula(
+        "sim-board", "--link", str(link), "--fault", "13/2=dead", "--fault", "28/4=noisy"
+    )
+    try:
+        assert sim.stdout is not None and sim.stdout.readline().strip() == str(link)
+
+        async def read() -> tuple[RawSet, ...]:
+            async with BoardLink(str(link), settle_s=0.06) as board:
+                return await board.read_raw_sets(5, timeout=PATIENCE_S)
+
+        verdicts = classify_slots(asyncio.run(read()))
+    finally:
+        sim.send_signal(signal.SIGTERM)
+        sim.communicate(timeout=PATIENCE_S)
+    assert sim.returncode == 0
+    broken = {v.label: v.health for v in verdicts if v.health is not Health.OK}
+    assert broken == {"13/2": Health.DEAD, "28/4": Health.NOISY}
+
+
+@pytest.mark.parametrize(
+    ("fault", "error"),
+    [
+        ("13/2", "--fault '13/2': expected SLOT=KIND, KIND one of dead, noisy, stuck, open"),
+        ("13/2=broken", "--fault '13/2=broken': expected SLOT=KIND, KIND one of dead"),
+        ("13/9=dead", "--fault '13/9=dead': slot '13/9': point 13 has sensors 1..5"),
+    ],
+)
+def test_a_bad_fault_is_refused_in_one_line_before_anything_runs(fault: str, error: str) -> None:
+    sim = _tabula("sim-board", "--fault", fault)
+    out, errors = sim.communicate(timeout=PATIENCE_S)
+    assert sim.returncode == 2 and out == ""
+    assert errors.startswith(f"tabula sim-board: {error}") and len(errors.splitlines()) == 1

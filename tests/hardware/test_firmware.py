@@ -12,7 +12,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from firmware_bridge import frames, messages
+from firmware_bridge.diagnostics import RawSetAssembler
 from firmware_bridge.layout import decode_cell
+from firmware_bridge.messages import SlotClass
 from hardware.board.geometry import cells_from_board
 from hardware.firmware import app, hal, lockstep, pinmap, scanner, wire
 from hardware.pinmap import PINMAP_PATH, PinmapError, load_pinmap, slots_per_location
@@ -182,7 +184,8 @@ def test_the_firmware_speaks_the_protocol_the_host_reads() -> None:
     hello, change, snapshot = _messages(port)
     assert isinstance(change, messages.Change) and change.event == 1
     assert isinstance(hello, messages.Hello)
-    assert (hello.major, hello.boot_id, hello.slots, hello.name) == (1, 42, tuple(SLOTS), app.NAME)
+    assert (hello.major, hello.minor, hello.boot_id, hello.slots) == (1, 1, 42, tuple(SLOTS))
+    assert hello.name == "tabula-fw 1.1" and hello.has("diagnostics")
     assert isinstance(snapshot, messages.Snapshot)  # the first scan: event 1
     assert snapshot.cells == cells_from_board(START) and snapshot.event == 1
     for event in range(2, 8):  # six changes: the ring of 4 keeps events 4..7
@@ -228,6 +231,48 @@ def test_the_firmware_answers_bad_requests_with_errors() -> None:
     error, hello = _messages(port)[:2]
     assert error == messages.ErrorReport(messages.ErrorCode.VERSION, None, None, 2)
     assert isinstance(hello, messages.Hello)
+
+
+def test_a_diagnostic_request_gets_every_slot_in_frames_of_one_set() -> None:
+    board, matrix, port, _ = _firmware()
+    readings = _board_readings(START)
+    readings[3] = 0  # a dead slot: the firmware's class says FAULT
+    matrix.set_readings(readings)
+    board.step()
+    _messages(port)
+    for number in (1, 2):
+        _request(port, messages.DiagnosticRequest())
+        board.step()
+        answer = _messages(port)
+        parts = [p for p in answer if isinstance(p, messages.Diagnostic)]
+        assert len(parts) == len(answer)
+        assert [(p.first, len(p.readings), p.set_number) for p in parts] == [
+            (0, 64, number), (64, 64, number), (128, 30, number)
+        ]  # fmt: skip
+        assembler = RawSetAssembler(SLOTS)
+        raw = [assembler.feed(p) for p in parts][-1]
+        assert raw is not None and raw.readings == tuple(readings) and raw.scan == 1
+        assert raw.classes == tuple(board.scanner.stable) and raw.classes[3] == SlotClass.FAULT
+        assert raw.hall == messages.HallThresholds(**HALL) and raw.event == board.event
+    sizes = [len(data) for data in port.writes]
+    assert max(sizes, default=0) <= frames.MAX_ENCODED + 2
+
+
+def test_a_board_playing_protocol_1_0_neither_announces_nor_answers_diagnostics() -> None:
+    matrix = hal.VirtualSensorMatrix(sum(SLOTS), HALL["mid"], 0)
+    port, clock = lockstep.HostPort(), lockstep.HostClock()
+    board = app.Firmware(
+        PINS, SLOTS, matrix, hal.VirtualLedChain(29), port, clock, 42, protocol=(1, 0)
+    )
+    board.step()
+    hello = _messages(port)[0]
+    assert isinstance(hello, messages.Hello) and hello.name == "tabula-fw 1.0"
+    assert not hello.has("diagnostics") and hello.has("faults")
+    _request(port, messages.DiagnosticRequest())
+    board.step()
+    assert _messages(port) == [
+        messages.ErrorReport(messages.ErrorCode.UNKNOWN_TYPE, None, None, 0x85)
+    ]
 
 
 def test_led_patterns_blink() -> None:

@@ -24,12 +24,16 @@ SETTINGS = {"heartbeat_ms": 100, "stable_scans": 1, "scan_period_ms": 2}
 
 
 def _script() -> list[dict[str, Any]]:
-    """A scripted board's requests, one per ms: moves, noise, a dead sensor, host frames."""
+    """A scripted board's requests, one per ms: moves, noise, a dead sensor, host frames.
+
+    Raw readings are asked twice: of the board (noise on), then of a board rebooted as
+    protocol 1.0, which refuses them.
+    """
     published: list[list[int]] = []
     board = VirtualBoard(SLOTS, PINS["hall"]["mid"], published.append, sleep=lambda _: None)
     board.set_cells(cells_from_board(START))
     requests: list[dict[str, Any]] = [
-        {"boot": [0xC0FFEE, 1, 0, SETTINGS], "readings": published[-1]}
+        {"boot": [0xC0FFEE, 1, 1, SETTINGS], "readings": published[-1]}
     ]
     requests += [{} for _ in range(699)]
     moves = [(23, 19), (12, 8), (19, 23)] * 3
@@ -42,6 +46,7 @@ def _script() -> list[dict[str, Any]]:
     requests[300]["stuck"] = [[40, 0]]
     requests[450]["stuck"] = []
     requests[600]["noise"] = []
+    requests[640]["boot"] = [0xBEEF, 1, 0, SETTINGS]
     host = {
         10: messages.HelloRequest(1, 0),
         200: messages.LedFrame(
@@ -49,6 +54,8 @@ def _script() -> list[dict[str, Any]]:
         ),
         350: messages.ReplayRequest(2),
         500: messages.SnapshotRequest(),
+        520: messages.DiagnosticRequest(),
+        660: messages.DiagnosticRequest(),
     }
     for at, message in host.items():
         requests[at]["rx"] = list(frames.encode_frame(messages.pack(message, at)))
@@ -82,6 +89,10 @@ def test_both_runtimes_put_the_same_bytes_on_the_wire() -> None:
     ]
     kinds = {type(message).__name__ for message in decoded}
     assert kinds >= {"Hello", "Snapshot", "Change", "Heartbeat", "ErrorReport", "Ack"}
+    parts = [m for m in decoded if isinstance(m, messages.Diagnostic)]
+    assert [(p.set_number, p.first) for p in parts] == [(1, 0), (1, 64), (1, 128)]
+    refused = messages.ErrorReport(messages.ErrorCode.UNKNOWN_TYPE, None, None, 0x85)
+    assert refused in decoded[decoded.index(parts[-1]) :]
     noisy = [m for m in decoded if isinstance(m, messages.Change) and 100 <= m.time_ms < 600]
     assert len(noisy) > 20  # the noise's numbers are on the wire...
     assert _wire("cpython", seed=6)[0] != cpython  # ...so another seed gives other bytes

@@ -74,6 +74,10 @@ def test_the_link_path_follows_replugs(tmp_path: Path) -> None:
         assert sim.path == str(link)
         with pytest.raises(LayoutError, match=r"slot 9 of location 0: expected 0..4"):
             sim.noise(0, 9, 100)
+        with pytest.raises(LayoutError, match=r"slot 9 of location 0: expected 0..4"):
+            sim.fault(0, 9, "dead")
+        with pytest.raises(LayoutError, match=r"slot fault 'loose': expected one of dead, noisy"):
+            sim.fault(0, 1, "loose")
     assert not link.exists()
 
 
