@@ -9,18 +9,41 @@ its ``SetupDesk`` protocol and JSON; this is the service's side of it, joining t
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final, Protocol
 
 from controller.match.errors import RefusedError
+from controller.referee import Cells, cells_from_board
 from controller.service.bench import BETWEEN_GAMES, ButtonTest, LampTest, link_words
 from controller.service.service import Service
+from firmware_bridge import (
+    DiagnosticsUnsupportedError,
+    LinkClosedError,
+    Observation,
+    RawSet,
+    RawSetError,
+    classify_slots,
+)
 from hardware.board.json_types import JsonObject
 from hardware.board.scene import Colour
 
 if TYPE_CHECKING:
     from controller.service.camera_bench import CameraBench
 
-__all__ = ["BoardSetup"]
+__all__ = ["SENSOR_SETS", "BoardSetup", "RawReadings"]
+
+SENSOR_SETS: Final = 3
+"""Raw sets read for the heat map: a noisy slot shows between them."""
+
+
+class RawReadings(Protocol):
+    """What the page needs of the sensor board's link (``firmware_bridge.BoardLink``)."""
+
+    @property
+    def observation(self) -> Observation | None:
+        """What the board showed last (None before anything)."""
+
+    async def read_raw_sets(self, count: int, timeout: float = 10.0) -> tuple[RawSet, ...]:
+        """``count`` raw sets of every slot, each of another scan."""
 
 
 class BoardSetup:
@@ -29,11 +52,19 @@ class BoardSetup:
     Args:
         service: the running board service (its LEDs, buttons and links).
         camera: the camera bench, or None for a board without a camera.
+        sensors: the sensor board's link, or None for a board without one.
     """
 
-    def __init__(self, service: Service, *, camera: CameraBench | None = None) -> None:
+    def __init__(
+        self,
+        service: Service,
+        *,
+        camera: CameraBench | None = None,
+        sensors: RawReadings | None = None,
+    ) -> None:
         self.service = service
         self.camera = camera
+        self.sensors = sensors
 
     def state(self) -> JsonObject:
         """The links in words, whether a game is being played, the tests, the orientation."""
@@ -55,6 +86,7 @@ class BoardSetup:
             "between_games": self.service.flow.phase in BETWEEN_GAMES,
             "has_leds": self.service.leds is not None,
             "has_camera": self.camera is not None,
+            "has_sensors": self.sensors is not None,
             "orientation": status.orientation,
             "orientation_pending": status.orientation_pending,
             **self.service.bench.to_json(),
@@ -83,6 +115,55 @@ class BoardSetup:
     async def calibrate(self) -> JsonObject:
         """Calibrate and store it as ``tabula calibrate`` does (:meth:`CameraBench.calibrate`)."""
         return await asyncio.to_thread(self._camera().calibrate)
+
+    async def read_sensors(self, set_out: bool) -> JsonObject:
+        """Every slot's raw reading, class and health (``firmware_bridge.classify_slots``).
+
+        Reading changes nothing on the board: the page may read during a game. A slot is
+        judged stuck against the checkers the board reports, or, with ``set_out``, against
+        a game's starting position (a slot stuck on a checker agrees with what it reports).
+
+        Raises:
+            ActionError: no link, a board whose firmware sends no diagnostics, a set not
+                whole in time (each said in one line).
+        """
+        if self.sensors is None:
+            raise RefusedError("this board has no sensor board ([board] serial_device)")
+        try:
+            sets = await self.sensors.read_raw_sets(SENSOR_SETS)
+        except (DiagnosticsUnsupportedError, RawSetError, TimeoutError, LinkClosedError) as error:
+            raise RefusedError(f"cannot read the sensors: {error}") from None
+        expected: Cells | None = None
+        if set_out:
+            # The orientation maps the board's numbering to the referee's and back.
+            start = cells_from_board(self.service.flow.variant.start)
+            expected = self.service.orientation.logical(start)
+        else:
+            seen = self.sensors.observation
+            expected = seen.cells if seen is not None else None
+        last = sets[-1]
+        hall = last.hall
+        return {
+            "sets": len(sets),
+            "layout": list(last.layout),
+            "hall": {"mid": hall.mid, "fault_low": hall.fault_low, "fault_high": hall.fault_high},
+            "slots": [
+                {
+                    "location": verdict.location,
+                    "slot": verdict.slot,
+                    "label": verdict.label,
+                    "reading": reading.reading,
+                    "class": reading.cls.name.lower(),
+                    "health": verdict.health.value,
+                    "low": verdict.low,
+                    "high": verdict.high,
+                    "reason": verdict.reason,
+                }
+                for verdict, reading in zip(
+                    classify_slots(sets, expected), last.slot_readings(), strict=True
+                )
+            ],
+        }
 
     def _camera(self) -> CameraBench:
         if self.camera is None:

@@ -10,6 +10,8 @@ without it 401, a wrong one or none configured 403, and nothing changes):
 * ``POST /api/setup/lamp`` — ``{"location": 0..28 or null, "colour": "green"|"red"|"amber"}``
   lights one location (28: the status LED), null ends the test;
 * ``POST /api/setup/buttons`` — ``{"on": true|false}`` starts or ends the button test;
+* ``GET /api/setup/sensors`` — every slot's raw reading, class and health (``?start=1``:
+  judged against a game's starting position, where the checkers stand);
 * ``GET /api/setup/camera`` — the frame with the markers found, the board view, the focus
   and exposure figures, the dice read on it;
 * ``POST /api/setup/calibrate`` — find the markers and store the calibration, as
@@ -57,6 +59,11 @@ class SetupDesk(Protocol):
 
     async def test_buttons(self, on: bool) -> None:
         """Start or end the button test."""
+        ...
+
+    async def read_sensors(self, set_out: bool) -> JsonObject:
+        """Every slot's raw reading, class and health (``set_out``: the checkers stand as a
+        game starts)."""
         ...
 
     async def look(self) -> JsonObject:
@@ -155,6 +162,13 @@ async def _buttons(desk: SetupDesk, request: web.Request) -> JsonObject:
     return desk.state()
 
 
+async def _sensors(desk: SetupDesk, request: web.Request) -> JsonObject:
+    start = request.query.get("start", "0")
+    if start not in ("0", "1"):
+        raise BadRequestError(400, f"start {clipped_repr(start)}: expected 0 or 1")
+    return await desk.read_sensors(start == "1")
+
+
 async def _camera(desk: SetupDesk, request: web.Request) -> JsonObject:
     return await desk.look()
 
@@ -171,5 +185,6 @@ def add_setup_routes(app: web.Application, desk: SetupDesk) -> None:
     app.router.add_get("/api/setup/state", _guarded(_state))
     app.router.add_post("/api/setup/lamp", _guarded(_light))
     app.router.add_post("/api/setup/buttons", _guarded(_buttons))
+    app.router.add_get("/api/setup/sensors", _guarded(_sensors))
     app.router.add_get("/api/setup/camera", _guarded(_camera))
     app.router.add_post("/api/setup/calibrate", _guarded(_calibrate))

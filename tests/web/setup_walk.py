@@ -1,8 +1,9 @@
 """A person's walk through the set-up page, in Debian's chromium, on the simulated board.
 
 The board is the demo's (:class:`~controller.simulated.demo.SimulatedBoard`): the real
-service on the simulated sensor board (its firmware on a pty), gpiozero's MockFactory pins
-for the LEDs and buttons. The page's camera looks at a board with its markers, at an angle.
+service on the simulated sensor board (its firmware on a pty, one slot broken), gpiozero's
+MockFactory pins for the LEDs and buttons. The page's camera looks at a board with its
+markers, at an angle.
 
 The browser test runs the walk; ``python -m tests.web.setup_walk docs`` runs it too and
 writes the README's screenshots (phone and desktop) into ``docs``.
@@ -50,7 +51,8 @@ async def walk(folder: Path, shots: Path | None = None) -> None:
         SimulatedBoard(folder / "journal.sqlite", seed=3, board_id="bench") as table,
         async_playwright() as p,
     ):
-        desk = BoardSetup(table.service, camera=CameraBench(lambda: frame, config))
+        camera = CameraBench(lambda: frame, config)
+        desk = BoardSetup(table.service, camera=camera, sensors=table.link)
         app = create_app(table.service, token=TOKEN)
         add_setup_routes(app, desk)
         async with WebServer(app, port=0) as server:
@@ -83,6 +85,13 @@ async def _steps(page: Page, table: SimulatedBoard, config: Path) -> None:
     # The links in words.
     await _text(page, "#links", "connected: the board reports")
     await _text(page, "#game", "Between games")
+    # Sensors: a dead slot named, and drawn on the heat map.
+    table.sim.fault(12, 1, "dead")
+    await page.click("#read-sensors")
+    await _text(page, "#faults", "slot 13/2 (point 13, second sensor) reads 0 counts")
+    await _text(page, "#sensor-summary", "slots faulty")
+    assert (await page.text_content("#sensor-summary") or "").startswith("1 of ")
+    assert await page.get_attribute("#heat [data-slot='13/2']", "class") == "heat-cell dead"
     # LEDs: the status LED's pins, then a point's lamp on the chain.
     pins = table.gpio.pins
     assert pins.status_led_red is not None and pins.status_led_green is not None

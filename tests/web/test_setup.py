@@ -24,7 +24,9 @@ from controller.service.camera_bench import CameraBench, FrameTap
 from controller.service.setup_desk import BoardSetup
 from controller.simulated.board_service import SelfPlayBoard
 from controller.web import WebServer, add_setup_routes, create_app
+from hardware.simulator import BoardSimulator
 from tests.devices.conftest import RecordingFactory
+from tests.firmware_bridge.conftest import FAST, fast_link
 from tests.web.setup_rig import CLOCK, DATA, LATCH, TOKEN, api, camera_frame, latched_frame, shown
 from vision import DiceReader, FolderSource, Image, RollWatcher, calibrate, load_calibration
 
@@ -362,3 +364,60 @@ def test_the_page_looks_at_the_frame_the_dice_reader_took_last(tmp_path: Path) -
     watcher.close()
     watcher.close()
     assert np.array_equal(tap.latest(), frames[1])
+
+
+def run_sensors(
+    body: Callable[[str, BoardSimulator], Awaitable[None]],
+    tmp_path: Path,
+    protocol: tuple[int, int] = (1, 1),
+) -> None:
+    """``body`` given the page's URL, its board's sensors a simulated board on a real pty."""
+
+    async def go() -> None:
+        with BoardSimulator(link=tmp_path / "board", settings=FAST, protocol=protocol) as sim:
+            async with fast_link(str(sim.path)) as link:
+                board = SelfPlayBoard("sensors", seed=2)
+                await board.start()
+                app = create_app(board, token=TOKEN)
+                add_setup_routes(app, BoardSetup(board.service, sensors=link))
+                async with WebServer(app, port=0) as server:
+                    await body(server.url, sim)
+                board.close()
+
+    asyncio.run(go())
+
+
+def test_the_sensors_name_a_dead_a_noisy_and_a_stuck_slot(tmp_path: Path) -> None:
+    async def body(url: str, sim: BoardSimulator) -> None:
+        status, seen = await api(url, "api/setup/sensors")
+        assert status == 200
+        assert [s["health"] for s in seen["slots"]] == ["ok"] * sum(seen["layout"])
+        sim.fault(12, 1, "dead")
+        sim.fault(2, 0, "noisy")
+        sim.fault(0, 4, "stuck")  # point 1 holds two checkers: its fifth slot is empty
+        status, seen = await api(url, "api/setup/sensors?start=1")
+        assert status == 200 and seen["sets"] == 3
+        faults = {s["label"]: s for s in seen["slots"] if s["health"] != "ok"}
+        assert sorted(faults) == ["1/5", "13/2", "3/1"]
+        assert (faults["13/2"]["health"], faults["13/2"]["reading"]) == ("dead", 0)
+        assert faults["13/2"]["reason"] == (
+            "slot 13/2 (point 13, second sensor) reads 0 counts: no signal, check its wire "
+            "and 3V3"
+        )
+        assert faults["3/1"]["health"] == "noisy"
+        assert faults["1/5"]["health"] == "stuck"
+        assert faults["1/5"]["reason"].startswith("slot 1/5 (point 1, fifth sensor)")
+        assert (await api(url, "api/setup/sensors?start=yes"))[0] == 400
+
+    run_sensors(body, tmp_path)
+
+
+def test_a_board_sending_no_diagnostics_is_told_to_update_its_firmware(tmp_path: Path) -> None:
+    async def body(url: str, sim: BoardSimulator) -> None:
+        assert await api(url, "api/setup/sensors") == (
+            409,
+            {"error": "cannot read the sensors: this board's firmware ('tabula-fw 1.0') does "
+                      "not send diagnostics (protocol 1.0): update it"},
+        )  # fmt: skip
+
+    run_sensors(body, tmp_path, protocol=(1, 0))

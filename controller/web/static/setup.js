@@ -69,6 +69,7 @@ function showState(state) {
     textContent: `${p.button} at ${new Date(p.at * 1000).toLocaleTimeString()}`,
   })));
   $("camera-card").classList.toggle("absent", !state.has_camera);
+  $("sensors-card").classList.toggle("absent", !state.has_sensors);
 }
 
 async function poll() {
@@ -134,6 +135,62 @@ async function calibrate() {
   }
 }
 
+// The heat map's columns, as the board lies: points 13..24 on top, 12..1 below, the bars
+// in the middle and the trays at the right (as board.js draws them).
+const HEAT_ROWS = [
+  [12, 13, 14, 15, 16, 17, 24, 18, 19, 20, 21, 22, 23, 27],
+  [11, 10, 9, 8, 7, 6, 25, 5, 4, 3, 2, 1, 0, 26],
+];
+
+function heatColour(reading, hall) {
+  const span = Math.max(1, (hall.fault_high - hall.fault_low) / 2);
+  const strength = Math.min(1, Math.abs(reading - hall.mid) / span);
+  const hue = reading >= hall.mid ? 210 : 30;  // one colour's magnet, or the other's
+  return `hsl(${hue}, 80%, ${Math.round(92 - 52 * strength)}%)`;
+}
+
+function showSensors(seen) {
+  const bySlot = new Map(seen.slots.map((s) => [`${s.location}/${s.slot}`, s]));
+  const rows = HEAT_ROWS.map((row, r) => {
+    const line = document.createElement("div");
+    line.className = "heat-row" + (r ? " bottom" : "");
+    for (const location of row) {
+      const column = document.createElement("div");
+      column.className = "heat-col";
+      const label = Object.assign(document.createElement("span"), { className: "heat-label", textContent: LAMPS[location][1] });
+      const cells = [...Array(seen.layout[location]).keys()].map((slot) => {
+        const s = bySlot.get(`${location}/${slot}`);
+        const cell = document.createElement("span");
+        cell.className = "heat-cell " + s.health;
+        cell.dataset.slot = s.label;
+        cell.title = `${s.label}: ${s.reading} counts, ${s.class}, ${s.health}`;
+        cell.style.background = s.health === "ok" ? heatColour(s.reading, seen.hall) : "";
+        if (s.health !== "ok") cell.textContent = s.health[0].toUpperCase();
+        return cell;
+      });
+      if (r) cells.reverse();  // slots count from the board's edge
+      column.replaceChildren(...(r ? [...cells, label] : [label, ...cells]));
+      line.appendChild(column);
+    }
+    return line;
+  });
+  $("heat").replaceChildren(...rows);
+  const bad = seen.slots.filter((s) => s.health !== "ok");
+  $("sensor-summary").textContent = bad.length
+    ? `${bad.length} of ${seen.slots.length} slots faulty (from ${seen.sets} readings of each)`
+    : `every one of the ${seen.slots.length} slots reads right (from ${seen.sets} readings of each)`;
+  $("faults").replaceChildren(...bad.map((s) => Object.assign(document.createElement("li"), { textContent: s.reason })));
+}
+
+async function readSensors() {
+  report("reading the sensors…", true);
+  const seen = await call(`/api/setup/sensors?start=${$("set-out").checked ? 1 : 0}`, "read the sensors");
+  if (seen) {
+    showSensors(seen);
+    report("sensors read", true);
+  }
+}
+
 async function orientation(swap) {
   const done = await call("/api/action", "orientation", swap ? { action: "orientation", swap: true } : { action: "orientation" });
   if (done) report("orientation confirmed", true);
@@ -151,6 +208,7 @@ function setup() {
   $("lamp-off").onclick = () => { walking = null; light(null); };
   $("button-test").onclick = () => buttonTest(true);
   $("button-test-end").onclick = () => buttonTest(false);
+  $("read-sensors").onclick = () => readSensors();
   $("look").onclick = () => look();
   $("calibrate").onclick = () => calibrate();
   $("confirm-orientation").onclick = () => orientation(false);
