@@ -18,7 +18,6 @@ from controller.service.service import Service
 from firmware_bridge import (
     DiagnosticsUnsupportedError,
     LinkClosedError,
-    Observation,
     RawSet,
     RawSetError,
     classify_slots,
@@ -31,16 +30,12 @@ if TYPE_CHECKING:
 
 __all__ = ["SENSOR_SETS", "BoardSetup", "RawReadings"]
 
-SENSOR_SETS: Final = 3
-"""Raw sets read for the heat map: a noisy slot shows between them."""
+SENSOR_SETS: Final = 5
+"""Raw sets read for the heat map: a noisy slot shows in the spread of its readings."""
 
 
 class RawReadings(Protocol):
     """What the page needs of the sensor board's link (``firmware_bridge.BoardLink``)."""
-
-    @property
-    def observation(self) -> Observation | None:
-        """What the board showed last (None before anything)."""
 
     async def read_raw_sets(self, count: int, timeout: float = 10.0) -> tuple[RawSet, ...]:
         """``count`` raw sets of every slot, each of another scan."""
@@ -119,9 +114,10 @@ class BoardSetup:
     async def read_sensors(self, set_out: bool) -> JsonObject:
         """Every slot's raw reading, class and health (``firmware_bridge.classify_slots``).
 
-        Reading changes nothing on the board: the page may read during a game. A slot is
-        judged stuck against the checkers the board reports, or, with ``set_out``, against
-        a game's starting position (a slot stuck on a checker agrees with what it reports).
+        Reading changes nothing on the board: the page may read during a game. Only with
+        ``set_out`` (the checkers stand as a game starts) is a slot judged stuck, against
+        that position: what the board reports comes from the same sensors, a stuck one
+        included, and would agree with it.
 
         Raises:
             ActionError: no link, a board whose firmware sends no diagnostics, a set not
@@ -138,9 +134,6 @@ class BoardSetup:
             # The orientation maps the board's numbering to the referee's and back.
             start = cells_from_board(self.service.flow.variant.start)
             expected = self.service.orientation.logical(start)
-        else:
-            seen = self.sensors.observation
-            expected = seen.cells if seen is not None else None
         last = sets[-1]
         hall = last.hall
         return {

@@ -87,6 +87,7 @@ async def _steps(page: Page, table: SimulatedBoard, config: Path) -> None:
     await _text(page, "#game", "Between games")
     # Sensors: a dead slot named, and drawn on the heat map.
     table.sim.fault(12, 1, "dead")
+    await _until_dead(table, 12, 1)
     await page.click("#read-sensors")
     await _text(page, "#faults", "slot 13/2 (point 13, second sensor) reads 0 counts")
     await _text(page, "#sensor-summary", "slots faulty")
@@ -131,6 +132,18 @@ async def _steps(page: Page, table: SimulatedBoard, config: Path) -> None:
         await page.wait_for_function(loaded, arg=picture, timeout=_WAIT_MS)
     # Orientation, as on the board's page.
     await _text(page, "#orientation", "near side")
+
+
+async def _until_dead(table: SimulatedBoard, location: int, slot: int) -> None:
+    """Wait until the board scans the slot broken a moment ago (a set reads it 0)."""
+    async with asyncio.timeout(_WAIT_MS / 1000):
+        while True:
+            raw = await table.link.read_raw()
+            if any(
+                (seen.location, seen.slot, seen.reading) == (location, slot, 0)
+                for seen in raw.slot_readings()
+            ):
+                return
 
 
 async def _screenshots(page: Page, shots: Path) -> None:
