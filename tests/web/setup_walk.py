@@ -79,7 +79,7 @@ async def _steps(page: Page, table: SimulatedBoard, config: Path) -> None:
     # Without the token every action is refused, and the page says so.
     await page.fill("#token", "")
     await page.click("#walk")
-    await _text(page, "#setup-result", "light refused (401)")
+    await _text(page, "#action-result", "light refused (401)")
     await _text(page, "#token-needed", "Every set-up action is refused")
     await page.fill("#token", TOKEN)
     # The links in words.
@@ -121,7 +121,7 @@ async def _steps(page: Page, table: SimulatedBoard, config: Path) -> None:
     await page.click("#look")
     await _text(page, "#markers", "0, 1, 2, 3")
     await page.click("#calibrate")
-    await _text(page, "#setup-result", "calibration stored in")
+    await _text(page, "#action-result", "calibration stored in")
     assert load_calibration(config) is not None
     await _text(page, "#calibration", "stored")
     loaded = (

@@ -7,17 +7,6 @@ const LAMPS = [...Array(24).keys()].map((i) => [i, String(i + 1)])
 const POLL_MS = 700;
 let walking = null;
 
-function token() {
-  const value = $("token").value.trim();
-  try { localStorage.setItem("tabula-token", value); } catch (e) { /* private mode */ }
-  return value;
-}
-
-function report(text, ok) {
-  $("setup-result").textContent = text;
-  $("setup-result").className = "action-result " + (ok ? "ok" : "refused");
-}
-
 // One call of the API; the JSON answer, or null once the refusal is reported (the
 // state's polling only says when the token is missing).
 async function call(path, what, body, quiet = false) {
@@ -197,7 +186,7 @@ async function orientation(swap) {
 }
 
 function setup() {
-  try { $("token").value = localStorage.getItem("tabula-token") || ""; } catch (e) { /* private mode */ }
+  restoreToken();
   for (const [location, label] of LAMPS) {
     const button = Object.assign(document.createElement("button"), { type: "button", textContent: label });
     button.dataset.location = String(location);
