@@ -154,6 +154,9 @@ class CameraBench:
         self.config = config
         self._make_reader = reader or (lambda c: DiceReader(c, expected_dice=2))
         self._reader: tuple[Calibration | None, DiceReader] | None = None
+        # One look at a time: two phones pressing Look would share the reader's nets,
+        # which OpenCV does not run from two threads at once.
+        self._busy = threading.Lock()
 
     def _frame(self) -> Image:
         try:
@@ -162,6 +165,10 @@ class CameraBench:
             raise RefusedError(f"the camera gives no frame: {error}") from None
         if frame is None:
             raise RefusedError("the camera gives no frame: is it plugged in and configured?")
+        if frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
+            raise RefusedError(
+                f"the camera's frame is no colour picture: {frame.dtype} {frame.shape}"
+            )
         return frame
 
     def _stored(self) -> Calibration | None:
@@ -188,6 +195,10 @@ class CameraBench:
         Raises:
             RefusedError: the camera gives no frame, or the stored calibration is broken.
         """
+        with self._busy:
+            return self._look()
+
+    def _look(self) -> JsonObject:
         frame = self._frame()
         detection = find_markers(frame)
         stored = self._stored()
@@ -224,15 +235,18 @@ class CameraBench:
             RefusedError: no frame, fewer than four markers (named), or the configuration
                 cannot be written; the configuration is then left as it was.
         """
-        frame = self._frame()
-        try:
-            calibration, detection = calibrate(frame)
-            save_calibration(self.config, calibration)
-        except CalibrationError as error:
-            raise RefusedError(f"not calibrated: {error}") from None
-        except OSError as error:
-            raise RefusedError(f"cannot store the calibration in {self.config}: {error}") from None
-        answer = self.look()
+        with self._busy:
+            frame = self._frame()
+            try:
+                calibration, detection = calibrate(frame)
+                save_calibration(self.config, calibration)
+            except CalibrationError as error:
+                raise RefusedError(f"not calibrated: {error}") from None
+            except OSError as error:
+                raise RefusedError(
+                    f"cannot store the calibration in {self.config}: {error}"
+                ) from None
+            answer = self._look()
         answer["stored"] = str(self.config)
         answer["markers"] = sorted(detection.corners)  # those the calibration used
         return answer

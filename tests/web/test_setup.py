@@ -437,3 +437,40 @@ def test_a_board_sending_no_diagnostics_is_told_to_update_its_firmware(tmp_path:
         )  # fmt: skip
 
     run_sensors(body, tmp_path, protocol=(1, 0))
+
+
+def test_a_frame_that_is_no_colour_picture_is_refused_in_one_line(tmp_path: Path) -> None:
+    grey = np.zeros((48, 64), np.uint8)
+    bench = CameraBench(lambda: grey, tmp_path / "tabula.toml")
+    for act in (bench.look, bench.calibrate):
+        with pytest.raises(ValueError, match=r"the camera's frame is no colour picture: uint8"):
+            act()
+    assert not (tmp_path / "tabula.toml").exists()
+
+
+def test_garbled_set_up_requests_get_a_4xx_never_a_5xx(tmp_path: Path) -> None:
+    """Methods, bodies and queries a route does not take: each refused in one JSON line
+    (aiohttp's router answers an unknown path or method itself, in plain text)."""
+    import aiohttp
+
+    bodies = [b"", b"{", b"null", b'"x"', b"[]", b'{"location": 1e999}', b"\xff\xfe",
+              b'{"location": -1}', b'{"location": 3, "colour": null}', b'{"on": 1}',
+              b'{"a": ' * 40 + b"1" + b"}" * 40]  # fmt: skip
+
+    async def body(rig: Rig) -> None:
+        headers = {"Authorization": f"Bearer {TOKEN}", "Content-Type": "application/json"}
+        async with aiohttp.ClientSession() as session:
+            for path in ("lamp", "buttons", "calibrate", "state", "camera", "sensors", "x"):
+                for method in ("GET", "POST", "PUT", "DELETE"):
+                    for data in bodies if method == "POST" else [b""]:
+                        url = rig.url + f"api/setup/{path}?start=2&location=%ff"
+                        async with session.request(
+                            method, url, data=data, headers=headers
+                        ) as response:
+                            where = f"{method} {path} {data[:20]!r}"
+                            assert response.status < 500, where
+                            if response.status >= 400 and response.status not in (404, 405):
+                                assert "error" in await response.json(), where
+        assert rig.board.service.bench.to_json()["lamp"] is None
+
+    run(body, tmp_path)
