@@ -105,6 +105,11 @@ async def _steps(page: Page, table: SimulatedBoard, config: Path) -> None:
     await page.click("#lamps button[data-location='28']")
     await _text(page, "#lamp-lit", "lit: status LED, red")
     assert (red.state, green.state) == (True, False)
+    await page.click("#walk")  # each location in turn, until Off
+    await _text(page, "#lamp-lit", "lit: point 2, red")
+    await page.click("#lamp-off")
+    await _text(page, "#lamp-lit", "no test lamp lit")
+    await _text(page, "#action-result", "LED test over")
     await page.click("#lamps button[data-location='12']")
     await _text(page, "#lamp-lit", "lit: point 13, red")
     chain = table.service.leds
