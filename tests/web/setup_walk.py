@@ -61,7 +61,9 @@ async def walk(folder: Path, shots: Path | None = None) -> None:
                 page = await browser.new_page(viewport=DESKTOP)
                 errors: list[str] = []
                 page.on("pageerror", lambda error: errors.append(str(error)))
-                await page.goto(server.url + "setup")
+                await page.goto(server.url)  # the board's page links to its set-up
+                await page.click("a[href='/setup']")
+                await page.wait_for_url(server.url + "setup", timeout=_WAIT_MS)
                 await _steps(page, table, config)
                 if shots is not None:
                     await _screenshots(page, shots)
