@@ -11,6 +11,9 @@
 * :mod:`~controller.service.match_journal` — the journal opened, resumed, rotated, exported.
 * :mod:`~controller.service.edges`, :mod:`~controller.service.camera` — what the service
   needs of the board link and the dice source; the camera's events as inputs.
+* :mod:`~controller.service.setup_desk` — the set-up page's side of the board: the lamp and
+  button tests between games (:mod:`~controller.service.bench`), the camera looked at and
+  calibrated (:mod:`~controller.service.camera_bench`), the links in words.
 
 The simulated table that ``tabula demo`` and the tests run it on is
 :mod:`controller.simulated`.

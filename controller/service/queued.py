@@ -1,8 +1,8 @@
 """What the service's one queue holds: the match's inputs, and the few items that are not.
 
 Why a vocabulary of its own: the loop (:mod:`~controller.service.service`) takes every
-item from one queue in order, so a refresh, the board's raw cells, an engine's answer and
-an action on the match wait their turn beside the match's inputs.
+item from one queue in order, so a refresh, the board's raw cells, an engine's answer, an
+action on the match and a set-up test wait their turn beside the match's inputs.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from controller.match.inputs import Input
 from controller.referee import Cells
 from controller.service.actions import MatchAction
+from controller.service.bench import BenchChange
 from controller.service.teacher import Aid
 
 __all__ = ["REFRESH", "Control", "Item", "Physical", "Queued", "Refresh"]
@@ -40,7 +41,7 @@ class Control:
     action: MatchAction
 
 
-Item = Input | Refresh | Aid | Physical | Control
+Item = Input | Refresh | Aid | Physical | Control | BenchChange
 
 
 @dataclass(slots=True)

@@ -47,6 +47,7 @@ from controller.record.journal import Journal, archive_path
 from controller.referee import Button, Cells, Display, Mode
 from controller.rules import BACKGAMMON, Rules, Variant, WinKind, Xgid
 from controller.service.actions import CONTROLS, MatchAction, action_input, new_match_start
+from controller.service.bench import BETWEEN_GAMES, Bench, BenchChange, LampTest
 from controller.service.board_status import MoveList, build_status
 from controller.service.counters import Counters
 from controller.service.edges import BoardFeed, ButtonFeed, DiceSource
@@ -124,6 +125,8 @@ class Service:
         self.journal = journal
         self.seating = Seating(Orientation.of_flipped(flipped), confirm=confirm_orientation)
         self.leds = leds
+        self.bench = Bench(clock)
+        """The set-up page's lamp and button tests (between games only)."""
         self._clock = clock
         self._queue: asyncio.Queue[Queued] = asyncio.Queue()
         self._subscribers: list[asyncio.Queue[BoardStatus | BoardEvent]] = []
@@ -156,6 +159,11 @@ class Service:
         return self.seating.orientation
 
     @property
+    def board_problem(self) -> str | None:
+        """What is wrong with the sensor board's link now (its ``problem``), if anything."""
+        return self._board_problem
+
+    @property
     def orienting(self) -> bool:
         """Waiting for the players to confirm the orientation (no opening roll before)."""
         return self.seating.pending
@@ -183,7 +191,15 @@ class Service:
     async def apply(self, action: Action) -> None:
         """Carry out ``action`` (journalled first), or raise ActionError and change nothing."""
         taken = action_input(action)
-        item = Control(taken) if isinstance(taken, CONTROLS) else taken
+        await self._answered(Control(taken) if isinstance(taken, CONTROLS) else taken)
+
+    async def set_up(self, change: BenchChange) -> None:
+        """Start, move or end a set-up test (:mod:`~controller.service.bench`) in the
+        queue's order, or raise ActionError (a game is being played, no LEDs)."""
+        await self._answered(change)
+
+    async def _answered(self, item: Item) -> None:
+        """Queue ``item`` and wait until the loop has taken it, or raise what it refused."""
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._queue.put_nowait(Queued(item, done))
         await done
@@ -196,7 +212,10 @@ class Service:
     # Inputs from the edges.
 
     def press(self, key: Button) -> None:
-        """A button was pressed: Mode switches the mode, any other goes to the match."""
+        """A button was pressed: noted for the set-up page, kept there during its button
+        test; else Mode switches the mode, any other goes to the match."""
+        if self.bench.takes(key):
+            return
         if key is Button.MODE:
             self.next_mode()
         else:
@@ -314,6 +333,12 @@ class Service:
             return
         if isinstance(item, Control):
             await self._control(item.action)
+            return
+        if isinstance(item, BenchChange):
+            if isinstance(item, LampTest) and self.leds is None:
+                raise RefusedError("this board has no LEDs to test ([gpio] leds = 'none')")
+            self.bench.change(item, self.flow.phase)
+            await self._show()
             return
         if isinstance(item, Physical):
             item = Observed(self.seating.seen(item.cells, self.flow.variant.start))
@@ -448,8 +473,10 @@ class Service:
 
     async def _show(self) -> None:
         display = self._display()
+        if self.flow.phase not in BETWEEN_GAMES:
+            self.bench.game_going_on()
         if self.leds is not None:
-            scene = self.orientation.physical(display.scene)
+            scene = self.bench.scene() or self.orientation.physical(display.scene)
             if scene != self.leds.scene:
                 await self.leds.show(scene)
                 self.counters.led_updates += 1

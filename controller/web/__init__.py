@@ -2,6 +2,7 @@
 
 * :func:`create_app` — the aiohttp application of one :class:`~controller.status.BoardService`.
 * :class:`WebServer` — serves an application on a host and port (an async context manager).
+* :func:`add_setup_routes` — the set-up page (``/setup``) of a :class:`SetupDesk`.
 * :mod:`~controller.web.body` — a request's JSON body, read within limits (64 KiB, 16 deep).
 * ``static/`` — the page: plain HTML, CSS and JavaScript drawing the board in SVG.
 """
@@ -9,12 +10,15 @@
 from controller.web.app import STATIC, Fanout, create_app, json_error, sse_headers, stream
 from controller.web.errors import WebError
 from controller.web.server import WebServer
+from controller.web.setup import SetupDesk, add_setup_routes
 
 __all__ = [
     "STATIC",
     "Fanout",
+    "SetupDesk",
     "WebError",
     "WebServer",
+    "add_setup_routes",
     "create_app",
     "json_error",
     "sse_headers",

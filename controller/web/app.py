@@ -59,6 +59,7 @@ __all__ = [
     "close_after_unread_body",
     "create_app",
     "json_error",
+    "refusal",
     "sse_headers",
     "static_file",
     "stream",
@@ -237,7 +238,7 @@ async def _stream(request: web.Request) -> web.StreamResponse:
     return await stream(request, request.app[_FANOUT], encode)
 
 
-def _refusal(request: web.Request) -> web.Response | None:
+def refusal(request: web.Request) -> web.Response | None:
     """The response refusing a request without the right token, or None if it has it."""
     token = request.app[_TOKEN]
     if not token:
@@ -255,9 +256,9 @@ def _refusal(request: web.Request) -> web.Response | None:
 
 
 async def _action(request: web.Request) -> web.StreamResponse:
-    refusal = _refusal(request)
-    if refusal is not None:
-        return refusal
+    refused = refusal(request)
+    if refused is not None:
+        return refused
     try:
         action = action_from_json(await read_json(request))
     except BadRequestError as error:
@@ -286,9 +287,9 @@ async def _export(request: web.Request) -> web.StreamResponse:
     if kind is None:
         formats = ", ".join(EXPORT_FORMATS)
         return json_error(404, f"no export format {clipped_repr(fmt)}: {formats}")
-    refusal = _refusal(request)
-    if refusal is not None:
-        return refusal
+    refused = refusal(request)
+    if refused is not None:
+        return refused
     service = request.app[_SERVICE]
     try:
         text = service.export(kind)
@@ -308,9 +309,9 @@ async def _review(request: web.Request) -> web.StreamResponse:
     kinds = {"html": "text/html", "text": "text/plain", "sgf": "text/plain"}
     if fmt not in kinds:
         return json_error(404, f"no review format {clipped_repr(fmt)}: html, text or sgf")
-    refusal = _refusal(request)
-    if refusal is not None:
-        return refusal
+    refused = refusal(request)
+    if refused is not None:
+        return refused
     service = request.app[_SERVICE]
     review = getattr(service, "review", None)
     if review is None:
@@ -327,7 +328,8 @@ async def _review(request: web.Request) -> web.StreamResponse:
 
 
 def create_app(service: BoardService, *, token: str | None) -> web.Application:
-    """The board's web application (serve it with ``aiohttp.web.AppRunner``).
+    """The board's web application (serve it with ``aiohttp.web.AppRunner``); the set-up
+    page is added with :func:`controller.web.setup.add_setup_routes`.
 
     Args:
         service: the board shown and acted upon.

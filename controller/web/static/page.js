@@ -65,17 +65,6 @@ function connect() {
   source.onmessage = (message) => show(JSON.parse(message.data));
 }
 
-function token() {
-  const value = $("token").value.trim();
-  try { localStorage.setItem("tabula-token", value); } catch (e) { /* private mode */ }
-  return value;
-}
-
-function report(text, ok) {
-  $("action-result").textContent = text;
-  $("action-result").className = "action-result " + (ok ? "ok" : "refused");
-}
-
 async function act(body) {
   const headers = { "Content-Type": "application/json" };
   const t = token();
@@ -127,7 +116,7 @@ function setup() {
   for (const id of ["die1", "die2"]) {
     for (let d = 1; d <= 6; d++) $(id).appendChild(Object.assign(document.createElement("option"), { value: d, textContent: d }));
   }
-  try { $("token").value = localStorage.getItem("tabula-token") || ""; } catch (e) { /* private mode */ }
+  restoreToken();
   $("enter-dice").onclick = () => act({ action: "enter-dice", dice: [Number($("die1").value), Number($("die2").value)] });
   $("accept").onclick = () => act({ action: "accept" });
   $("demand").onclick = () => act({ action: "demand" });

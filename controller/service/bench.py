@@ -1,0 +1,173 @@
+"""The set-up page's tests on the board's own devices: one lamp lit, the buttons named.
+
+Why in the service: the LEDs and the buttons belong to the match while a game is played,
+so the tests go through the service's one queue, in order with the match's inputs, and
+hold only between games (before a game's opening roll, or once the match is over). Mid-game
+they are refused (409 on the page) and nothing of the match changes; a game that starts
+while a test is on ends the test, and the LEDs show the game's lamps again.
+
+* The lamp test lights one location (or the status LED) through the service's own LED
+  back-end, in place of the scene the match shows.
+* Every button press is noted (the page names the last ones). While the button test is on
+  a press is only noted, not handed to the match (Done would confirm the orientation, Mode
+  switch the mode); the test ends by itself :data:`BUTTON_TEST_S` after it was started or a
+  button was last pressed, so a phone left aside never leaves the buttons dead.
+"""
+
+from __future__ import annotations
+
+import collections
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Final
+
+from controller.match.errors import RefusedError
+from controller.referee import Button
+from hardware.board.geometry import LOCATIONS, location_name
+from hardware.board.json_types import JsonObject
+from hardware.board.scene import Colour, Lamp, Scene
+
+__all__ = [
+    "BETWEEN_GAMES",
+    "BUTTON_TEST_S",
+    "LINK_WORDS",
+    "STATUS_LAMP",
+    "Bench",
+    "BenchChange",
+    "ButtonTest",
+    "LampTest",
+    "link_words",
+]
+
+BUTTON_TEST_S: Final = 60.0
+"""Seconds the button test lasts after it was started or a button was last pressed."""
+STATUS_LAMP: Final = LOCATIONS
+"""The lamp test's number of the status LED (after the 28 locations)."""
+BETWEEN_GAMES: Final = frozenset({"opening", "match-over"})
+"""The flow's phases in which no game is being played: the set-up tests may run."""
+_PRESSES_KEPT = 12
+
+LINK_WORDS: Final[dict[str, dict[str, str]]] = {
+    "board": {
+        "off": "not started: no sensor board configured",
+        "searching": "searching for the board: unplugged, or not answering",
+        "syncing": "connected, resyncing: asking the board its version and position",
+        "live": "connected: the board reports",
+        "stale": "silent: no heartbeat from the board",
+    },
+    "camera": {
+        "off": "no camera configured",
+        "live": "seeing the board",
+        "covered": "covered: a hand or a player over the board",
+    },
+}
+"""Each link's states in words (``BoardStatus.links``), as the status LED shows them."""
+
+
+def link_words(link: str, state: str, problem: str | None = None) -> str:
+    """``state`` of ``link`` in words, with the board's ``problem`` when there is one.
+
+    >>> link_words("board", "stale", "no heartbeat for 3.0 s")
+    'silent: no heartbeat from the board (no heartbeat for 3.0 s)'
+    """
+    words = LINK_WORDS.get(link, {}).get(state, state)
+    return f"{words} ({problem})" if problem else words
+
+
+@dataclass(frozen=True, slots=True)
+class LampTest:
+    """Light ``location`` (0..27, or :data:`STATUS_LAMP`) in ``colour``; None ends the test."""
+
+    location: int | None
+    colour: Colour = Colour.GREEN
+
+
+@dataclass(frozen=True, slots=True)
+class ButtonTest:
+    """Start (``on``) or end the button test."""
+
+    on: bool
+
+
+BenchChange = LampTest | ButtonTest
+
+
+@dataclass(frozen=True, slots=True)
+class _Press:
+    button: Button
+    at: float
+
+
+class Bench:
+    """The lamp test and the button test of one board (state the service's loop owns).
+
+    Args:
+        clock: the service's clock (seconds), stamping presses and ending the button test.
+        button_test_s: how long the button test outlives its start or last press.
+    """
+
+    def __init__(self, clock: Callable[[], float], button_test_s: float = BUTTON_TEST_S) -> None:
+        self._clock = clock
+        self._button_test_s = button_test_s
+        self.lamp: LampTest | None = None
+        """The lamp lit by the test, or None."""
+        self._button_test_until: float | None = None
+        self._presses: collections.deque[_Press] = collections.deque(maxlen=_PRESSES_KEPT)
+
+    @property
+    def testing_buttons(self) -> bool:
+        """Whether presses are noted only (not handed to the match)."""
+        until = self._button_test_until
+        return until is not None and self._clock() < until
+
+    def change(self, change: BenchChange, phase: str) -> None:
+        """Start, move or end a test, the match being in ``phase``.
+
+        Raises:
+            RefusedError: a test started mid-game (ending one is always taken).
+        """
+        starting = change.location is not None if isinstance(change, LampTest) else change.on
+        if starting and phase not in BETWEEN_GAMES:
+            raise RefusedError(
+                f"a game is being played ({phase}): the set-up tests wait until it is over"
+            )
+        if isinstance(change, LampTest):
+            self.lamp = change if change.location is not None else None
+        else:
+            self._button_test_until = self._clock() + self._button_test_s if change.on else None
+
+    def game_going_on(self) -> None:
+        """A game is being played: end both tests (the LEDs show the game's lamps again)."""
+        self.lamp = None
+        self._button_test_until = None
+
+    def scene(self) -> Scene | None:
+        """The lamp test's scene, or None when no test lamp is lit."""
+        if self.lamp is None or self.lamp.location is None:
+            return None
+        lamp = Lamp(self.lamp.colour)
+        if self.lamp.location == STATUS_LAMP:
+            return Scene.of({}, status=lamp)
+        return Scene.of({self.lamp.location: lamp})
+
+    def takes(self, button: Button) -> bool:
+        """Note a press of ``button``; True when the button test keeps it from the match."""
+        now = self._clock()
+        testing = self.testing_buttons
+        self._presses.append(_Press(button, now))
+        if testing:
+            self._button_test_until = now + self._button_test_s
+        return testing
+
+    def to_json(self) -> JsonObject:
+        """The tests' state for the page: the lamp lit, the button test, the last presses."""
+        lamp = self.lamp
+        lit: JsonObject | None = None
+        if lamp is not None and lamp.location is not None:
+            name = "status LED" if lamp.location == STATUS_LAMP else location_name(lamp.location)
+            lit = {"location": lamp.location, "name": name, "colour": lamp.colour.name.lower()}
+        return {
+            "lamp": lit,
+            "testing_buttons": self.testing_buttons,
+            "presses": [{"button": p.button.value, "at": p.at} for p in self._presses],
+        }
