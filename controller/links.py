@@ -22,6 +22,7 @@ __all__ = [
     "LinkSignal",
     "LinkState",
     "link_text",
+    "link_words",
     "with_link_lamp",
 ]
 
@@ -78,11 +79,20 @@ def with_link_lamp(scene: Scene, links: Mapping[str, str]) -> Scene:
     return scene.with_status(signal.lamp)
 
 
+def link_words(link: str, state: str, problem: str | None = None) -> str:
+    """``state`` of ``link`` in words, with the board's ``problem`` when there is one.
+
+    >>> link_words("board", "stale", "no heartbeat for 3.0 s")
+    'silent: it stopped answering (check the cable and its power) (no heartbeat for 3.0 s)'
+    """
+    signal = _TABLES.get(link, (link, {}))[1].get(state)
+    words = state if signal is None else signal.words
+    return f"{words} ({problem})" if problem else words
+
+
 def link_text(links: Mapping[str, str]) -> str:
     """Every link's state in words (``sensor board: connected; camera: watching the dice``)."""
-    parts = []
-    for link, state in links.items():
-        name, table = _TABLES.get(link, (link, {}))
-        signal = table.get(state)
-        parts.append(f"{name}: {state if signal is None else signal.words}")
-    return "; ".join(parts)
+    return "; ".join(
+        f"{_TABLES.get(link, (link, {}))[0]}: {link_words(link, state)}"
+        for link, state in links.items()
+    )

@@ -57,6 +57,7 @@ from vision._calibration import (
     marker_image,
     save_calibration,
 )
+from vision._focus import MAX_EDGE_BLUR, edge_blur
 from vision._hands import (
     Arm,
     draw_arm,
@@ -99,6 +100,7 @@ __all__ = [
     "CUBE_VALUES",
     "IMAGE_SUFFIXES",
     "MARKER_CENTRES",
+    "MAX_EDGE_BLUR",
     "Arm",
     "BoardView",
     "Calibration",
@@ -136,6 +138,7 @@ __all__ = [
     "calibrate",
     "calibration_file",
     "draw_arm",
+    "edge_blur",
     "find_markers",
     "frame_change",
     "hand_crossing",

@@ -19,7 +19,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 from controller.config import Config, ConfigError, load_config
-from controller.doctor._camera import MAX_EDGE_BLUR, WARM_UP_FRAMES, check_camera, edge_blur
+from controller.doctor._camera import WARM_UP_FRAMES, check_camera
 from controller.doctor._finding import Finding, Status, fail, ok
 from controller.doctor._host import check_engine, check_gpio, check_journal, check_mqtt
 from controller.doctor._sensors import CHECKERS, check_sensors
@@ -28,7 +28,6 @@ from controller.doctor._serial import BY_ID, check_board, check_device
 __all__ = [
     "BY_ID",
     "CHECKERS",
-    "MAX_EDGE_BLUR",
     "WARM_UP_FRAMES",
     "Finding",
     "Status",
@@ -42,7 +41,6 @@ __all__ = [
     "check_mqtt",
     "check_sensors",
     "diagnose",
-    "edge_blur",
 ]
 
 

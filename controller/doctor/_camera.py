@@ -16,23 +16,20 @@ from controller.doctor._finding import Finding, fail, ok, warn
 from vision import (
     BOARD_SIZE,
     MARKER_CENTRES,
+    MAX_EDGE_BLUR,
     Calibration,
     CalibrationError,
     CameraError,
     Image,
     ImageError,
     calibrate,
+    edge_blur,
     load_calibration,
     open_source,
 )
 
-__all__ = ["MAX_EDGE_BLUR", "MAX_MARKER_SHIFT", "WARM_UP_FRAMES", "check_camera", "edge_blur"]
+__all__ = ["MAX_MARKER_SHIFT", "WARM_UP_FRAMES", "check_camera"]
 
-#: Edge blur (px, at :data:`vision.BOARD_SIZE`'s width) above which the lens needs focusing.
-#: Measured on rendered boards of five seeds, with and without markers and sensor noise, at
-#: 640 and 1280 pixels wide: sharp 0.7-1.2; under a Gaussian blur of 1.25 board-view pixels
-#: 1.4-1.7, where the first of the four ArUco markers (cells of 4 pixels) is lost.
-MAX_EDGE_BLUR = 1.4
 #: How far (board-view pixels) the markers may lie from where the calibration puts them:
 #: half a die's width, beyond which a die near the bar may be judged on the wrong half.
 MAX_MARKER_SHIFT = 8.0
@@ -42,33 +39,6 @@ _CALIBRATE = (
     'set [camera] calibration = "/etc/tabula/camera.toml" in the configuration, then '
     "tabula calibrate --config CONFIG (it writes that file)"
 )
-
-
-def edge_blur(frame: Image) -> float:
-    """How far the frame's sharpest edges spread, in pixels of a frame as wide as the board view.
-
-    Why not the variance of the Laplacian: it measures what the picture holds as much as its
-    focus (39 to 714 on sharp rendered boards) and grows with sensor noise. An edge of
-    contrast ``c`` blurred by a Gaussian of sigma ``s`` has a steepest slope of
-    ``c / (s * sqrt(2 pi))``: at each pixel of a strong edge (a local contrast of at least
-    half the frame's), ``s`` from the local contrast and the slope; the sharpest edges
-    (the 5th percentile) are the focus.
-    """
-    grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
-    grey = grey.astype(np.float32)
-    width: int = grey.shape[1]
-    scale = width / BOARD_SIZE[0]
-    # A 3x3 Sobel sums 8 differences of neighbours: divided by 8, a slope per pixel.
-    slope = np.hypot(cv2.Sobel(grey, cv2.CV_32F, 1, 0), cv2.Sobel(grey, cv2.CV_32F, 0, 1)) / 8
-    # The contrast around each pixel, over a window wider than a blur worth measuring.
-    window = np.ones((2 * round(5 * scale) + 1,) * 2, np.uint8)
-    local = cv2.dilate(grey, window) - cv2.erode(grey, window)
-    strong = float(np.percentile(grey, 99) - np.percentile(grey, 1)) / 2
-    edges = (local >= max(strong, 1.0)) & (slope > 0)
-    if not edges.any():
-        return math.inf  # a flat picture: no edge at all
-    spreads = local[edges] / (slope[edges] * math.sqrt(2 * math.pi))
-    return float(np.percentile(spreads, 5)) / scale
 
 
 def check_camera(camera: CameraConfig) -> list[Finding]:

@@ -16,9 +16,10 @@ from firmware_bridge import (
     RawSetError,
     classify_slots,
 )
+from firmware_bridge.slot_health import NOISE_SETS
 from hardware.board.geometry import Cell, cells_from_board
 
-__all__ = ["CHECKERS", "FIRMWARE", "SCANS", "check_sensors"]
+__all__ = ["CHECKERS", "FIRMWARE", "check_sensors"]
 
 #: What may lie on the board during the check, by name: its cells (None: anything, so no
 #: slot can be called stuck), and how a person says it.
@@ -27,11 +28,6 @@ CHECKERS: dict[str, tuple[tuple[Cell, ...] | None, str]] = {
     "none": (cells_from_board((0,) * 26), "no checker on the board"),
     "any": (None, "the checkers unknown: stuck slots not sought"),
 }
-#: Scans compared: noise shows as the spread between scans. A slot jumping uniformly by
-#: +-4000 counts (the simulator's noisy slot) spreads wider than the firmware tolerates
-#: (1500) in all but one run in 15,000 with eight scans, one in 200 with five; eight scans
-#: take 160 ms of a board scanning every 20 ms.
-SCANS = 8
 #: What to do about a board whose firmware is older or newer than this host's.
 FIRMWARE = (
     "flash the firmware of this Tabula version on the board (make firmware; hardware/README.md)"
@@ -44,10 +40,10 @@ async def check_sensors(link: BoardLink, checkers: str, *, timeout: float) -> li
     Args:
         link: a live link to the board.
         checkers: what lies on the board, a key of :data:`CHECKERS`.
-        timeout: seconds the board may take to send :data:`SCANS` sets.
+        timeout: seconds the board may take to send its :data:`NOISE_SETS` sets.
     """
     try:
-        sets = await link.read_raw_sets(SCANS, timeout)
+        sets = await link.read_raw_sets(NOISE_SETS, timeout)
     except DiagnosticsUnsupportedError as error:
         return [fail("sensors", str(error), FIRMWARE)]
     except (RawSetError, TimeoutError) as error:

@@ -30,13 +30,11 @@ from hardware.board.scene import Colour, Lamp, Scene
 __all__ = [
     "BETWEEN_GAMES",
     "BUTTON_TEST_S",
-    "LINK_WORDS",
     "STATUS_LAMP",
     "Bench",
     "BenchChange",
     "ButtonTest",
     "LampTest",
-    "link_words",
 ]
 
 BUTTON_TEST_S: Final = 60.0
@@ -46,33 +44,6 @@ STATUS_LAMP: Final = LOCATIONS
 BETWEEN_GAMES: Final = frozenset({"opening", "match-over"})
 """The flow's phases in which no game is being played: the set-up tests may run."""
 _PRESSES_KEPT = 12
-
-LINK_WORDS: Final[dict[str, dict[str, str]]] = {
-    "board": {
-        "off": "not started: no sensor board configured",
-        "searching": "searching for the board: unplugged, or not answering",
-        "syncing": "connected, resyncing: asking the board its version and position",
-        "live": "connected: the board reports",
-        "stale": "silent: no heartbeat from the board",
-    },
-    "camera": {
-        "off": "no camera configured",
-        "live": "seeing the board",
-        "covered": "covered: a hand or a player over the board",
-    },
-}
-"""Each link's states in words (``BoardStatus.links``), as the status LED shows them."""
-
-
-def link_words(link: str, state: str, problem: str | None = None) -> str:
-    """``state`` of ``link`` in words, with the board's ``problem`` when there is one.
-
-    >>> link_words("board", "stale", "no heartbeat for 3.0 s")
-    'silent: no heartbeat from the board (no heartbeat for 3.0 s)'
-    """
-    words = LINK_WORDS.get(link, {}).get(state, state)
-    return f"{words} ({problem})" if problem else words
-
 
 @dataclass(frozen=True, slots=True)
 class LampTest:

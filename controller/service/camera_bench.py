@@ -16,6 +16,7 @@ Every call blocks (OpenCV, the nets, the file): the page runs them in a thread.
 from __future__ import annotations
 
 import base64
+import math
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -27,6 +28,7 @@ import numpy as np
 from controller.match.errors import RefusedError
 from hardware.board.json_types import JsonObject
 from vision import (
+    MAX_EDGE_BLUR,
     Calibration,
     CalibrationError,
     CameraError,
@@ -35,27 +37,31 @@ from vision import (
     Image,
     annotate,
     calibrate,
+    calibration_file,
+    edge_blur,
     find_markers,
     load_calibration,
     save_calibration,
 )
 
-__all__ = ["CameraBench", "FrameTap", "exposure", "focus"]
+__all__ = ["CameraBench", "FrameTap", "exposure"]
+
+
+def _focus(frame: Image) -> JsonObject:
+    """The focus as ``tabula doctor`` judges it: the blur of the sharpest edges (None for a
+    flat picture, without an edge), the limit and the verdict."""
+    blur = edge_blur(frame)
+    flat = math.isinf(blur)
+    return {
+        "blur_px": None if flat else round(blur, 2),
+        "limit_px": MAX_EDGE_BLUR,
+        "sharp": not flat and blur <= MAX_EDGE_BLUR,
+    }
 
 _SHOWN_WIDTH = 640
 """The pictures are sent at most this wide: a phone's screen, and a small answer."""
 _DARK, _BRIGHT = 5, 250
 """Grey levels at or beyond which a pixel is crushed black or blown white."""
-
-
-def focus(grey: Image) -> float:
-    """The variance of the Laplacian of a grey image: high when sharp, low when blurred.
-
-    >>> flat = np.full((32, 32), 128, np.uint8)
-    >>> focus(flat), focus(np.tile(np.uint8([0, 255]), (32, 16))) > 1000
-    (0.0, True)
-    """
-    return float(cv2.Laplacian(grey, cv2.CV_64F).var())
 
 
 def exposure(grey: Image) -> JsonObject:
@@ -214,9 +220,9 @@ class CameraBench:
         return {
             "markers": sorted(detection.corners),
             "calibration": kind,
-            "config": str(self.config),
+            "config": str(calibration_file(self.config)),
             "size": [int(frame.shape[1]), int(frame.shape[0])],
-            "focus": round(focus(grey), 1),
+            "focus": _focus(frame),
             "exposure": exposure(grey),
             "dice": {
                 "values": list(reading.values),
@@ -239,7 +245,7 @@ class CameraBench:
             frame = self._frame()
             try:
                 calibration, detection = calibrate(frame)
-                save_calibration(self.config, calibration)
+                stored = save_calibration(self.config, calibration)
             except CalibrationError as error:
                 raise RefusedError(f"not calibrated: {error}") from None
             except OSError as error:
@@ -247,6 +253,6 @@ class CameraBench:
                     f"cannot store the calibration in {self.config}: {error}"
                 ) from None
             answer = self._look()
-        answer["stored"] = str(self.config)
+        answer["stored"] = str(stored)
         answer["markers"] = sorted(detection.corners)  # those the calibration used
         return answer

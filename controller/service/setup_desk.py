@@ -9,11 +9,12 @@ its ``SetupDesk`` protocol and JSON; this is the service's side of it, joining t
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING, Final, Protocol
+from typing import TYPE_CHECKING, Protocol
 
+from controller.links import link_words
 from controller.match.errors import RefusedError
 from controller.referee import Cells, cells_from_board
-from controller.service.bench import BETWEEN_GAMES, ButtonTest, LampTest, link_words
+from controller.service.bench import BETWEEN_GAMES, ButtonTest, LampTest
 from controller.service.service import Service
 from firmware_bridge import (
     DiagnosticsUnsupportedError,
@@ -22,17 +23,14 @@ from firmware_bridge import (
     RawSetError,
     classify_slots,
 )
+from firmware_bridge.slot_health import NOISE_SETS
 from hardware.board.json_types import JsonObject
 from hardware.board.scene import Colour
 
 if TYPE_CHECKING:
     from controller.service.camera_bench import CameraBench
 
-__all__ = ["SENSOR_SETS", "BoardSetup", "RawReadings"]
-
-SENSOR_SETS: Final = 5
-"""Raw sets read for the heat map: a noisy slot shows in the spread of its readings."""
-
+__all__ = ["BoardSetup", "RawReadings"]
 
 class RawReadings(Protocol):
     """What the page needs of the sensor board's link (``firmware_bridge.BoardLink``)."""
@@ -126,7 +124,7 @@ class BoardSetup:
         if self.sensors is None:
             raise RefusedError("this board has no sensor board ([board] serial_device)")
         try:
-            sets = await self.sensors.read_raw_sets(SENSOR_SETS)
+            sets = await self.sensors.read_raw_sets(NOISE_SETS)
         except (DiagnosticsUnsupportedError, RawSetError, TimeoutError, LinkClosedError) as error:
             raise RefusedError(f"cannot read the sensors: {error}") from None
         expected: Cells | None = None

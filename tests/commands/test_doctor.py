@@ -27,18 +27,16 @@ from controller.cli import main
 from controller.commands.doctor import add_arguments
 from controller.doctor import (
     CHECKERS,
-    MAX_EDGE_BLUR,
     WARM_UP_FRAMES,
     Finding,
     Status,
     check_device,
     check_journal,
-    edge_blur,
 )
 from controller.mqtt.mosquitto import Mosquitto, free_port
 from controller.simulated.demo import FAST_FIRMWARE
 from hardware.simulator import BoardSimulator
-from vision import Image, calibrate, render_roll, save_calibration
+from vision import MAX_EDGE_BLUR, Image, calibrate, edge_blur, render_roll, save_calibration
 
 
 @pytest.fixture(scope="module")

@@ -19,17 +19,27 @@ import pytest
 
 from controller.cli import main
 from controller.devices import Colour, Lamp, Scene, ShiftRegisterLeds
+from controller.links import link_words
 from controller.referee import Button
-from controller.service.bench import BUTTON_TEST_S, Bench, ButtonTest, LampTest, link_words
+from controller.service.bench import BUTTON_TEST_S, Bench, ButtonTest, LampTest
 from controller.service.camera_bench import CameraBench, FrameTap
-from controller.service.setup_desk import SENSOR_SETS, BoardSetup
+from controller.service.setup_desk import BoardSetup
 from controller.simulated.board_service import SelfPlayBoard
 from controller.web import WebServer, add_setup_routes, create_app
+from firmware_bridge.slot_health import NOISE_SETS
 from hardware.simulator import BoardSimulator
 from tests.devices.conftest import RecordingFactory
 from tests.firmware_bridge.conftest import FAST, PATIENCE_S, fast_link
 from tests.web.setup_rig import CLOCK, DATA, LATCH, TOKEN, api, camera_frame, latched_frame, shown
-from vision import DiceReader, FolderSource, Image, RollWatcher, calibrate, load_calibration
+from vision import (
+    MAX_EDGE_BLUR,
+    DiceReader,
+    FolderSource,
+    Image,
+    RollWatcher,
+    calibrate,
+    load_calibration,
+)
 
 ROUTES = [
     ("api/setup/state", None),
@@ -253,7 +263,8 @@ def test_the_camera_is_looked_at_and_calibrated_as_tabula_calibrate_does(
         assert status == 200
         assert look["markers"] == [0, 1, 2, 3]
         assert look["calibration"] == "found now, not stored"
-        assert look["size"] == [960, 720] and look["focus"] > 0
+        assert look["size"] == [960, 720]
+        assert look["focus"]["sharp"] and 0 < look["focus"]["blur_px"] <= MAX_EDGE_BLUR
         assert 0 < look["exposure"]["mean"] < 255
         assert look["frame"].startswith("data:image/jpeg;base64,")
         assert look["board"].startswith("data:image/jpeg;base64,")
@@ -311,7 +322,7 @@ def test_a_board_without_camera_or_leds_says_so(tmp_path: Path) -> None:
             assert (state["has_camera"], state["has_leds"]) == (False, False)
             assert state["links"] == [
                 {"link": "board", "state": "off", "words": link_words("board", "off")},
-                {"link": "camera", "state": "off", "words": "no camera configured"},
+                {"link": "camera", "state": "off", "words": link_words("camera", "off")},
             ]
         board.close()
 
@@ -331,17 +342,6 @@ def test_the_bench_refuses_a_test_mid_game_but_always_ends_one() -> None:
     assert bench.scene() is None
     bench.change(LampTest(28, Colour.AMBER), "match-over")
     assert bench.scene() == Scene.of({}, status=Lamp(Colour.AMBER))
-
-
-def test_link_states_read_in_words() -> None:
-    assert link_words("board", "searching") == (
-        "searching for the board: unplugged, or not answering"
-    )
-    assert link_words("board", "syncing") == (
-        "connected, resyncing: asking the board its version and position"
-    )
-    assert link_words("camera", "covered") == "covered: a hand or a player over the board"
-    assert link_words("board", "new-state") == "new-state"
 
 
 def test_the_page_looks_at_the_frame_the_dice_reader_took_last(tmp_path: Path) -> None:
@@ -407,7 +407,7 @@ async def until_faults(url: str, query: str, faults: dict[str, str]) -> dict[str
 def test_the_sensors_name_a_dead_a_noisy_and_a_stuck_slot(tmp_path: Path) -> None:
     async def body(url: str, sim: BoardSimulator) -> None:
         status, seen = await api(url, "api/setup/sensors")
-        assert status == 200 and seen["sets"] == SENSOR_SETS
+        assert status == 200 and seen["sets"] == NOISE_SETS
         assert [s["health"] for s in seen["slots"]] == ["ok"] * sum(seen["layout"])
         sim.fault(12, 1, "dead")
         sim.fault(2, 0, "noisy")

@@ -96,7 +96,9 @@ async function buttonTest(on) {
 function showCamera(look) {
   $("markers").textContent = look.markers.length ? look.markers.join(", ") : "none found";
   $("calibration").textContent = `${look.calibration} (${look.config})`;
-  $("focus").textContent = `${look.focus} (variance of the Laplacian: higher is sharper)`;
+  const f = look.focus;
+  $("focus").textContent = f.blur_px === null ? "a flat picture, no edge at all: is the lens covered?"
+    : `edges blur over ${f.blur_px} px: ${f.sharp ? "sharp" : "out of focus: turn the lens"} (sharp at ${f.limit_px} px or less)`;
   const e = look.exposure;
   $("exposure").textContent = `mean ${e.mean} / 255, ${e.dark_pct}% black, ${e.bright_pct}% white`;
   const dice = look.dice;
