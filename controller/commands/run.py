@@ -20,7 +20,9 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from controller.config import Config
+    from controller.service.camera_bench import CameraBench
     from controller.service.edges import DiceSource
+    from controller.service.setup_desk import BoardSetup
 
 HELP = "run the board service with the hardware of a configuration file"
 
@@ -61,6 +63,7 @@ async def _serve(config: Config) -> None:
     from controller.devices import PiDevices, make_pin_factory
     from controller.service import Service
     from controller.service.service import open_journal
+    from controller.service.setup_desk import BoardSetup
     from controller.systemd import SystemdNotifier, watchdog_loop
     from firmware_bridge import BoardLink
 
@@ -111,9 +114,11 @@ async def _serve(config: Config) -> None:
         )
         service.leds = devices.leds
         camera: DiceSource | None = None
+        bench = None
         if config.camera.enabled:
-            camera = _camera(config)
-        extra = await _web_and_mqtt(config, service, stack)
+            camera, bench = _camera(config)
+        desk = BoardSetup(service, camera=bench, sensors=link)
+        extra = await _web_and_mqtt(config, service, desk, stack)
         systemd = stack.enter_context(SystemdNotifier())
         systemd.ready(service.resumed)
         with contextlib.suppress(asyncio.CancelledError):
@@ -128,14 +133,16 @@ async def _serve(config: Config) -> None:
 
 
 async def _web_and_mqtt(
-    config: Config, service: Any, stack: contextlib.AsyncExitStack
+    config: Config, service: Any, desk: BoardSetup, stack: contextlib.AsyncExitStack
 ) -> list[tuple[str, Any]]:
-    """Serve the board's web view (``[web]``) and name the MQTT publisher's task (``[mqtt]``)."""
+    """Serve the board's web view and its set-up page (``[web]``), and name the MQTT
+    publisher's task (``[mqtt]``)."""
     extra: list[tuple[str, Any]] = []
     if config.web.enabled:
-        from controller.web import WebServer, create_app
+        from controller.web import WebServer, add_setup_routes, create_app
 
         app = create_app(service, token=config.web.token)
+        add_setup_routes(app, desk)
         web = await stack.enter_async_context(WebServer(app, config.web.host, config.web.port))
         _log.info("web view on %s%s", web.url, "" if config.web.token else " (read-only)")
     if config.mqtt is not None:
@@ -166,7 +173,9 @@ def _engine(config: Config) -> Any:
     return choice.engine
 
 
-def _camera(config: Config) -> DiceSource:
+def _camera(config: Config) -> tuple[DiceSource, CameraBench]:
+    """The dice reader, and the set-up page's view of the same camera (opened once)."""
+    from controller.service.camera_bench import CameraBench, FrameTap
     from vision import DiceReader, RollWatcher, load_calibration, open_source
 
     calibration = None
@@ -174,4 +183,6 @@ def _camera(config: Config) -> DiceSource:
         calibration = load_calibration(config.camera.calibration)
     reader = DiceReader(calibration, expected_dice=2)
     source = str(config.camera.source)
-    return RollWatcher(lambda: open_source(source), reader)
+    tap = FrameTap(lambda: open_source(source))
+    assert config.source is not None  # read from a file
+    return RollWatcher(tap.open, reader), CameraBench(tap.latest, config.source)

@@ -13,6 +13,7 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from collections.abc import Callable
 from pathlib import Path
@@ -190,6 +191,12 @@ def test_the_status_led_and_the_page_follow_a_silent_and_an_unplugged_board(
             _messages(sock, b"READY=1")
             live = _status_until(port, lambda s: s["links"]["board"] == "live")
             assert live["link_text"].startswith("sensor board: connected")
+            # The set-up page is served, its actions behind the token (none configured).
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/setup") as page:
+                assert b"<title>" in page.read()
+            with pytest.raises(urllib.error.HTTPError) as refused:
+                urllib.request.urlopen(f"http://127.0.0.1:{port}/api/setup/state")
+            assert refused.value.code in (401, 403)
             match_lamp = live["lights"][-1]
             sim.mute()
             stale = _status_until(port, lambda s: s["links"]["board"] == "stale")
