@@ -218,6 +218,48 @@ def test_the_status_led_and_the_page_follow_a_silent_and_an_unplugged_board(
     sock.close()
 
 
+def test_the_set_up_page_sees_the_camera_the_dice_reader_opened(tmp_path: Path) -> None:
+    import random
+
+    import cv2
+
+    from vision import render_roll
+
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    cv2.imwrite(str(frames / "0.png"), render_roll(random.Random(2), markers=True).image)
+    notify, sock = _notify_socket(tmp_path)
+    port = _free_port()
+    extra = _web(port) + 'token = "secret-token-0123456789"\n'
+    with BoardSimulator(settings=FAST_FIRMWARE, pinmap=DEMO_PINMAP) as sim:
+        config = _config(tmp_path, sim.path, extra)
+        camera = f'[camera]\nenabled = true\nsource = "{frames}"\n'
+        config.write_text(config.read_text().replace("[camera]\nenabled = false\n", camera))
+        service = _start(config, notify)
+        try:
+            _messages(sock, b"READY=1")
+            request = urllib.request.Request(
+                f"http://127.0.0.1:{port}/api/setup/camera",
+                headers={"Authorization": "Bearer secret-token-0123456789"},
+            )
+            deadline = time.monotonic() + PATIENCE_S
+            while True:  # until the dice reader has taken its first frame
+                try:
+                    with urllib.request.urlopen(request) as answer:
+                        look = json.load(answer)
+                    break
+                except urllib.error.HTTPError as error:
+                    assert error.code == 409 and time.monotonic() < deadline, error.read()
+                    time.sleep(0.1)
+        finally:
+            service.send_signal(signal.SIGINT)
+            _, stderr = service.communicate(timeout=30)
+        assert service.returncode == 0, stderr
+    sock.close()
+    assert look["markers"] == [0, 1, 2, 3]
+    assert look["calibration"] == "found now, not stored"
+
+
 def test_a_sigint_stop_darkens_the_board_leds_without_an_error(tmp_path: Path) -> None:
     notify, sock = _notify_socket(tmp_path)
     with BoardSimulator(settings=FAST_FIRMWARE, pinmap=DEMO_PINMAP) as sim:
