@@ -51,13 +51,16 @@ from controller.referee import cells_from_board
 from controller.rules import START, Rules
 from controller.service import Service
 from controller.service.service import open_journal
+from controller.service.setup_desk import BoardSetup
 from controller.status import ACTIONS, RESIGN_KINDS, RULE_OPTIONS
-from controller.web import WebServer, create_app
+from controller.web import WebServer, add_setup_routes, create_app
 
 TOKEN = "fuzz-token-0123456789abcdef"
 BOARD_ROUTES = (
     "/", "/static/{name}", "/api/status", "/api/stream", "/api/action", "/api/action",
-    "/api/action", "/api/export/{fmt}", "/api/review/{fmt}",
+    "/api/action", "/api/export/{fmt}", "/api/review/{fmt}", "/setup", "/api/setup/state",
+    "/api/setup/lamp", "/api/setup/buttons", "/api/setup/sensors", "/api/setup/camera",
+    "/api/setup/calibrate",
 )  # fmt: skip
 HUB_ROUTES = ("/", "/static/{name}", "/api/boards", "/api/summary", "/api/stream")
 NAMES = ("board.js", "page.js", "hub.js", "style.css", "index.html", "hub.html", "x.svg")
@@ -546,7 +549,9 @@ async def hall(folder: Path) -> AsyncIterator[tuple[Service, WebServer, Hub, Pat
             asyncio.create_task(publisher.run(), name="publisher"),
         ]
         try:
-            async with WebServer(create_app(service, token=TOKEN), port=0) as page:
+            app = create_app(service, token=TOKEN)
+            add_setup_routes(app, BoardSetup(service))  # no camera, no sensor board here
+            async with WebServer(app, port=0) as page:
                 service.feed(Observed(cells_from_board(START)))
                 await asyncio.wait_for(hub.ready.wait(), 30)
                 yield service, page, hub, journal_path
