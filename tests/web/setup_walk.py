@@ -21,6 +21,7 @@ import cv2
 from playwright.async_api import Page, async_playwright
 
 from controller.devices import Colour, Lamp, Scene, ShiftRegisterLeds
+from controller.links import link_words
 from controller.service.camera_bench import CameraBench
 from controller.service.setup_desk import BoardSetup
 from controller.simulated.demo import SimulatedBoard
@@ -85,7 +86,7 @@ async def _steps(page: Page, table: SimulatedBoard, config: Path) -> None:
     await _text(page, "#token-needed", "Every set-up action is refused")
     await page.fill("#token", TOKEN)
     # The links in words.
-    await _text(page, "#links", "connected: the board reports")
+    await _text(page, "#links", link_words("board", "live"))
     await _text(page, "#game", "Between games")
     # Sensors: a dead slot named, and drawn on the heat map.
     table.sim.fault(12, 1, "dead")
