@@ -43,7 +43,7 @@ from controller.match.turn_record import (
     seen_events,
     turn_thrower,
 )
-from controller.match.variant_turns import VariantTurns, variant_turns
+from controller.match.variant_turns import VariantTurns
 from controller.referee import (
     Button,
     Cells,
@@ -75,10 +75,17 @@ from controller.rules import (
     check_board,
     legal_plays,
 )
-from controller.rules.variants import BACKGAMMON
+from controller.rules.variants import BACKGAMMON, Scoring
 from hardware.board.scene import Colour, Lamp, Pattern, Scene
 
-__all__ = ["Flow"]
+__all__ = ["Flow", "register_variant_turns"]
+
+_VARIANT_TURNS: dict[Scoring, VariantTurns[Flow]] = {}
+
+
+def register_variant_turns(scoring: Scoring, turns: VariantTurns[Flow]) -> None:
+    """Let ``turns`` play the matches scored by ``scoring``."""
+    _VARIANT_TURNS[scoring] = turns
 
 
 _OPENING_SCENE = Scene(status=Lamp(Colour.AMBER, Pattern.SLOW))
@@ -88,11 +95,9 @@ _OPENING_SCENE = Scene(status=Lamp(Colour.AMBER, Pattern.SLOW))
 class Flow:
     """Where a match stands and what it listens to; :meth:`on` returns the next flow.
 
-    The match itself (score, cube, opening roll, the board between turns, a resignation,
-    a game's start and end) is :attr:`snapshot`, which changes only by folding the events
-    the flow records (:meth:`fold`) through the one fold that resuming folds the journal
-    with (:func:`~controller.match.fold.fold`); the rest is the live detail of the turn,
-    which a resumed flow rebuilds from the snapshot.
+    The match itself (score, cube, opening, board between turns, resignation, games'
+    starts and ends) is :attr:`snapshot`, changed only by folding the events the flow
+    records (:meth:`fold`); the rest is the turn's live detail, which resuming rebuilds.
 
     Attributes:
         snapshot: the match as its events so far fold it.
@@ -124,9 +129,9 @@ class Flow:
         return flow if hooks is None else hooks.start(flow)
 
     @property
-    def _variant_turns(self) -> VariantTurns | None:
+    def _variant_turns(self) -> VariantTurns[Flow] | None:
         """The hooks of a variant with turns of its own; None for backgammon's."""
-        return variant_turns(self.snapshot.variant)
+        return _VARIANT_TURNS.get(self.snapshot.variant.scoring)
 
     @classmethod
     def resume(

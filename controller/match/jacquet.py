@@ -22,7 +22,7 @@ from dataclasses import replace
 
 from controller.match import events as recorded
 from controller.match.errors import RefusedError
-from controller.match.flow import Flow
+from controller.match.flow import Flow, register_variant_turns
 from controller.match.inputs import (
     CameraLifted,
     CameraRoll,
@@ -40,7 +40,6 @@ from controller.match.turn_record import (
     seen_events,
     turn_thrower,
 )
-from controller.match.variant_turns import register_variant_turns
 from controller.referee import (
     Button,
     DiceLifted,
