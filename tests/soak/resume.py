@@ -1,8 +1,8 @@
 """Replay and resume agree with the live flow: random matches, resumed after every batch.
 
-Why: the live :class:`Flow` evolves by :meth:`Flow.on`, while a restarted service folds
-the journal's events with the :class:`Replayer` and rebuilds a flow with
-:meth:`Flow.resume`: two machines that must say the same match. Random players drive the
+Why: the live :class:`Flow` folds the events it decides by :meth:`Flow.on` as it goes,
+while a restarted service folds the journal's with the :class:`Replayer` and rebuilds the
+turn's live detail with :meth:`Flow.resume`: both must say the same match. Random players drive the
 live flow through whole matches (rolls, plays, illegal plays accepted or demanded, doubles
 taken and dropped, beavers, resignations, Jacquet's declines); after every batch of events
 it journals, the flow resumed from all the events so far, shown the board the live one
