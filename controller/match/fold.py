@@ -14,6 +14,8 @@ A variant with turn states of its own (Jacquet) folds its games' events through 
 
 from __future__ import annotations
 
+from typing import Final
+
 from controller.match.errors import RefusedEventError
 from controller.match.events import (
     Beavered,
@@ -52,6 +54,13 @@ from controller.rules import (
 
 __all__ = ["fold", "new_match"]
 
+# The kinds of event the fold tells apart, as tuples: a union written in ``isinstance``
+# would be built again at every event of a long journal.
+_BETWEEN: Final = (OrientationConfirmed, GameAbandoned)
+_RESIGNATION: Final = (Resigned, ResignAccepted, ResignRefused)
+_ANSWERS: Final = (ResignAccepted, ResignRefused)
+_PLAYS: Final = (Played, IllegalPlayAccepted)
+
 
 def new_match(
     names: tuple[str, str],
@@ -84,7 +93,7 @@ def fold(s: MatchSnapshot, event: Event, *, vouched: bool = False) -> MatchSnaps
     phase = s.phase
     if phase is Phase.MATCH_OVER:
         raise RefusedEventError("the match is over")
-    if isinstance(event, OrientationConfirmed | GameAbandoned):
+    if isinstance(event, _BETWEEN):
         return _between(s, phase, event)
     hooks = variant_replay(s.variant)
     if hooks is not None and not isinstance(event, GameEnded):
@@ -104,9 +113,9 @@ def fold(s: MatchSnapshot, event: Event, *, vouched: bool = False) -> MatchSnaps
         raise RefusedEventError(f"the game is over: {s.describe()}")
     cube = s.cube
     assert cube is not None
-    if isinstance(event, Resigned | ResignAccepted | ResignRefused) or s.resignation:
+    if isinstance(event, _RESIGNATION) or s.resignation:
         return _resignation(s, event, cube)
-    if isinstance(event, Played | IllegalPlayAccepted):
+    if isinstance(event, _PLAYS):
         return _play(s, event, cube, vouched)
     return _cube_or_turn(s, event, cube)
 
@@ -175,7 +184,7 @@ def _resignation(s: MatchSnapshot, event: Event, cube: CubeState) -> MatchSnapsh
         return _next(s, resignation=event)
     if offered is None:
         raise RefusedEventError(f"no resignation to answer: {s.describe()}")
-    if not isinstance(event, ResignAccepted | ResignRefused):
+    if not isinstance(event, _ANSWERS):
         raise RefusedEventError(f"answer the resignation first: {s.describe()}")
     if event.player == offered.player:
         raise RefusedEventError(f"player {event.player} offered the resignation")
