@@ -80,6 +80,8 @@ _TYPES: Final[dict[str, type[Event]]] = {
     "resign_refused": ResignRefused,
 }
 _NAMES: Final = {cls: name for name, cls in _TYPES.items()}
+_FIELDS: Final = {cls: tuple(field.name for field in fields(cls)) for cls in _TYPES.values()}
+"""Each event type's field names, read once: resuming parses every event of the journal."""
 _RULES_FIELDS: Final = tuple(field.name for field in fields(Rules))
 
 
@@ -125,31 +127,32 @@ def event_from_dict(data: object) -> Event:
     cls = _TYPES.get(data.get("type"))  # type: ignore[arg-type]
     if cls is None:
         raise fail(f"unknown type {data.get('type')!r}; known: {', '.join(_TYPES)}")
-    names = {field.name for field in fields(cls)}
+    names = _FIELDS[cls]
     given = set(data) - {"v", "type"}
-    if given - names:
-        raise fail(f"unexpected fields {sorted(given - names)}")
+    unexpected = given.difference(names)
+    if unexpected:
+        raise fail(f"unexpected fields {sorted(unexpected)}")
     values: dict[str, Any] = {}
-    for field in fields(cls):
-        if field.name not in data:
-            if field.name in ("reason", "kind", "dropped", "variant", "resigned"):
+    for name in names:
+        if name not in data:
+            if name in ("reason", "kind", "dropped", "variant", "resigned"):
                 continue  # fields with a default may be left out
-            raise fail(f"missing field {field.name!r}")
-        value = data[field.name]
-        if field.name == "rules":
+            raise fail(f"missing field {name!r}")
+        value = data[name]
+        if name == "rules":
             if not isinstance(value, dict) or set(value) - set(_RULES_FIELDS):
                 raise fail(f"rules are an object with fields {list(_RULES_FIELDS)}")
             try:
                 value = Rules(**value)
             except (RulesError, TypeError) as error:
                 raise fail(str(error)) from None
-        elif field.name == "kind":
+        elif name == "kind":
             if not isinstance(value, str) or value.upper() not in WinKind.__members__:
                 raise fail(f"kind is single, gammon or backgammon, got {value!r}")
             value = WinKind[value.upper()]
         elif isinstance(value, list):
             value = tuple(value)
-        values[field.name] = value
+        values[name] = value
     try:
         return cls(**values)
     except InvalidEventError as error:

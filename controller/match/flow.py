@@ -5,19 +5,23 @@ observation, a camera reading, a button, an action of the web view) to :meth:`Fl
 which returns the next flow *and the record events it implies*; the service writes those
 to the journal and only then adopts the new flow (journal before acting). Nothing here
 reads a clock or a device, so a match resumes exactly from its journal
-(:meth:`Flow.resume`).
+(:meth:`Flow.resume`): the match itself changes only by folding the events the flow
+records, through the fold that resuming folds the journal with
+(:func:`~controller.match.fold.fold`), so the live match and the resumed one are one state
+machine.
 
-The turn itself is the referee's :class:`~controller.referee.TurnState`; the cube is the
-rules engine's :class:`~controller.rules.CubeState`; the score the rules' :class:`MatchState`.
+The turn itself is the referee's :class:`~controller.referee.TurnState`, the live detail
+a resumed flow rebuilds from the snapshot; the cube is the rules engine's
+:class:`~controller.rules.CubeState`; the score the rules' :class:`MatchState`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Protocol
 
 from controller.match import events as recorded
-from controller.match.errors import InvalidEventError, RefusedError
+from controller.match.errors import InvalidEventError, RefusedError, RefusedEventError
+from controller.match.fold import fold, new_match
 from controller.match.inputs import (
     CameraLifted,
     CameraRoll,
@@ -39,6 +43,7 @@ from controller.match.turn_record import (
     seen_events,
     turn_thrower,
 )
+from controller.match.variant_turns import VariantTurns
 from controller.referee import (
     Button,
     Cells,
@@ -60,7 +65,6 @@ from controller.rules import (
     Board,
     CubePhase,
     CubeState,
-    GameResult,
     MatchState,
     OpeningRoll,
     Player,
@@ -70,54 +74,16 @@ from controller.rules import (
     WinKind,
     check_board,
     legal_plays,
-    outcome,
 )
 from controller.rules.variants import BACKGAMMON, Scoring
 from hardware.board.scene import Colour, Lamp, Pattern, Scene
 
-__all__ = ["Flow", "VariantTurns", "register_variant_turns"]
+__all__ = ["Flow", "register_variant_turns"]
+
+_VARIANT_TURNS: dict[Scoring, VariantTurns[Flow]] = {}
 
 
-class VariantTurns(Protocol):
-    """The turns of a variant with states of its own (Jacquet's primauté, numbers handed
-    over, Decline).
-
-    Why hooks: :class:`Flow` hands such a match's inputs to its variant, as python-chess's
-    variant boards override a few methods, and never imports the variant's module; each
-    variant module registers its hooks (:func:`register_variant_turns`).
-    """
-
-    def start(self, flow: Flow) -> Flow:
-        """The flow of a new match (what its players are told first)."""
-        ...
-
-    def resume(self, flow: Flow, snapshot: MatchSnapshot) -> Flow:
-        """The flow where the journal's ``snapshot`` stands (no game over owed)."""
-        ...
-
-    def on(self, flow: Flow, event: Input) -> tuple[Flow, list[recorded.Event]]:
-        """The next flow after ``event`` and the record events to journal first."""
-        ...
-
-    def thrower(self, flow: Flow) -> Player | None:
-        """Who throws the next dice the camera sees (:attr:`Flow.thrower`)."""
-        ...
-
-    def resign(
-        self, flow: Flow, player: Player, kind: WinKind
-    ) -> tuple[Flow, list[recorded.Event]]:
-        """``player`` offers to resign (:meth:`Flow.resign`).
-
-        Raises:
-            RefusedError: when the variant's games cannot be resigned, or not now.
-        """
-        ...
-
-
-_VARIANT_TURNS: dict[Scoring, VariantTurns] = {}
-
-
-def register_variant_turns(scoring: Scoring, turns: VariantTurns) -> None:
+def register_variant_turns(scoring: Scoring, turns: VariantTurns[Flow]) -> None:
     """Let ``turns`` play the matches scored by ``scoring``."""
     _VARIANT_TURNS[scoring] = turns
 
@@ -129,34 +95,25 @@ _OPENING_SCENE = Scene(status=Lamp(Colour.AMBER, Pattern.SLOW))
 class Flow:
     """Where a match stands and what it listens to; :meth:`on` returns the next flow.
 
+    The match itself (score, cube, opening, board between turns, resignation, games'
+    starts and ends) is :attr:`snapshot`, changed only by folding the events the flow
+    records (:meth:`fold`); the rest is the turn's live detail, which resuming rebuilds.
+
     Attributes:
-        names: the players' names.
-        rules: the match's rules.
-        match: the score between games.
+        snapshot: the match as its events so far fold it.
         mode: referee, learner or recorder (what the LEDs show).
-        opening: the opening roll so far (ties), in the opening phase.
-        cube: the cube of the game in progress; None before its opening roll is decided.
         turn: the referee's turn of the game in progress.
         cells: the latest observation (logical locations).
         notice: the last thing to tell the players.
         partial: the last partial board journalled this turn (not journalled twice).
-        variant: the game played; Jacquet de Versailles goes through
-            :mod:`controller.match.jacquet` (no cube: ``cube`` stays None).
-        resignation: a resignation offered, awaiting the opponent's answer.
     """
 
-    names: tuple[str, str]
-    rules: Rules
-    match: MatchState
+    snapshot: MatchSnapshot
     mode: Mode = Mode.REFEREE
-    opening: OpeningRoll | None = None
-    cube: CubeState | None = None
     turn: TurnState | None = None
     cells: Cells | None = None
     notice: str = "opening roll: one die each"
     partial: Board | None = None
-    variant: Variant = BACKGAMMON
-    resignation: recorded.Resigned | None = None
 
     @classmethod
     def new(
@@ -167,14 +124,14 @@ class Flow:
         variant: Variant = BACKGAMMON,
     ) -> Flow:
         """A new match of ``variant``."""
-        flow = cls(names, rules, MatchState(rules), mode, variant=variant)
+        flow = cls(new_match(names, rules, variant), mode)
         hooks = flow._variant_turns
         return flow if hooks is None else hooks.start(flow)
 
     @property
-    def _variant_turns(self) -> VariantTurns | None:
+    def _variant_turns(self) -> VariantTurns[Flow] | None:
         """The hooks of a variant with turns of its own; None for backgammon's."""
-        return _VARIANT_TURNS.get(self.variant.scoring)
+        return _VARIANT_TURNS.get(self.snapshot.variant.scoring)
 
     @classmethod
     def resume(
@@ -184,28 +141,73 @@ class Flow:
 
         A turn being played resumes with its dice; the board then tells how far the play got.
         """
-        flow = cls(
-            snapshot.names,
-            snapshot.rules,
-            snapshot.match,
-            mode,
-            opening=snapshot.opening,
-            variant=snapshot.variant,
-        )
-        cube = snapshot.cube
-        owed: list[recorded.Event] = []
+        flow = cls(snapshot, mode)
         if snapshot.pending is not None:
-            result = snapshot.pending
-            owed.append(ended_event(result))
-            return flow._game_over(result, owed)
+            return flow.end_game([])
         if flow._variant_turns is not None:
-            return flow._variant_turns.resume(flow, snapshot), owed
+            return flow._variant_turns.resume(flow), []
+        cube = snapshot.cube
         if cube is None:
-            return flow, owed
+            return flow, []
         dice = snapshot.dice if cube.phase is CubePhase.ROLLED else None
         turn = TurnState.start(snapshot.board, cube.turn, dice=dice)
-        flow = replace(flow, resignation=snapshot.resignation)
-        return replace(flow, cube=cube, turn=turn, notice=f"resumed: {snapshot.describe()}"), owed
+        return replace(flow, turn=turn, notice=f"resumed: {snapshot.describe()}"), []
+
+    def fold(self, events: list[recorded.Event], *new: recorded.Event) -> Flow:
+        """This flow with the ``new`` events recorded: folded into :attr:`snapshot` and added
+        to ``events`` (those to journal).
+
+        Why vouched: the flow has just decided them from what the referee checked, so a
+        play's board is not searched for among the legal plays again; the rest of the
+        fold's checks hold.
+
+        Raises:
+            RefusedError: for an event the match cannot have now (nothing is recorded).
+        """
+        snapshot = self.snapshot
+        for event in new:
+            try:
+                snapshot = fold(snapshot, event, vouched=True)
+            except (RefusedEventError, RulesError) as error:
+                raise RefusedError(f"the record refuses {event!r}: {error}") from None
+        events.extend(new)
+        return replace(self, snapshot=snapshot)
+
+    @property
+    def names(self) -> tuple[str, str]:
+        """The players' names."""
+        return self.snapshot.names
+
+    @property
+    def rules(self) -> Rules:
+        """The match's rules."""
+        return self.snapshot.rules
+
+    @property
+    def variant(self) -> Variant:
+        """The game played; Jacquet de Versailles goes through :mod:`controller.match.jacquet`
+        (no cube: :attr:`cube` stays None)."""
+        return self.snapshot.variant
+
+    @property
+    def match(self) -> MatchState:
+        """The score between games."""
+        return self.snapshot.match
+
+    @property
+    def opening(self) -> OpeningRoll | None:
+        """The opening roll so far (ties), in the opening phase."""
+        return self.snapshot.opening
+
+    @property
+    def cube(self) -> CubeState | None:
+        """The cube of the game in progress; None before its opening roll is decided."""
+        return self.snapshot.cube
+
+    @property
+    def resignation(self) -> recorded.Resigned | None:
+        """A resignation offered, awaiting the opponent's answer."""
+        return self.snapshot.resignation
 
     # What is shown.
 
@@ -314,28 +316,28 @@ class Flow:
             dice = event.dice
         else:
             raise RefusedError("waiting for the opening roll: one die each")
-        opening = (self.opening or OpeningRoll(rules=self.rules)).roll(*dice)
-        events: list[recorded.Event] = [recorded.OpeningRolled(dice)]
-        if not opening.is_decided:
-            return replace(
-                self, opening=opening, notice=f"opening roll {dice}: tie, roll again"
-            ), events
-        cube = self.match.start_game(opening)
-        assert opening.play_dice is not None
-        turn = TurnState.start(self.variant.start, cube.turn, dice=opening.play_dice)
+        events: list[recorded.Event] = []
+        flow = self.fold(events, recorded.OpeningRolled(dice))
+        cube = flow.cube
+        if cube is None:
+            return replace(flow, notice=f"opening roll {dice}: tie, roll again"), events
+        snapshot = flow.snapshot
+        turn = TurnState.start(snapshot.board, cube.turn, dice=snapshot.dice)
         if self.cells is not None:
             turn = turn.on(Seen(self.cells))
-        flow = replace(self, opening=None, cube=cube, turn=turn, partial=None)
-        return replace(flow, notice=turn.notice), events
+        return replace(flow, turn=turn, partial=None, notice=turn.notice), events
 
     def _correct(self, board: Board, turn: TurnState) -> tuple[Flow, list[recorded.Event]]:
         if turn.phase not in (Phase.ROLL, Phase.MANUAL_DICE):
             raise RefusedError("the position is corrected before the roll, not during a play")
-        edited = recorded.PositionEdited(check_board(board), "corrected by the referee")
-        following = TurnState.start(edited.board, turn.player, notice="position corrected")
+        events: list[recorded.Event] = []
+        flow = self.fold(
+            events, recorded.PositionEdited(check_board(board), "corrected by the referee")
+        )
+        following = TurnState.start(flow.snapshot.board, turn.player, notice="position corrected")
         if self.cells is not None:
             following = following.on(Seen(self.cells))
-        return replace(self, turn=following, partial=None, notice=following.notice), [edited]
+        return replace(flow, turn=following, partial=None, notice=following.notice), events
 
     def abandon(self, reason: str) -> tuple[Flow, list[recorded.Event]]:
         """The game in progress abandoned (a knocked board): the score stays, a new opening.
@@ -347,10 +349,10 @@ class Flow:
             raise RefusedError("the match is over")
         if self.turn is None and self.opening is None:
             raise RefusedError("no game in progress: waiting for the opening roll")
-        event = recorded.GameAbandoned(reason)
+        events: list[recorded.Event] = []
+        flow = self.fold(events, recorded.GameAbandoned(reason))
         text = f"game {self.match.game_number} abandoned: opening roll, one die each"
-        flow = replace(self, opening=None, cube=None, turn=None, partial=None, notice=text)
-        return replace(flow, resignation=None), [event]
+        return replace(flow, turn=None, partial=None, notice=text), events
 
     def resign(self, player: Player, kind: WinKind) -> tuple[Flow, list[recorded.Event]]:
         """``player`` offers to resign a single game, a gammon or a backgammon.
@@ -366,7 +368,8 @@ class Flow:
             return self._variant_turns.resign(self, player, kind)
         cube = self.cube if self.turn is not None else None
         event, notice = offer_resignation(self.match, cube, self.resignation, player, kind)
-        return replace(self, resignation=event, notice=notice), [event]
+        events: list[recorded.Event] = []
+        return replace(self.fold(events, event), notice=notice), events
 
     def answer_resignation(self, accept: bool) -> tuple[Flow, list[recorded.Event]]:
         """The opponent accepts the pending resignation (the game ends) or refuses it.
@@ -377,11 +380,12 @@ class Flow:
         offered = self.resignation
         if offered is None or self.cube is None:
             raise RefusedError("no resignation to answer")
-        result, events, notice = resignation_answer(offered, self.cube, accept)
-        flow = replace(self, resignation=None)
-        if result is None:
-            return replace(flow, notice=notice), events
-        return flow._game_over(result, events)
+        answer, notice = resignation_answer(offered, accept)
+        events: list[recorded.Event] = []
+        flow = self.fold(events, answer)
+        if accept:
+            return flow.end_game(events)
+        return replace(flow, notice=notice), events
 
     def with_mode(self, mode: Mode) -> Flow:
         """The same flow shown in another mode (the Mode button)."""
@@ -391,22 +395,20 @@ class Flow:
         """A double (or beaver) is pending: only Take, Drop and (a beaver) Double count."""
         player = cube.to_act
         key = event.key if isinstance(event, KeyPressed) else None
+        events: list[recorded.Event] = []
         if key is Button.TAKE:
-            cube = cube.take(player)
-            return replace(self, cube=cube, notice=f"player {player} took: cube at {cube.value}"), [
-                recorded.Taken(player)
-            ]
+            flow = self.fold(events, recorded.Taken(player))
+            assert flow.cube is not None
+            return replace(flow, notice=f"player {player} took: cube at {flow.cube.value}"), events
         if key is Button.DROP:
-            result = cube.drop(player)
-            return self._game_over(result, [recorded.Dropped(player), ended_event(result)])
+            return self.fold(events, recorded.Dropped(player)).end_game(events)
         if key is Button.DOUBLE:
             problem = cube.beaver_problem(player)
             if problem is not None:
                 raise RefusedError(problem)
             value = cube.value * 4
-            return replace(self, cube=cube.beaver(player), notice=f"beaver to {value}"), [
-                recorded.Beavered(player, value)
-            ]
+            flow = self.fold(events, recorded.Beavered(player, value))
+            return replace(flow, notice=f"beaver to {value}"), events
         raise RefusedError(f"player {player} must take or drop the cube first")
 
     def _key(
@@ -418,10 +420,9 @@ class Flow:
                 if problem is not None:
                     raise RefusedError(problem)
                 value = cube.value * 2
-                flow = replace(self, cube=cube.double(turn.player))
-                return replace(flow, notice=f"player {turn.player} doubles to {value}"), [
-                    recorded.Doubled(turn.player, value)
-                ]
+                events: list[recorded.Event] = []
+                flow = self.fold(events, recorded.Doubled(turn.player, value))
+                return replace(flow, notice=f"player {turn.player} doubles to {value}"), events
             return self._turn(turn.on(TurnDoubled(1 - turn.player)))
         if key in (Button.TAKE, Button.DROP):
             raise RefusedError("no double to answer")
@@ -432,34 +433,33 @@ class Flow:
     def _turn(self, turn: TurnState) -> tuple[Flow, list[recorded.Event]]:
         """Adopt the turn's new state: record what it implies, end it when it is over."""
         assert self.turn is not None and self.cube is not None
-        old, cube = self.turn, self.cube
+        old = self.turn
         events: list[recorded.Event] = []
-        if cube.phase is CubePhase.ROLLED and dice_changed(old.dice, turn.dice):
+        flow = self
+        if self.cube.phase is CubePhase.ROLLED and dice_changed(old.dice, turn.dice):
             # Other dice than those on record (a misread confirmed by hand): correct them.
             assert turn.dice is not None
-            events.append(recorded.DiceCorrected(turn.player, turn.dice))
+            flow = flow.fold(events, recorded.DiceCorrected(turn.player, turn.dice))
         elif old.dice is None and turn.dice is not None and turn.phase is not Phase.DONE:
-            events.append(recorded.Rolled(turn.player, turn.dice))
-            cube = cube.roll(turn.player)
-        partial = seen_events(old, turn, self.partial, events)
-        flow = replace(self, cube=cube, turn=turn, partial=partial, notice=turn.notice)
+            flow = flow.fold(events, recorded.Rolled(turn.player, turn.dice))
+        partial, seen = seen_events(old, turn, self.partial)
+        flow = replace(flow.fold(events, *seen), turn=turn, partial=partial, notice=turn.notice)
         if turn.phase is not Phase.DONE:
             return flow, events
-        return flow._end_turn(turn, cube, events)
+        return flow._end_turn(turn, events)
 
     def _end_turn(
-        self, turn: TurnState, cube: CubeState, events: list[recorded.Event]
+        self, turn: TurnState, events: list[recorded.Event]
     ) -> tuple[Flow, list[recorded.Event]]:
         end = turn.end
         assert end is not None and turn.dice is not None
         after = end.board
-        events.append(play_event(turn, after, legal_plays(turn.before, turn.player, turn.dice)))
-        ended = outcome(after)
-        if ended is not None:
-            result = cube.result(ended)
-            events.append(ended_event(result))
-            return replace(self, cube=cube)._game_over(result, events)
-        cube = cube.end_turn(turn.player)
+        plays = legal_plays(turn.before, turn.player, turn.dice)
+        flow = self.fold(events, play_event(turn, after, plays))
+        if flow.snapshot.pending is not None:
+            return flow.end_game(events)
+        cube = flow.cube
+        assert cube is not None
         opponent = 1 - turn.player
         notice = f"player {opponent} to roll"
         if end.void_roll:
@@ -471,29 +471,28 @@ class Flow:
             following = following.on(Seen(turn.cells))
         if end.next_roll is not None:
             following = following.on(end.next_roll)
-        flow = replace(self, cube=cube, turn=following, partial=None, notice=following.notice)
+        flow = replace(flow, turn=following, partial=None, notice=following.notice)
         if end.doubled:
             problem = cube.double_problem(opponent)
             if problem is not None:
                 return replace(flow, notice=problem), events
             value = cube.value * 2
-            events.append(recorded.Doubled(opponent, value))
-            return replace(flow, cube=cube.double(opponent), notice=f"doubles to {value}"), events
+            flow = flow.fold(events, recorded.Doubled(opponent, value))
+            return replace(flow, notice=f"doubles to {value}"), events
         if following.dice is not None:
-            events.append(recorded.Rolled(opponent, following.dice))
-            flow = replace(flow, cube=cube.roll(opponent))
+            flow = flow.fold(events, recorded.Rolled(opponent, following.dice))
         return flow, events
 
-    def _game_over(
-        self, result: GameResult, events: list[recorded.Event]
-    ) -> tuple[Flow, list[recorded.Event]]:
-        match = self.match.after_game(result.points, result.winner)
+    def end_game(self, events: list[recorded.Event]) -> tuple[Flow, list[recorded.Event]]:
+        """Record the end of the game that the events folded so far ended (its result
+        pending: a play bearing off the last checker, a drop, a resignation accepted)."""
+        result = self.snapshot.pending
+        assert result is not None
+        flow = self.fold(events, ended_event(result))
+        match = flow.match
         text = (
             f"player {result.winner} wins {result.points}; score {match.score[0]}-{match.score[1]}"
         )
         if match.is_over:
             text += ": match over"
-        flow = replace(
-            self, match=match, opening=None, cube=None, turn=None, partial=None, notice=text
-        )
-        return flow, events
+        return replace(flow, turn=None, partial=None, notice=text), events

@@ -34,10 +34,7 @@ from controller.match.inputs import (
     Observed,
     PositionSet,
 )
-from controller.match.jacquet_replay import game_result
-from controller.match.snapshot import MatchSnapshot
 from controller.match.turn_record import (
-    ended_event,
     high_first,
     play_event,
     seen_events,
@@ -92,14 +89,15 @@ def jacquet_resign(flow: Flow, player: Player, kind: WinKind) -> tuple[Flow, lis
     )
 
 
-def jacquet_resume(flow: Flow, snapshot: MatchSnapshot) -> Flow:
-    """The flow of a Jacquet match where the journal's ``snapshot`` stands (no game over owed).
+def jacquet_resume(flow: Flow) -> Flow:
+    """The flow of a Jacquet match where its snapshot stands (no game over owed).
 
     A game with no throw yet resumes as the live flow waits for one, its turn made by the
     first input (:func:`_new_game`): in Ludii's rules too, where player 0 then throws.
     Numbers being played resume with the throw they came from, the board telling how far
     the play got.
     """
+    snapshot = flow.snapshot
     turn = snapshot.jacquet
     if turn is None or snapshot.match.is_over:
         return flow
@@ -192,12 +190,14 @@ def _correct(
     jacquet = jacquet_turn_of(turn.rules)
     if turn.phase not in (Phase.ROLL, Phase.MANUAL_DICE) or jacquet is None or jacquet.numbers:
         raise RefusedError("the position is corrected before a throw, not during a play")
-    edited = recorded.PositionEdited(board, "corrected by the referee")
-    following = jacquet_state(replace(jacquet, board=edited.board), notice="position corrected")
+    events: list[recorded.Event] = []
+    flow = flow.fold(events, recorded.PositionEdited(board, "corrected by the referee"))
+    following = jacquet_state(
+        replace(jacquet, board=flow.snapshot.board), notice="position corrected"
+    )
     if flow.cells is not None:
         following = following.on(Seen(flow.cells))
-    flow = replace(flow, turn=following, partial=None, notice=following.notice)
-    return flow, [edited]
+    return replace(flow, turn=following, partial=None, notice=following.notice), events
 
 
 def _adopt(flow: Flow, old: TurnState, turn: TurnState) -> tuple[Flow, list[recorded.Event]]:
@@ -207,11 +207,11 @@ def _adopt(flow: Flow, old: TurnState, turn: TurnState) -> tuple[Flow, list[reco
     events: list[recorded.Event] = []
     if old.phase is Phase.PRIMAUTE and turn.phase is not Phase.PRIMAUTE:
         assert turn.dice is not None
-        events.append(recorded.OpeningRolled(turn.dice))
+        flow = flow.fold(events, recorded.OpeningRolled(turn.dice))
     elif old.dice is None and turn.dice is not None and turn.phase is not Phase.DONE:
-        events.append(recorded.Rolled(turn.player, turn.dice))
-    partial = seen_events(old, turn, flow.partial, events)
-    flow = replace(flow, turn=turn, partial=partial, notice=turn.notice)
+        flow = flow.fold(events, recorded.Rolled(turn.player, turn.dice))
+    partial, seen = seen_events(old, turn, flow.partial)
+    flow = replace(flow.fold(events, *seen), turn=turn, partial=partial, notice=turn.notice)
     if turn.phase is not Phase.DONE:
         return flow, events
     return _end_turn(flow, turn, events)
@@ -224,20 +224,17 @@ def _end_turn(
     playing = jacquet_playing(turn)
     assert end is not None and turn.dice is not None and playing is not None
     if end.declined:
-        events.append(recorded.Declined(turn.player))
+        flow = flow.fold(events, recorded.Declined(turn.player))
     else:
-        events.append(play_event(turn, end.board, playing.plays()))
-    result = end.result
-    if result is not None:
-        ended = game_result(result)
-        events.append(ended_event(ended))
-        return flow._game_over(ended, events)
+        flow = flow.fold(events, play_event(turn, end.board, playing.plays()))
+    if flow.snapshot.pending is not None:
+        return flow.end_game(events)
     following = turn.next_turn()
     if following.dice is not None and following.dice_source in (
         DiceSource.CAMERA,
         DiceSource.MANUAL,
     ):
-        events.append(recorded.Rolled(following.player, following.dice))
+        flow = flow.fold(events, recorded.Rolled(following.player, following.dice))
     notice = following.notice
     if end.declined:
         notice = f"{turn.notice}; {notice}" if notice else turn.notice

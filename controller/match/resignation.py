@@ -10,8 +10,7 @@ from __future__ import annotations
 
 from controller.match import events as recorded
 from controller.match.errors import RefusedError
-from controller.match.turn_record import ended_event
-from controller.rules import CubeState, GameResult, MatchState, Player, WinKind
+from controller.rules import CubeState, MatchState, Player, WinKind
 
 __all__ = ["offer_resignation", "pending_refusal", "resignation_answer"]
 
@@ -44,16 +43,14 @@ def offer_resignation(
 
 
 def resignation_answer(
-    offered: recorded.Resigned, cube: CubeState, accept: bool
-) -> tuple[GameResult | None, list[recorded.Event], str]:
-    """The game's result if the opponent accepts ``offered`` (None: refused, play on), the
-    events to record and the notice of a refusal."""
+    offered: recorded.Resigned, accept: bool
+) -> tuple[recorded.ResignAccepted | recorded.ResignRefused, str]:
+    """The opponent's answer to ``offered`` and the notice of a refusal (an acceptance ends
+    the game: its result is the fold's, ``kind`` times the cube)."""
     answerer = 1 - offered.player
-    if not accept:
-        notice = f"player {answerer} refused the resignation: play on"
-        return None, [recorded.ResignRefused(answerer)], notice
-    result = cube.resign(offered.player, offered.kind)
-    return result, [recorded.ResignAccepted(answerer), ended_event(result)], ""
+    if accept:
+        return recorded.ResignAccepted(answerer), ""
+    return recorded.ResignRefused(answerer), f"player {answerer} refused the resignation: play on"
 
 
 def pending_refusal(offered: recorded.Resigned) -> RefusedError:

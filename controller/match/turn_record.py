@@ -62,9 +62,11 @@ def _reaching(plays: Iterable[Play], after: Board) -> Play | None:
 
 
 def seen_events(
-    old: TurnState, turn: TurnState, partial: Board | None, events: list[recorded.Event]
-) -> Board | None:
-    """Add the events of what the turn saw (a new partial board, a flag); the partial now."""
+    old: TurnState, turn: TurnState, partial: Board | None
+) -> tuple[Board | None, list[recorded.Event]]:
+    """The partial board now, and the events of what the turn saw (a new partial board, a
+    flag)."""
+    events: list[recorded.Event] = []
     verdict = turn.verdict
     if (
         turn.phase is Phase.MOVING
@@ -77,7 +79,7 @@ def seen_events(
         partial = verdict.board
     if turn.phase is Phase.FLAGGED and old.phase is not Phase.FLAGGED and turn.flagged:
         events.append(_flagged(turn))
-    return partial
+    return partial, events
 
 
 def _flagged(turn: TurnState) -> recorded.Flagged:

@@ -1,13 +1,14 @@
 """Replay and resume agree with the live flow: random matches, resumed after every batch.
 
-Why: the live :class:`Flow` evolves by :meth:`Flow.on`, while a restarted service folds
-the journal's events with the :class:`Replayer` and rebuilds a flow with
-:meth:`Flow.resume`: two machines that must say the same match. Random players drive the
+Why: the live :class:`Flow` folds the events it decides by :meth:`Flow.on` as it goes,
+while a restarted service folds the journal's with the :class:`Replayer` and rebuilds the
+turn's live detail with :meth:`Flow.resume`: both must say the same match. Random players drive the
 live flow through whole matches (rolls, plays, illegal plays accepted or demanded, doubles
 taken and dropped, beavers, resignations, Jacquet's declines); after every batch of events
 it journals, the flow resumed from all the events so far, shown the board the live one
 last saw, must agree on the score, the cube, the resignation, the board, the player to
-move, the dice and the phase.
+move, the dice and the phase; and the live flow's own snapshot, which it changes only by
+folding the events it records, must be the replay's of those events.
 
 ``python -m tests.soak resume --matches 20 --steps 3000`` prints, per variant, the
 batches checked and the games played, and exits 1 on any disagreement (naming the seed,
@@ -103,6 +104,8 @@ def _agreement(live: Flow, snapshot: MatchSnapshot) -> list[str]:
     if live.cells is not None:
         resumed, _ = resumed.on(Observed(live.cells))
     problems = [f"owed {owed}"] if owed else []
+    if live.snapshot != snapshot:
+        problems.append(f"snapshot: live {live.snapshot!r}, replayed {snapshot!r}")
     turn, again = live.turn, resumed.turn
     said = {
         "score": (live.match, resumed.match),
