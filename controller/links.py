@@ -11,7 +11,7 @@ states are shown in words only (a hand over the dice is ordinary play, not a fau
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Final, Literal
 
 from hardware.board.scene import Colour, Lamp, Pattern, Scene
@@ -21,6 +21,7 @@ __all__ = [
     "CAMERA_LINK",
     "LinkSignal",
     "LinkState",
+    "LinkStates",
     "link_text",
     "link_words",
     "with_link_lamp",
@@ -67,6 +68,22 @@ CAMERA_LINK: Final[Mapping[str, LinkSignal]] = {
     "covered": LinkSignal(None, "covered by a hand or an arm: no roll is read until it clears"),
 }
 """The camera's states (``controller.service.camera.camera_link``)."""
+
+@dataclass(slots=True)
+class LinkStates:
+    """Each link's state now, and what is wrong with the sensor board's (its ``problem``)."""
+
+    states: dict[str, str] = field(default_factory=lambda: {"board": "off", "camera": "off"})
+    board_problem: str | None = None
+
+    def set(self, link: str, state: str, problem: str | None = None) -> bool:
+        """Enter ``state`` (and, for the board, its ``problem``); whether what is shown changed."""
+        before = (self.states.get(link), self.board_problem)
+        self.states[link] = state
+        if link == "board":
+            self.board_problem = problem
+        return before != (state, self.board_problem)
+
 
 _TABLES: Final = {"board": ("sensor board", BOARD_LINK), "camera": ("camera", CAMERA_LINK)}
 

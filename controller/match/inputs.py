@@ -14,6 +14,7 @@ from controller.rules import Board
 
 __all__ = [
     "CameraLifted",
+    "CameraReading",
     "CameraRoll",
     "CameraRollFault",
     "CameraUnreadable",
@@ -87,3 +88,6 @@ Input = (
     | PositionSet
     | Observed
 )
+
+CameraReading = CameraRoll | CameraRollFault | CameraUnreadable
+"""The camera's reading of a roll (read, irregular or unreadable), as opposed to dice lifted."""

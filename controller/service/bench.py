@@ -91,12 +91,15 @@ class Bench:
         until = self._button_test_until
         return until is not None and self._clock() < until
 
-    def change(self, change: BenchChange, phase: str) -> None:
+    def change(self, change: BenchChange, phase: str, *, has_leds: bool = True) -> None:
         """Start, move or end a test, the match being in ``phase``.
 
         Raises:
-            RefusedError: a test started mid-game (ending one is always taken).
+            RefusedError: a test started mid-game (ending one is always taken), or a lamp
+                test on a board without LEDs.
         """
+        if isinstance(change, LampTest) and not has_leds:
+            raise RefusedError("this board has no LEDs to test ([gpio] leds = 'none')")
         starting = change.location is not None if isinstance(change, LampTest) else change.on
         if starting and phase not in BETWEEN_GAMES:
             raise RefusedError(

@@ -7,11 +7,10 @@ journal's snapshot and the links; the service only decides when to publish it.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from controller import record
-from controller.links import link_text
+from controller.links import LinkStates, link_text
 from controller.match.cube_seen import CubeSeen, cube_disagreement
 from controller.match.flow import Flow
 from controller.match.orientation import Orientation
@@ -54,8 +53,7 @@ def build_status(
     snapshot: record.MatchSnapshot | None,
     seq: int,
     cells: Cells | None,
-    links: Mapping[str, str],
-    board_problem: str | None,
+    links: LinkStates,
     cube_seen: CubeSeen | None,
     orientation: Orientation,
     orienting: bool,
@@ -84,7 +82,7 @@ def build_status(
             ("enter the dice", flow.phase == "manual-dice"),
             ("confirm the dice", flow.phase == "confirm-dice"),
             ("confirm the board's orientation", orienting),
-            (f"sensor board: {board_problem}", board_problem is not None),
+            (f"sensor board: {links.board_problem}", links.board_problem is not None),
             (f"check the cube: {cube_problem}", cube_problem is not None),
         )
         if on
@@ -112,8 +110,8 @@ def build_status(
         verdict=verdict,
         text=display.text,
         lights=lights,
-        links=dict(links),
-        link_text=link_text(links),
+        links=dict(links.states),
+        link_text=link_text(links.states),
         alerts=alerts,
         moves=tuple(moves.lines),
         xgid=position_text,

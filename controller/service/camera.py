@@ -7,8 +7,10 @@ when it is given a camera.
 
 from __future__ import annotations
 
-from typing import Literal
+import asyncio
+from typing import TYPE_CHECKING, Literal
 
+from controller.match.cube_seen import CubeSeen
 from controller.match.inputs import (
     CameraLifted,
     CameraRoll,
@@ -20,7 +22,29 @@ from controller.match.orientation import Orientation
 from controller.service.edges import DiceSource
 from vision import RollEvent, Thrower, Verdict, WatchState
 
-__all__ = ["camera_input", "camera_link", "thrower"]
+if TYPE_CHECKING:
+    from controller.service.service import Service
+
+__all__ = ["camera_input", "camera_link", "read_rolls", "thrower"]
+
+
+async def read_rolls(service: Service, source: DiceSource) -> None:
+    """The service's camera task: step the roll watcher in a thread, telling it who throws
+    (each player throws into his own right-hand half), and feed the match what it reads."""
+    service.links.set("camera", "live")
+    while True:
+        player = service.flow.thrower  # who throws the dice the camera is about to see
+        side = None if player is None else service.orientation.side_of(player)
+        event = await asyncio.to_thread(source.step, thrower(side))
+        if service.links.set("camera", camera_link(source)):
+            service.refresh()
+        if event is None:
+            continue
+        if event.reading is not None:
+            service.cube_seen = CubeSeen.of(event.reading.cube, service.flow.cube)
+        item = camera_input(event, service.orientation)
+        if item is not None:
+            service.feed(item)
 
 
 def thrower(side: str | None) -> Thrower:

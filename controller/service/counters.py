@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 __all__ = ["Counters"]
 
@@ -17,7 +17,6 @@ class Counters:
     refused: int = 0
     journalled: int = 0
     led_updates: int = 0
-    kinds: dict[str, int] = field(default_factory=dict)
     hints: int = 0
     """Hints shown (a play's first checker lit, or a cube advice said)."""
     hints_dropped: int = 0

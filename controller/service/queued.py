@@ -10,13 +10,14 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass
 
-from controller.match.inputs import Input
-from controller.referee import Cells
+from controller.match.errors import RefusedError
+from controller.match.inputs import Input, KeyPressed
+from controller.referee import Button, Cells
 from controller.service.actions import MatchAction
 from controller.service.bench import BenchChange
 from controller.service.teacher import Aid
 
-__all__ = ["REFRESH", "Control", "Item", "Physical", "Queued", "Refresh"]
+__all__ = ["REFRESH", "Control", "Item", "Physical", "Queued", "Refresh", "check_web_press"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,3 +51,11 @@ class Queued:
 
     item: Item
     done: asyncio.Future[None] | None = None
+
+
+def check_web_press(item: Item, phase: str) -> None:
+    """The web view's Accept or Demand with no illegal play flagged is refused (409), where
+    the button pressed then only shows a notice: a page is answered, a board is looked at."""
+    pressed = item.key if isinstance(item, KeyPressed) else None
+    if pressed in (Button.ACCEPT, Button.DEMAND) and phase != "flagged":
+        raise RefusedError("no illegal play to accept or demand: none is flagged")

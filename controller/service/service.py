@@ -30,24 +30,17 @@ from typing import Literal
 from controller import record
 from controller.devices import LedBackend, blink_forever
 from controller.engine import Engine
-from controller.links import with_link_lamp
+from controller.links import LinkStates, with_link_lamp
 from controller.match.cube_seen import CubeSeen
 from controller.match.errors import RefusedError
 from controller.match.flow import Flow
-from controller.match.inputs import (
-    CameraRoll,
-    CameraRollFault,
-    CameraUnreadable,
-    Input,
-    KeyPressed,
-    Observed,
-)
+from controller.match.inputs import CameraReading, Input, KeyPressed, Observed
 from controller.match.orientation import Orientation
 from controller.record.journal import Journal, archive_path
 from controller.referee import Button, Cells, Display, Mode
 from controller.rules import BACKGAMMON, Rules, Variant, WinKind, Xgid
 from controller.service.actions import CONTROLS, MatchAction, action_input, new_match_start
-from controller.service.bench import BETWEEN_GAMES, Bench, BenchChange, LampTest
+from controller.service.bench import BETWEEN_GAMES, Bench, BenchChange
 from controller.service.board_status import MoveList, build_status
 from controller.service.counters import Counters
 from controller.service.edges import BoardFeed, ButtonFeed, DiceSource
@@ -57,7 +50,15 @@ from controller.service.match_journal import (
     rotate_journal,
     start_or_resume,
 )
-from controller.service.queued import REFRESH, Control, Item, Physical, Queued, Refresh
+from controller.service.queued import (
+    REFRESH,
+    Control,
+    Item,
+    Physical,
+    Queued,
+    Refresh,
+    check_web_press,
+)
 from controller.service.seating import ORIENT_TEXT, Seating
 from controller.service.teacher import Aid, Teacher, with_notice
 from controller.status import (
@@ -130,9 +131,8 @@ class Service:
         self._clock = clock
         self._queue: asyncio.Queue[Queued] = asyncio.Queue()
         self._subscribers: list[asyncio.Queue[BoardStatus | BoardEvent]] = []
-        self._links = {"board": "off", "camera": "off"}
-        self._board_problem: str | None = None
-        self._cube_seen: CubeSeen | None = None
+        self.links = LinkStates()
+        self.cube_seen: CubeSeen | None = None
         """The cube in the last roll's picture (checked against the referee's, never adopted)."""
         self._cells: Cells | None = None
         self.flow, self.resumed = start_or_resume(journal, names, rules, mode, variant)
@@ -157,11 +157,6 @@ class Service:
     def orientation(self) -> Orientation:
         """Which side (and colour) is player 0."""
         return self.seating.orientation
-
-    @property
-    def board_problem(self) -> str | None:
-        """What is wrong with the sensor board's link now (its ``problem``), if anything."""
-        return self._board_problem
 
     @property
     def orienting(self) -> bool:
@@ -225,6 +220,10 @@ class Service:
         """The Mode button: referee, learner, recorder, in turn (shown at once, not recorded)."""
         modes = list(Mode)
         self.flow = self.flow.with_mode(modes[(modes.index(self.flow.mode) + 1) % len(modes)])
+        self.refresh()
+
+    def refresh(self) -> None:
+        """Show the status and the LEDs again (a link's state changed)."""
         self._queue.put_nowait(Queued(REFRESH))
 
     def feed(self, item: Input) -> None:
@@ -256,7 +255,10 @@ class Service:
                 if board is not None:
                     group.create_task(self._board(board), name="board")
                 if camera is not None:
-                    group.create_task(self._camera(camera), name="camera")
+                    # Imported here: it loads OpenCV, which a board without a camera skips.
+                    from controller.service.camera import read_rolls
+
+                    group.create_task(read_rolls(self, camera), name="camera")
                 if buttons is not None:
                     group.create_task(self._buttons(buttons), name="buttons")
                 if self.leds is not None:
@@ -269,45 +271,22 @@ class Service:
     async def _board(self, link: BoardFeed) -> None:
         async for update in link.updates():
             if isinstance(update, LinkState):
-                seen = (self._links["board"], self._board_problem)
-                self._links["board"], self._board_problem = update.value, link.problem
-                if seen != (update.value, link.problem):  # the status LED and page show it
-                    self._queue.put_nowait(Queued(REFRESH))
+                if self.links.set("board", update.value, link.problem):  # the LED shows it
+                    self.refresh()
             else:
-                self._links["board"] = "live"
+                self.links.set("board", "live")
                 self._queue.put_nowait(Queued(Physical(tuple(update.cells))))
 
     async def _buttons(self, buttons: ButtonFeed) -> None:
         async for press in buttons:
             self.press(press.button)
 
-    async def _camera(self, source: DiceSource) -> None:
-        # Imported here: the camera's module loads OpenCV, which a board without one skips.
-        from controller.service.camera import camera_input, camera_link, thrower
-
-        self._links["camera"] = "live"
-        while True:
-            player = self.flow.thrower  # who throws the dice the camera is about to see
-            side = None if player is None else self.orientation.side_of(player)
-            event = await asyncio.to_thread(source.step, thrower(side))
-            link = camera_link(source)
-            if link != self._links["camera"]:
-                self._links["camera"] = link
-                self._queue.put_nowait(Queued(REFRESH))
-            if event is None:
-                continue
-            if event.reading is not None:
-                self._cube_seen = CubeSeen.of(event.reading.cube, self.flow.cube)
-            item = camera_input(event, self.orientation)
-            if item is not None:
-                self.feed(item)
-
     async def _referee(self) -> None:
         while True:
             queued = await self._queue.get()
             try:
                 if queued.done is not None:  # the web view waits for its answer
-                    _check_web_press(queued.item, self.flow)
+                    check_web_press(queued.item, self.flow.phase)
                 await self._handle(queued.item)
             except ActionError as error:
                 self.counters.refused += 1
@@ -335,9 +314,7 @@ class Service:
             await self._control(item.action)
             return
         if isinstance(item, BenchChange):
-            if isinstance(item, LampTest) and self.leds is None:
-                raise RefusedError("this board has no LEDs to test ([gpio] leds = 'none')")
-            self.bench.change(item, self.flow.phase)
+            self.bench.change(item, self.flow.phase, has_leds=self.leds is not None)
             await self._show()
             return
         if isinstance(item, Physical):
@@ -357,8 +334,14 @@ class Service:
             self._cells = item.cells
         self.teacher.follow(self.flow)
         await self._show()
-        if isinstance(item, CameraRoll | CameraRollFault | CameraUnreadable):
+        if isinstance(item, CameraReading):
             self.counters.rolls += 1  # once its status is out (the simulated players wait on it)
+
+    async def _adopt(self, flow: Flow, events: list[record.Event]) -> None:
+        """Journal ``events``, then adopt ``flow`` and show it (the journal before acting)."""
+        await self._record(events)
+        self.flow = flow
+        await self._show()
 
     async def _record(self, events: list[record.Event]) -> None:
         """Journal ``events`` (each durably before the next) and publish them."""
@@ -376,19 +359,19 @@ class Service:
             if judging is not None:
                 self.teacher.judge(judging)
             self.counters.journalled += 1
-            kind = type(event).__name__
-            self.counters.kinds[kind] = self.counters.kinds.get(kind, 0) + 1
-            data = record.event_to_dict(event)
-            # The journal's type names the event (``played``), as the backlog of
-            # ``controller.mqtt.journal_events`` names the same events.
-            kind = record.event_kind(event)
-            self._publish(BoardEvent(self._board_id, seq, kind, data, self._clock()))
+            self._announce(seq, event)
+
+    def _announce(self, seq: int, event: record.Event) -> None:
+        """Publish journalled ``event`` under the journal's name of its type (``played``), as
+        the backlog of ``controller.mqtt.journal_events`` names the same events."""
+        kind, data = record.event_kind(event), record.event_to_dict(event)
+        self._publish(BoardEvent(self._board_id, seq, kind, data, self._clock()))
 
     # The match itself: orientation, new game, new match.
 
     async def _orienting(self, item: Input) -> None:
         """Before the opening roll, Done confirms the orientation and Undo swaps it."""
-        if isinstance(item, CameraRoll | CameraRollFault | CameraUnreadable):
+        if isinstance(item, CameraReading):
             self.counters.rolls += 1
         if isinstance(item, KeyPressed) and item.key is Button.DONE:
             await self._confirm(self.orientation)
@@ -399,28 +382,26 @@ class Service:
             raise RefusedError(f"confirm the board's orientation first: {ORIENT_TEXT}")
 
     async def _confirm(self, orientation: Orientation) -> None:
-        await self._record([record.OrientationConfirmed(orientation.far, orientation.colour_b)])
+        confirmed = record.OrientationConfirmed(orientation.far, orientation.colour_b)
+        flow = self.flow.fold([], confirmed)  # the flow's record holds what the journal does
+        await self._record([confirmed])
         self._see(self.seating.confirmed(orientation))
         notice = f"orientation confirmed: {orientation.describe(self.flow.names)}"
-        self.flow = with_notice(self.flow, f"{notice}; opening roll, one die each")
+        self.flow = with_notice(flow, f"{notice}; opening roll, one die each")
         await self._show()
 
     async def _control(self, action: MatchAction) -> None:
-        if isinstance(action, Resign | AnswerResignation):
-            if isinstance(action, Resign):
-                flow, events = self.flow.resign(action.player, WinKind[action.kind.upper()])
-            else:
-                flow, events = self.flow.answer_resignation(action.accept)
-            await self._record(events)
-            self.flow = flow
-            await self._show()
+        if isinstance(action, Resign):
+            await self._adopt(*self.flow.resign(action.player, WinKind[action.kind.upper()]))
+        elif isinstance(action, AnswerResignation):
+            await self._adopt(*self.flow.answer_resignation(action.accept))
         elif isinstance(action, ConfirmOrientation):
             await self._confirm(self.orientation.swapped() if action.swap else self.orientation)
         elif isinstance(action, NewGame):
             flow, events = self.flow.abandon(action.reason)
             await self._record(events)
-            self.flow, self._moves = flow, MoveList()
-            await self._show()
+            self._moves = MoveList()  # the abandoned game's moves are not shown
+            await self._adopt(flow, [])
         else:
             await self._new_match(action)
 
@@ -434,10 +415,7 @@ class Service:
             raise RefusedError(f"new match refused: {failure}")
         self._seq = self.journal.last_seq
         _log.info("new match in %s; the last one archived as %s", self.journal.path, archive)
-        self._publish(
-            BoardEvent(self._board_id, self._seq, "match_started",
-                       record.event_to_dict(start), self._clock())
-        )  # fmt: skip
+        self._announce(self._seq, start)
         names = start.names
         self.flow = replace(
             Flow.new(names, start.rules, self.flow.mode, self.flow.variant),
@@ -498,9 +476,8 @@ class Service:
             snapshot=self.journal.state,
             seq=self._seq,
             cells=self._cells,
-            links=self._links,
-            board_problem=self._board_problem,
-            cube_seen=self._cube_seen,
+            links=self.links,
+            cube_seen=self.cube_seen,
             orientation=self.orientation,
             orienting=self.orienting,
             moves=self._moves,
@@ -515,12 +492,5 @@ class Service:
             display = self.seating.display(self.flow.names, self.flow.variant.start)
         else:
             display = self.teacher.display(self.flow)
-        return replace(display, scene=with_link_lamp(display.scene, self._links))
+        return replace(display, scene=with_link_lamp(display.scene, self.links.states))
 
-
-def _check_web_press(item: Item, flow: Flow) -> None:
-    """The web view's Accept or Demand with no illegal play flagged is refused (409), where
-    the button pressed then only shows a notice: a page is answered, a board is looked at."""
-    pressed = item.key if isinstance(item, KeyPressed) else None
-    if pressed in (Button.ACCEPT, Button.DEMAND) and flow.phase != "flagged":
-        raise RefusedError("no illegal play to accept or demand: none is flagged")

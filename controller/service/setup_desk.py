@@ -67,7 +67,7 @@ class BoardSetup:
                 "link": link,
                 "state": state,
                 "words": link_words(
-                    link, state, self.service.board_problem if link == "board" else None
+                    link, state, self.service.links.board_problem if link == "board" else None
                 ),
             }
             for link, state in status.links.items()
