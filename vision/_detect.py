@@ -207,6 +207,24 @@ def _blobs(score: Image, inner: npt.NDArray[np.bool_], side: float, floor: float
     return out
 
 
+def _median_colour(image: Image, where: npt.NDArray[np.bool_]) -> npt.NDArray[np.uint8]:
+    """Each channel's median over the pixels ``where`` is true, as ``np.median`` then a
+    cast to uint8 gives it (the two middle values' mean, rounded down), from each
+    channel's histogram: numpy's median sorts, and took twice as long on a die.
+    """
+    mask = where.view(np.uint8)
+    counts = np.stack([cv2.calcHist([image], [k], mask, [256], [0, 256]).ravel()
+                       for k in range(3)])
+    below = counts.cumsum(axis=1)
+    n = below[0, -1]
+    # The k-th smallest value (from 0) is the number of values whose count up to them
+    # is at most k.
+    low = (below <= (n - 1) // 2).sum(axis=1)
+    high = (below <= n // 2).sum(axis=1)
+    face: npt.NDArray[np.uint8] = ((low + high) // 2).astype(np.uint8)
+    return face
+
+
 def _pip_map(crop: Image, inner: npt.NDArray[np.bool_]) -> tuple[Image, float]:
     """A score map where pips stand out, with the least score a pip must reach.
 
@@ -214,7 +232,7 @@ def _pip_map(crop: Image, inner: npt.NDArray[np.bool_]) -> tuple[Image, float]:
     score is the colour distance from the face's median colour. (Top-hat and black-hat
     maps, and a local median, were tried and read the real photos worse.)
     """
-    face = np.median(crop[inner], axis=0).astype(np.uint8)
+    face = _median_colour(crop, inner)
     return _max_channel(narrow(cv2.absdiff(crop, np.full_like(crop, face)), np.uint8)), 25.0
 
 
