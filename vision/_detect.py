@@ -160,6 +160,13 @@ def foreground(image: Image, background: Image | None = None, *,
     return _clean(mask)
 
 
+#: The side a die's patch is enlarged to before its pips are looked for, and the step
+#: between the blob detector's thresholds: the detector's time grows with both (64 and 8
+#: before: 1.6 ms more a six-dice read, the same verdicts; vision/models/README.md).
+PIP_ZOOM_SIDE = 48.0
+PIP_THRESHOLD_STEP = 12
+
+
 def _blobs(score: Image, inner: npt.NDArray[np.bool_], side: float, floor: float
            ) -> list[tuple[float, float, float]]:
     """Round, pip-sized blobs that stay stable over several thresholds of a pip score map.
@@ -170,14 +177,14 @@ def _blobs(score: Image, inner: npt.NDArray[np.bool_], side: float, floor: float
     # Small dice have pips of 3 or 4 pixels: the detector sees them better enlarged.
     # Large blobs (not dice, or dice seen close) are shrunk: the detector's time grows
     # with the area.
-    zoom = min(max(1.0, 64.0 / side), 128.0 / max(score.shape))
+    zoom = min(max(1.0, PIP_ZOOM_SIDE / side), 128.0 / max(score.shape))
     side *= zoom
     params = cv2.SimpleBlobDetector.Params()
     top = float(score[inner].max()) if inner.any() else 0.0
     if top <= floor:
         return []
     params.minThreshold = floor
-    params.thresholdStep = 8
+    params.thresholdStep = PIP_THRESHOLD_STEP
     # Thresholds above the highest score find nothing; the detector needs at least two.
     params.maxThreshold = max(top, floor + 2 * params.thresholdStep + 1)
     params.minRepeatability = 2
