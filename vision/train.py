@@ -15,8 +15,9 @@ The detection threshold (0.3) was fixed in advance; the few choices made after s
 held-out figures (epochs, the die/no-die rule, mirrored views, odd synthetic dice) are
 listed in ``vision/models/README.md``.
 
-Runs on one CPU thread in about 8 minutes for a classifier and 3 for a detector (small
-inputs, tiny nets); two models train side by side on two cores.
+Runs on one CPU thread (small inputs, tiny nets): with the rolls seen at an angle, about
+1,100 s CPU a model, classifier and detector (measured on a busy machine; 8 and 3 minutes
+before them, on a quiet one).
 """
 
 from __future__ import annotations
