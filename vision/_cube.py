@@ -174,6 +174,11 @@ def find_cube(view: Image, die_side: float, *, mask: Image | None = None,
     best: CubeReading | None = None
     tried: set[tuple[int, int, int]] = set()
     for found_at, scale in contours:
+        # The smallest rectangle about an outline is no larger than its upright box:
+        # the many outlines whose box is smaller than a cube's face are left at once.
+        _x, _y, bw, bh = cv2.boundingRect(found_at)
+        if bw * bh * scale * scale <= (1.1 * die_side) ** 2:
+            continue
         # The rectangle of the outline as found, then scaled (the same numbers as the
         # scaled outline's: a power of two is exact), so that only the few outlines of a
         # cube's size are scaled.

@@ -134,6 +134,19 @@ class ObliqueRoll:
     dice: tuple[SyntheticDie, ...]
     expected_dice: int
     camera: PinholeCamera
+    #: Each die's top face (the value's face, tilted with a leaning die): its four world
+    #: corners, 4 x 3. What the reader reads, wherever the camera sees it.
+    tops: tuple[Floats, ...] = ()
+
+    def tops_in_view(self) -> list[Floats]:
+        """Each die's top face as the board view shows it (4 x 2 pixels): its corners
+        seen by the camera, taken back to the board plane by the board's homography."""
+        to_board = np.linalg.inv(self.camera.board_to_frame())
+        out = []
+        for top in self.tops:
+            seen = cv2.perspectiveTransform(self.camera.project(top)[None], to_board)
+            out.append(np.asarray(seen[0], dtype=np.float64))
+        return out
 
 
 def _die_faces(value: int, rng: random.Random) -> list[int]:
@@ -371,6 +384,7 @@ def render_oblique(
     side = rng.uniform(26, 34)
     solids: list[_Solid] = []
     truth = []
+    tops: list[Floats] = []
     placed: list[tuple[float, float]] = []
     for i in range(dice):
         value = rng.randint(1, 6)
@@ -384,6 +398,7 @@ def render_oblique(
         box = (math.floor(foot[:, 0].min()), math.floor(foot[:, 1].min()),
                math.ceil(foot[:, 0].max()), math.ceil(foot[:, 1].max()))
         truth.append(SyntheticDie(value, box, "cocked" if lean else "flat"))
+        tops.append(faces[0])
     img = empty.astype(np.float32)
     if clutter:
         solids += _clutter(rng, camera)
@@ -397,4 +412,4 @@ def render_oblique(
     frame_light = _random_light(rng)
     image = _camera(img, frame_light, rng)
     background = _camera(empty.astype(np.float32), frame_light, rng)
-    return ObliqueRoll(image, background, tuple(truth), dice, camera)
+    return ObliqueRoll(image, background, tuple(truth), dice, camera, tuple(tops))

@@ -45,6 +45,34 @@ def test_a_camera_straight_over_the_board_sees_the_board_view() -> None:
     assert np.allclose(to_frame / to_frame[2, 2], np.eye(3), atol=1e-9)
 
 
+@pytest.mark.parametrize("tilt", [0, 30, 60])
+def test_each_die_top_face_is_where_the_board_view_shows_it(tilt: float) -> None:
+    """The training labels of a die seen at an angle (``tops_in_view``): inside each top
+    face as the board view shows it, the roll differs from the empty board (the die is
+    there); straight from above it lies about over the die's footprint (a die off the
+    lens's axis is seen a little from the side), at an angle it is moved away from the
+    camera by more than a quarter of the die."""
+    roll = render_oblique(random.Random(41), tilt=tilt, dice=3, azimuth=90.0)
+    to_board = np.linalg.inv(roll.camera.board_to_frame())
+    view, empty = (cv2.warpPerspective(image, to_board, (640, 480))
+                   for image in (roll.image, roll.background))
+    changed = cv2.absdiff(view, empty).max(axis=2) > 30
+    tops = roll.tops_in_view()
+    assert len(tops) == len(roll.dice) == 3
+    for die, top in zip(roll.dice, tops, strict=True):
+        inside = np.zeros(changed.shape, np.uint8)
+        centre = top.mean(axis=0)
+        # The face shrunk to two thirds about its centre: its edges blur into the board.
+        cv2.fillConvexPoly(inside, np.round(centre + (top - centre) * 2 / 3).astype(np.int32), 1)
+        assert changed[inside > 0].mean() > 0.9, (tilt, die)
+        x1, y1, x2, y2 = die.box
+        quarter = (y2 - y1) / 4
+        if tilt == 0:
+            assert np.hypot(centre[0] - (x1 + x2) / 2, centre[1] - (y1 + y2) / 2) < quarter, die
+        else:  # the camera stands at the near edge (the view's bottom): the top is seen higher
+            assert centre[1] < (y1 + y2) / 2 - quarter, (tilt, die, centre)
+
+
 @pytest.mark.parametrize("tilt", [30, 45, 60])
 def test_the_camera_is_found_where_it_stands(tilt: float) -> None:
     roll = render_oblique(random.Random(11), tilt=tilt)

@@ -7,8 +7,9 @@ import pytest
 
 pytest.importorskip("torch")
 
+from vision._calibration import BOARD_SIZE
 from vision._net import STRIDE
-from vision.train import classifier_samples, detector_sample
+from vision.train import classifier_samples, detector_sample, oblique_rolls
 
 
 def _picture() -> tuple[np.ndarray, list[tuple[float, float, float, float, int]]]:
@@ -44,3 +45,16 @@ def test_classifier_samples_label_dice_and_negatives() -> None:
     assert (labels == 3).sum() == 4
     # A die patch is dark in the middle, a negative is not centred on the die.
     assert patches[labels == 3][:, 18:22, 18:22].mean() < 100
+
+
+def test_oblique_rolls_are_board_views_labelled_with_the_top_faces() -> None:
+    """Rolls seen at an angle are trained on as the reader sees them: the board view,
+    each die's label on its top face, where the view differs from the plain board."""
+    samples = oblique_rolls(3, seed=5)
+    assert len(samples) == 3
+    for view, dice in samples:
+        assert view.shape == (BOARD_SIZE[1], BOARD_SIZE[0], 3)
+        assert 1 <= len(dice) <= 3
+        for cx, cy, w, h, value in dice:
+            assert 1 <= value <= 6 and 10 < w < 80 and 10 < h < 80  # a leaning top is short
+            assert 0 < cx < BOARD_SIZE[0] and 0 < cy < BOARD_SIZE[1]
