@@ -32,6 +32,7 @@ from controller.service.service import Service, open_journal
 from controller.simulated.camera import RollPool, TableCamera
 from controller.simulated.hands import DriverCounts
 from controller.simulated.jacquet_table import JacquetTableDriver
+from controller.simulated.progress import until_progress
 from controller.simulated.table import DriverOptions, TableDriver
 from controller.status import BoardEvent
 
@@ -304,11 +305,16 @@ async def run_simulated(
         if broker is not None:
             await stack.enter_async_context(_publishing(service, table.journal, broker))
         driver = table.driver(random.Random(seed), echo=echo, **options)
+        seen = [service.journal.last_seq]  # the last event the watcher has reported
         watcher = asyncio.create_task(
-            _watch(service, echo if show_leds else None, on_event, progress)
+            _watch(service, echo if show_leds else None, on_event, progress, seen)
         )
         try:
             await driver.play(games)
+            # Every event the game published is reported before the watcher stops.
+            await until_progress(
+                "the demo's watcher", lambda: seen[0] >= service.journal.last_seq, lambda: seen[0]
+            )
         finally:
             await cancel_and_wait(watcher)
         return DemoResult(
@@ -347,15 +353,19 @@ async def _watch(
     echo: Callable[[str], None] | None,
     on_event: Callable[[int, str], None] | None,
     progress: Callable[[int, int], None] | None = None,
+    seen: list[int] | None = None,
 ) -> None:
     """Print the LED states and the engine's verdicts as they change, report each event,
-    and each game's winner and points to ``progress``."""
+    and each game's winner and points to ``progress``; ``seen`` holds the last event's
+    number reported."""
     last = ""
     judged = service.counters.judged
     async for item in service.updates():
         if isinstance(item, BoardEvent):
             if on_event is not None:
                 on_event(item.seq, item.kind)
+            if seen is not None:
+                seen[0] = item.seq
             if progress is not None and item.kind == "game_ended":
                 winner, points = item.data["winner"], item.data["points"]
                 assert isinstance(winner, int) and isinstance(points, int)
