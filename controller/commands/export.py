@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import TextIO
 
 from controller.commands.errors import UsageError
+from controller.commands.progress import Progress, add_progress_argument
 from controller.record import (
     InvalidEventError,
     MatchRecord,
@@ -48,6 +49,7 @@ def add_source_arguments(parser: argparse.ArgumentParser) -> None:
     source = parser.add_mutually_exclusive_group(required=True)
     source.add_argument("--journal", type=Path, help="the SQLite journal of the match")
     source.add_argument("--match", type=Path, help="a saved match: its events as JSON lines")
+    add_progress_argument(parser)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -95,7 +97,8 @@ def read_source(args: argparse.Namespace) -> MatchRecord:
         RecordError: for a journal or a file that cannot be read or replayed.
     """
     if args.journal is not None:
-        with Journal(args.journal, readonly=True) as journal:
+        progress = Progress.of(args, "journal", "events replayed")
+        with Journal(args.journal, readonly=True, progress=progress) as journal:
             return journal.record()
     return load_match(args.match)
 

@@ -16,7 +16,7 @@ from typing import Final
 
 from controller.commands import export, hint
 from controller.commands.errors import UsageError
-from controller.commands.progress import Progress, add_progress_argument
+from controller.commands.progress import Progress
 
 HELP = "review a recorded match with GNU Backgammon: every play and cube decision graded"
 
@@ -35,7 +35,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=Path,
         help="FILE.txt, FILE.html or FILE.sgf (default: the text on standard output)",
     )
-    add_progress_argument(parser)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -106,6 +106,8 @@ class Journal:
             go on from the journal before (:meth:`rotate`), so its subscribers see one
             sequence across matches. Ignored for a journal that holds events or whose head
             names its first.
+        progress: hears (events replayed, events stored) as opening replays them (a long
+            journal's export on a slow Pi).
 
     Raises:
         JournalError: if the file cannot be opened or is another kind of database.
@@ -123,6 +125,7 @@ class Journal:
         clock: Callable[[], float] = time.time,
         connect: Callable[..., sqlite3.Connection] = sqlite3.connect,
         first_seq: int = 1,
+        progress: Callable[[int, int], None] | None = None,
     ) -> None:
         if type(first_seq) is not int or first_seq < 1:
             raise JournalError(f"a journal's first sequence number is >= 1, got {first_seq!r}")
@@ -130,6 +133,7 @@ class Journal:
         self._clock = clock
         self._connect = connect
         self._readonly = readonly
+        self._progress = progress
         self._connection: sqlite3.Connection | None = None
         self._head_file: HeadWriter | None = None
         self._replayer: Replayer | None = None
@@ -195,8 +199,11 @@ class Journal:
     def _load(self, rows: Sequence[Row], head: Head | None, *, vouched: bool) -> None:
         """Replay the stored rows; ``vouched``: their checksums hold (a chained journal), so
         each was checked against the rules when it was written (:meth:`Replayer.apply`)."""
-        for row in rows:
+        progress = self._progress
+        for done, row in enumerate(rows, 1):
             self._follow(row.seq, self._event(row.seq, row.event), stored=True, vouched=vouched)
+            if progress is not None:
+                progress(done, len(rows))
         if rows:
             self._first_seq, self._last_seq = rows[0].seq, rows[-1].seq
         elif head is not None:  # an empty journal whose numbers go on from an archived one

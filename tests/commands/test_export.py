@@ -11,6 +11,7 @@ from controller.record.sgf import write_sgf
 from controller.rules import Rules, gnubg_id, xgid
 from tests.commands.test_plays import tabula
 from tests.record.matches import irregular_events, selfplay_events
+from tests.review.matches import short_match
 
 EVENTS = selfplay_events(11, 3)
 
@@ -97,3 +98,18 @@ def test_a_jacquet_match_is_refused_as_sgf_and_exported_as_json_or_text(tmp_path
     assert run.returncode == 0 and "jacquet-versailles" in run.stdout.splitlines()[0]
     run = tabula("export", "--match", str(saved), "--position")
     assert run.stdout.startswith("jacquet-versailles: no XGID or GNU Backgammon ID")
+
+
+def test_export_shows_the_journals_replay_on_stderr_only_when_asked(tmp_path: Path) -> None:
+    path = tmp_path / "match.db"
+    with Journal(path) as journal:
+        for event in short_match():
+            journal.append(event)
+    quiet = tabula("export", "--journal", str(path), "--format", "json")
+    run = tabula("export", "--journal", str(path), "--format", "json", "--progress")
+    assert run.returncode == 0, run.stderr
+    assert run.stdout == quiet.stdout and quiet.stderr == ""  # the export itself untouched
+    total = len(short_match())
+    lines = run.stderr.splitlines()
+    assert lines[0] == f"journal: 1/{total} events replayed ({100 // total}%)"
+    assert lines[-1] == f"journal: {total}/{total} events replayed (100%)"
