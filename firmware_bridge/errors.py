@@ -48,8 +48,9 @@ class LinkClosedError(BridgeError, RuntimeError):
     """The link was used after :meth:`BoardLink.close`."""
 
 
-class DiagnosticsUnsupportedError(BridgeError, NotImplementedError):
-    """The board's firmware does not send raw readings (it speaks protocol 1.0)."""
+class DiagnosticsUnsupportedError(BridgeError, ConnectionError):
+    """The board's firmware does not send raw readings (it speaks protocol 1.0): a board
+    that cannot answer, not code left unwritten."""
 
 
 class RawSetError(BridgeError, ValueError):
