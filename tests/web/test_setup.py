@@ -288,6 +288,28 @@ def test_the_camera_is_looked_at_and_calibrated_as_tabula_calibrate_does(
     run(body, tmp_path, frame=frame)
 
 
+def test_a_calibration_that_cannot_be_stored_is_refused_and_loses_nothing(
+    tmp_path: Path,
+) -> None:
+    async def body(rig: Rig) -> None:
+        broken = "[camera\nenabled = true\n"
+        rig.config.write_text(broken)  # a configuration damaged by hand
+        status, answer = await api(rig.url, "api/setup/calibrate", {})
+        assert status == 409
+        assert answer["error"].startswith(f"not calibrated: config {str(rig.config)!r} is not")
+        assert rig.config.read_text() == broken
+        # The file the configuration names lies in a folder that is not there.
+        named = '[camera]\ncalibration = "gone/camera.toml"\n'
+        rig.config.write_text(named)
+        status, answer = await api(rig.url, "api/setup/calibrate", {})
+        assert status == 409
+        assert answer["error"].startswith(f"cannot store the calibration in {rig.config}")
+        assert rig.config.read_text() == named
+        assert not (rig.config.parent / "gone").exists()
+
+    run(body, tmp_path, frame=camera_frame())
+
+
 def test_without_markers_calibrating_is_refused_and_the_config_is_left_as_it_was(
     tmp_path: Path,
 ) -> None:
