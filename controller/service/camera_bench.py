@@ -249,9 +249,8 @@ class CameraBench:
             except CalibrationError as error:
                 raise RefusedError(f"not calibrated: {error}") from None
             except OSError as error:
-                raise RefusedError(
-                    f"cannot store the calibration in {self.config}: {error}"
-                ) from None
+                target = calibration_file(self.config)
+                raise RefusedError(f"cannot store the calibration in {target}: {error}") from None
             answer = self._look()
         answer["stored"] = str(stored)
         answer["markers"] = sorted(detection.corners)  # those the calibration used

@@ -303,7 +303,8 @@ def test_a_calibration_that_cannot_be_stored_is_refused_and_loses_nothing(
         rig.config.write_text(named)
         status, answer = await api(rig.url, "api/setup/calibrate", {})
         assert status == 409
-        assert answer["error"].startswith(f"cannot store the calibration in {rig.config}")
+        target = rig.config.parent / "gone" / "camera.toml"
+        assert answer["error"].startswith(f"cannot store the calibration in {target}: ")
         assert rig.config.read_text() == named
         assert not (rig.config.parent / "gone").exists()
 
