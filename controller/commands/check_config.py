@@ -13,6 +13,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+from controller.commands import add_config_argument
+
 HELP = "check a configuration file and print the value of every key, defaults included"
 
 #: Keys whose values are secrets: printed masked.
@@ -21,12 +23,7 @@ _SECRETS = ("web.token", "mqtt.password")
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The options of ``tabula check-config``."""
-    parser.add_argument(
-        "--config",
-        type=Path,
-        default=Path("/etc/tabula/tabula.toml"),
-        help="the file to check (/etc/tabula/tabula.toml)",
-    )
+    add_config_argument(parser, "the file to check")
     parser.add_argument(
         "--no-files",
         action="store_true",

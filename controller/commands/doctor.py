@@ -10,19 +10,15 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-from pathlib import Path
+
+from controller.commands import add_config_argument
 
 HELP = "check the configuration, board, camera, pins, engine, journal and broker, one line each"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The options of ``tabula doctor``."""
-    parser.add_argument(
-        "--config",
-        type=Path,
-        default=Path("/etc/tabula/tabula.toml"),
-        help="the service's configuration (/etc/tabula/tabula.toml)",
-    )
+    add_config_argument(parser, "the service's configuration")
     parser.add_argument(
         "--checkers",
         choices=("start", "none", "any"),

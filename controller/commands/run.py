@@ -15,8 +15,9 @@ import contextlib
 import logging
 import signal
 import socket
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from controller.commands import add_config_argument
 
 if TYPE_CHECKING:
     from controller.config import Config
@@ -34,12 +35,7 @@ _log = logging.getLogger("tabula.run")
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The options of ``tabula run``."""
-    parser.add_argument(
-        "--config",
-        type=Path,
-        default=Path("/etc/tabula/tabula.toml"),
-        help="the configuration file (/etc/tabula/tabula.toml)",
-    )
+    add_config_argument(parser, "the configuration file")
 
 
 def run(args: argparse.Namespace) -> int:
