@@ -458,21 +458,21 @@ class Service:
             if scene != self.leds.scene:
                 await self.leds.show(scene)
                 self.counters.led_updates += 1
-        await self._publish_status()
+        await self._publish_status(display)
 
-    async def _publish_status(self) -> None:
-        self._status = self._make_status()
+    async def _publish_status(self, display: Display | None = None) -> None:
+        self._status = self._make_status(display)
         self._publish(self._status)
 
     def _publish(self, item: BoardStatus | BoardEvent) -> None:
         for queue in self._subscribers:
             queue.put_nowait(item)
 
-    def _make_status(self) -> BoardStatus:
+    def _make_status(self, display: Display | None = None) -> BoardStatus:
         return build_status(
             board_id=self._board_id,
             flow=self.flow,
-            display=self._display(),
+            display=self._display() if display is None else display,
             snapshot=self.journal.state,
             seq=self._seq,
             cells=self._cells,
@@ -492,5 +492,6 @@ class Service:
             display = self.seating.display(self.flow.names, self.flow.variant.start)
         else:
             display = self.teacher.display(self.flow)
-        return replace(display, scene=with_link_lamp(display.scene, self.links.states))
+        scene = with_link_lamp(display.scene, self.links.states)
+        return display if scene is display.scene else replace(display, scene=scene)
 
