@@ -46,6 +46,8 @@ class BoardSetup:
         service: the running board service (its LEDs, buttons and links).
         camera: the camera bench, or None for a board without a camera.
         sensors: the sensor board's link, or None for a board without one.
+        sensor_wait_s: how long a reading waits for the board (to come live, to answer)
+            before the page is told why it cannot read it.
     """
 
     def __init__(
@@ -54,10 +56,12 @@ class BoardSetup:
         *,
         camera: CameraBench | None = None,
         sensors: RawReadings | None = None,
+        sensor_wait_s: float = 10.0,
     ) -> None:
         self.service = service
         self.camera = camera
         self.sensors = sensors
+        self.sensor_wait_s = sensor_wait_s
 
     def state(self) -> JsonObject:
         """The links in words, whether a game is being played, the tests, the orientation."""
@@ -124,7 +128,7 @@ class BoardSetup:
         if self.sensors is None:
             raise RefusedError("this board has no sensor board ([board] serial_device)")
         try:
-            sets = await self.sensors.read_raw_sets(NOISE_SETS)
+            sets = await self.sensors.read_raw_sets(NOISE_SETS, self.sensor_wait_s)
         except (DiagnosticsUnsupportedError, RawSetError, TimeoutError, LinkClosedError) as error:
             raise RefusedError(f"cannot read the sensors: {error}") from None
         expected: Cells | None = None

@@ -394,6 +394,7 @@ def run_sensors(
     body: Callable[[str, BoardSimulator], Awaitable[None]],
     tmp_path: Path,
     protocol: tuple[int, int] = (1, 1),
+    wait_s: float = PATIENCE_S,
 ) -> None:
     """``body`` given the page's URL, its board's sensors a simulated board on a real pty."""
 
@@ -403,7 +404,7 @@ def run_sensors(
                 board = SelfPlayBoard("sensors", seed=2)
                 await board.start()
                 app = create_app(board, token=TOKEN)
-                add_setup_routes(app, BoardSetup(board.service, sensors=link))
+                add_setup_routes(app, BoardSetup(board.service, sensors=link, sensor_wait_s=wait_s))
                 async with WebServer(app, port=0) as server:
                     await body(server.url, sim)
                 board.close()
@@ -460,6 +461,23 @@ def test_a_board_sending_no_diagnostics_is_told_to_update_its_firmware(tmp_path:
         )  # fmt: skip
 
     run_sensors(body, tmp_path, protocol=(1, 0))
+
+
+def test_an_unplugged_sensor_board_is_said_in_one_line_and_read_again_once_back(
+    tmp_path: Path,
+) -> None:
+    async def body(url: str, sim: BoardSimulator) -> None:
+        assert (await api(url, "api/setup/sensors"))[0] == 200
+        sim.disconnect()
+        status, answer = await api(url, "api/setup/sensors")
+        assert status == 409
+        assert answer["error"].startswith(f"cannot read the sensors: 0 of {NOISE_SETS} raw sets")
+        sim.reconnect()
+        async with asyncio.timeout(PATIENCE_S):  # read again once the board is back
+            while (await api(url, "api/setup/sensors"))[0] != 200:
+                pass
+
+    run_sensors(body, tmp_path, wait_s=1.0)
 
 
 def test_a_frame_that_is_no_colour_picture_is_refused_in_one_line(tmp_path: Path) -> None:
