@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Final, Literal
+from typing import Final
 
 from hardware.board.scene import Colour, Lamp, Pattern, Scene
 
@@ -20,17 +20,11 @@ __all__ = [
     "BOARD_LINK",
     "CAMERA_LINK",
     "LinkSignal",
-    "LinkState",
     "LinkStates",
     "link_text",
     "link_words",
     "with_link_lamp",
 ]
-
-LinkState = Literal["searching", "syncing", "live", "stale", "off", "covered"]
-"""A link's state as the status carries it: the sensor board's (``off`` when none is
-configured) and the camera's (``live``, ``covered`` or ``off``)."""
-
 
 @dataclass(frozen=True, slots=True)
 class LinkSignal:

@@ -99,7 +99,7 @@ class BoardStatus:
     xgid: str = ""
     gnubg_id: str = ""
     links: Mapping[str, str] = field(default_factory=lambda: {"board": "off", "camera": "off"})
-    """Each link's state (:data:`controller.links.LinkState`)."""
+    """Each link's state (the keys of :data:`controller.links.BOARD_LINK` and ``CAMERA_LINK``)."""
     link_text: str = ""
     """The same states in words (:func:`controller.links.link_text`)."""
     alerts: tuple[str, ...] = ()
