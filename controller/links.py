@@ -26,6 +26,7 @@ __all__ = [
     "with_link_lamp",
 ]
 
+
 @dataclass(frozen=True, slots=True)
 class LinkSignal:
     """What a person is shown for one link state.
