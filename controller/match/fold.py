@@ -40,6 +40,7 @@ from controller.match.events import (
     Taken,
 )
 from controller.match.snapshot import MatchSnapshot, Phase, variant_replay
+from controller.match.turn_record import ended_event
 from controller.rules import (
     BACKGAMMON,
     CubePhase,
@@ -261,9 +262,7 @@ def _end(s: MatchSnapshot, event: GameEnded) -> MatchSnapshot:
     pending = s.pending
     if pending is None:
         raise RefusedEventError(f"the game is not over: {s.describe()}")
-    expected = GameEnded(
-        pending.winner, pending.points, pending.kind, pending.dropped, pending.resigned
-    )
+    expected = ended_event(pending)
     if event != expected:
         raise RefusedEventError(f"the game's result is {expected!r}")
     match = s.match.after_game(event.points, event.winner)
