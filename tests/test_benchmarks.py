@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 import serial
 
-from benchmarks import bench_serial, bench_service
+from benchmarks import bench_serial, bench_service, report
 from benchmarks.__main__ import known, load, main
 from benchmarks.measure import Row
 from controller.referee import Mode
@@ -50,6 +50,28 @@ def test_every_benchmark_runs_small_through_the_command(tmp_path: Path) -> None:
             assert row["misses"] is None or row["misses"] >= 0, row
             assert row["reference_name"] or row["reason"], row
     assert "== vision" in done.stdout and "reference:" in done.stdout
+    table = tmp_path / "RESULTS.md"
+    assert report.main([str(results), "-o", str(table)]) == 0
+    text = table.read_text()
+    for run in written["benchmarks"]:
+        assert f"`python -m benchmarks {run['name']}" in text
+        for row in run["rows"]:
+            assert f"| {row['name'].replace('|', chr(92) + '|')} | " in text, row["name"]
+
+
+@pytest.mark.parametrize("content", ['{"machine": {"cpu": "x"}, "benchmarks": [',
+                                     '{"benchmarks": []}', '[1, 2]', "\xff"])
+def test_a_results_file_that_is_not_one_is_refused_in_one_line(
+    content: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    damaged = tmp_path / "results.json"
+    damaged.write_text(content, encoding="latin-1")
+    with pytest.raises(SystemExit) as exit_:
+        report.main([str(damaged)])
+    assert exit_.value.code == 2
+    error = capsys.readouterr().err
+    assert error.startswith(f"python -m benchmarks.report: {damaged}: not a results file")
+    assert error.count("\n") == 1
 
 
 @pytest.mark.parametrize(
