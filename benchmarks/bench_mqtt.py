@@ -47,7 +47,14 @@ from controller.hub import Shard, hub_process
 from controller.mqtt import MqttPublisher, client_options, subscriptions
 from controller.mqtt.mosquitto import Mosquitto
 from controller.simulated.board_service import SelfPlayBoard
-from controller.status import Action, ActionError, BoardEvent, BoardStatus, ExportFormat
+from controller.status import (
+    Action,
+    ActionError,
+    BoardEvent,
+    BoardStatus,
+    ExportFormat,
+    ReviewFormat,
+)
 from hardware.board.json_types import JsonObject
 
 SMALL = ("--boards", "2", "--matches", "1")
@@ -97,6 +104,9 @@ class _Replay:
 
     def export(self, fmt: ExportFormat) -> str:
         raise ActionError("a replayed board exports nothing")
+
+    async def review(self, fmt: ReviewFormat) -> str:
+        raise ActionError("a replayed board gives no review")
 
 
 def _played(seed: int) -> _Match:

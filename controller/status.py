@@ -22,6 +22,7 @@ __all__ = [
     "ACTIONS",
     "EXPORT_FORMATS",
     "RESIGN_KINDS",
+    "REVIEW_FORMATS",
     "STATUS_VERSION",
     "AcceptPlay",
     "Action",
@@ -41,6 +42,7 @@ __all__ = [
     "NewGame",
     "NewMatch",
     "Resign",
+    "ReviewFormat",
     "action_from_json",
 ]
 
@@ -50,6 +52,12 @@ ExportFormat = Literal["mat", "sgf", "jsonl", "txt"]
 """What a board exports, by file suffix: GNU Backgammon's ``.mat`` and ``.sgf`` (backgammon
 only), the events one JSON object a line and the text record (any variant)."""
 EXPORT_FORMATS: Final[tuple[ExportFormat, ...]] = ("mat", "sgf", "jsonl", "txt")
+
+ReviewFormat = Literal["html", "text", "sgf"]
+"""The engine's review of a match: a web page, plain text, or an analysed GNU Backgammon
+``.sgf``."""
+REVIEW_FORMATS: Final[tuple[ReviewFormat, ...]] = ("html", "text", "sgf")
+
 
 @dataclass(frozen=True, slots=True)
 class LightState:
@@ -436,4 +444,9 @@ class BoardService(Protocol):
 
     def export(self, fmt: ExportFormat) -> str:
         """The match so far as a ``.mat``, ``.sgf``, JSON-lines or text record."""
+        ...
+
+    async def review(self, fmt: ReviewFormat) -> str:
+        """The engine's review of the match so far, or raise :class:`ActionError` saying why
+        there is none (no engine, a game in play in recorder mode, a board that keeps none)."""
         ...

@@ -25,7 +25,6 @@ import logging
 import time
 from collections.abc import AsyncIterator, Callable, Coroutine, Iterable
 from dataclasses import replace
-from typing import Literal
 
 from controller import record
 from controller.devices import LedBackend, blink_forever
@@ -72,6 +71,7 @@ from controller.status import (
     NewGame,
     NewMatch,
     Resign,
+    ReviewFormat,
 )
 from firmware_bridge import LinkState
 
@@ -437,7 +437,7 @@ class Service:
         assert snapshot is not None
         return snapshot.position()
 
-    async def review(self, fmt: Literal["html", "text", "sgf"]) -> str:
+    async def review(self, fmt: ReviewFormat) -> str:
         """The engine's review of the match so far (:meth:`Teacher.review`).
 
         Raises:

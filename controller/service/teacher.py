@@ -14,7 +14,7 @@ import contextlib
 import logging
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, replace
-from typing import Any, Literal, TypedDict
+from typing import Any, TypedDict
 
 from controller import record
 from controller.engine import NO_ENGINE, CubeAdvice, Engine, EngineError, RankedPlay
@@ -29,6 +29,7 @@ from controller.review import AidForbiddenError, PlaySignal, check_aid, signal_f
 from controller.rules import RulesError, Xgid
 from controller.rules.cube import CubePhase
 from controller.service.counters import Counters
+from controller.status import ReviewFormat
 
 __all__ = ["Aid", "Judging", "Teacher", "TeacherStatus", "with_notice"]
 
@@ -319,7 +320,7 @@ class Teacher:
         return fields
 
     async def review(
-        self, flow: Flow, journal: Journal, fmt: Literal["html", "text", "sgf"]
+        self, flow: Flow, journal: Journal, fmt: ReviewFormat
     ) -> str:
         """The engine's review of the match so far: a web page, text, or an analysed .sgf.
 

@@ -38,6 +38,7 @@ from controller.status import (
     ExportFormat,
     NewGame,
     Resign,
+    ReviewFormat,
 )
 
 __all__ = ["SelfPlayBoard"]
@@ -170,6 +171,11 @@ class SelfPlayBoard:
     def export(self, fmt: ExportFormat) -> str:
         """The match so far as a ``.mat``, ``.sgf``, JSON-lines or text record (the service's)."""
         return self.service.export(fmt)
+
+    async def review(self, fmt: ReviewFormat) -> str:
+        """The engine's review of the match so far (the service's, which has no engine here:
+        it says so)."""
+        return await self.service.review(fmt)
 
     def backlog(self) -> list[BoardEvent]:
         """The journal's events so far, as the service numbers them (a publisher's backlog:

@@ -43,10 +43,12 @@ from aiohttp.typedefs import Handler
 from controller.closing import cancel_and_wait
 from controller.status import (
     EXPORT_FORMATS,
+    REVIEW_FORMATS,
     ActionError,
     BoardEvent,
     BoardService,
     BoardStatus,
+    ReviewFormat,
     action_from_json,
 )
 from controller.web.body import MAX_BODY_BYTES, read_json
@@ -304,27 +306,32 @@ async def _export(request: web.Request) -> web.StreamResponse:
     )
 
 
+_REVIEW_TYPES: Final[dict[ReviewFormat, str]] = {
+    "html": "text/html",
+    "text": "text/plain",
+    "sgf": "text/plain",
+}
+
+
 async def _review(request: web.Request) -> web.StreamResponse:
     fmt = request.match_info["fmt"]
-    kinds = {"html": "text/html", "text": "text/plain", "sgf": "text/plain"}
-    if fmt not in kinds:
-        return json_error(404, f"no review format {clipped_repr(fmt)}: html, text or sgf")
+    kind = next((known for known in REVIEW_FORMATS if known == fmt), None)
+    if kind is None:
+        formats = ", ".join(REVIEW_FORMATS)
+        return json_error(404, f"no review format {clipped_repr(fmt)}: {formats}")
     refused = refusal(request)
     if refused is not None:
         return refused
     service = request.app[_SERVICE]
-    review = getattr(service, "review", None)
-    if review is None:
-        return json_error(404, "this board gives no review")
     try:
-        text = await review(fmt)
+        text = await service.review(kind)
     except ActionError as error:
         return json_error(409, str(error))
     headers = {}
-    if fmt == "sgf":
+    if kind == "sgf":
         name = f"{service.board_id}-analysed.sgf"
         headers["Content-Disposition"] = f'attachment; filename="{name}"'
-    return web.Response(text=text, content_type=kinds[fmt], headers=headers)
+    return web.Response(text=text, content_type=_REVIEW_TYPES[kind], headers=headers)
 
 
 def create_app(service: BoardService, *, token: str | None) -> web.Application:

@@ -10,6 +10,7 @@ from typing import Any
 import aiohttp
 import pytest
 
+from controller.engine import NO_ENGINE
 from controller.record.matfile import read_mat
 from controller.simulated.board_service import SelfPlayBoard
 from controller.web import WebError, WebServer, create_app
@@ -66,6 +67,11 @@ def test_status_and_stream_follow_the_board() -> None:
                 async with session.get(url + path + "x" * 5000) as response:
                     assert response.status == 404
                     assert len((await response.json())["error"]) < 120
+            # The self-playing board is a real service without an engine: it says so.
+            auth = {"Authorization": f"Bearer {TOKEN}"}
+            async with session.get(url + "api/review/html", headers=auth) as response:
+                assert response.status == 409
+                assert (await response.json())["error"] == NO_ENGINE
 
     run(body)
 
