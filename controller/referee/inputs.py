@@ -43,14 +43,19 @@ class BoardSeen:
 
 
 @dataclass(frozen=True, slots=True)
-class DiceRolled:
-    """The camera read a settled roll; when each player throws one die (the opening roll,
-    Jacquet's primauté) ``dice`` is (player 0's die, player 1's die)."""
+class _Dice:
+    """The field of an input that gives two dice, checked (a base, not an input)."""
 
     dice: tuple[int, int]
 
     def __post_init__(self) -> None:
         check_dice(self.dice)
+
+
+@dataclass(frozen=True, slots=True)
+class DiceRolled(_Dice):
+    """The camera read a settled roll; when each player throws one die (the opening roll,
+    Jacquet's primauté) ``dice`` is (player 0's die, player 1's die)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,14 +76,9 @@ class DiceLifted:
 
 
 @dataclass(frozen=True, slots=True)
-class DiceEntered:
+class DiceEntered(_Dice):
     """Dice entered by hand (the web view); by side, as :class:`DiceRolled`'s, when each
     player throws one die."""
-
-    dice: tuple[int, int]
-
-    def __post_init__(self) -> None:
-        check_dice(self.dice)
 
 
 @dataclass(frozen=True, slots=True)
