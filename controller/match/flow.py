@@ -271,7 +271,7 @@ class Flow:
         if isinstance(event, ButtonPressed):
             return self._key(event.button, turn, cube)
         if isinstance(event, PositionCorrected):
-            return self._correct(event.board, turn)
+            return self.correct(event.board, turn)
         return self._turn(turn.on(event))
 
     def _opening(self, event: Input) -> tuple[Flow, list[recorded.Event]]:
@@ -296,12 +296,20 @@ class Flow:
             turn = turn.on(BoardSeen(self.cells))
         return replace(flow, turn=turn, partial=None, notice=turn.notice), events
 
-    def _correct(self, board: Board, turn: TurnState) -> tuple[Flow, list[recorded.Event]]:
+    def correct(self, board: Board, turn: TurnState) -> tuple[Flow, list[recorded.Event]]:
+        """The referee sets the position (a knocked board): ``turn`` starts again from it.
+
+        Raises:
+            RefusedError: once the dice are known (during a play).
+        """
         if turn.phase not in (Phase.ROLL, Phase.MANUAL_DICE):
             raise RefusedError("the position is corrected before the roll, not during a play")
         events: list[recorded.Event] = []
         flow = self.fold(events, recorded.PositionEdited(board, "corrected by the referee"))
-        following = TurnState.start(flow.snapshot.board, turn.player, notice="position corrected")
+        after = flow.snapshot.board
+        following = TurnState.start(
+            after, turn.player, notice="position corrected", rules=turn.rules.with_board(after)
+        )
         if self.cells is not None:
             following = following.on(BoardSeen(self.cells))
         return replace(flow, turn=following, partial=None, notice=following.notice), events

@@ -40,7 +40,6 @@ from controller.referee import (
     TurnState,
     jacquet_playing,
     jacquet_state,
-    jacquet_turn_of,
 )
 from controller.rules import JacquetTurn, Player, WinKind
 from controller.rules.variants import Scoring
@@ -122,7 +121,7 @@ def jacquet_on(flow: Flow, event: Input) -> tuple[Flow, list[recorded.Event]]:
             return replace(flow, turn=turn), []  # the dice of a doublet picked up
         raise RefusedError("waiting for the primauté: one die each")
     if isinstance(event, PositionCorrected):
-        return _correct(flow, turn, event.board)
+        return flow.correct(event.board, turn)
     if isinstance(event, DiceLifted) and turn.dice_source is DiceSource.GIVEN:
         # Numbers given (handed over, the primauté's) are not the mover's dice on the
         # table: picking those up (the thrower's) commits nothing; Done does.
@@ -134,22 +133,6 @@ def _new_game(flow: Flow) -> TurnState:
     """A new game's first state: the primauté (or player 0 to throw, in Ludii's rules)."""
     state = jacquet_state(JacquetTurn.start(flow.variant))
     return state.on(BoardSeen(flow.cells)) if flow.cells is not None else state
-
-
-def _correct(
-    flow: Flow, turn: TurnState, board: tuple[int, ...]
-) -> tuple[Flow, list[recorded.Event]]:
-    jacquet = jacquet_turn_of(turn.rules)
-    if turn.phase not in (Phase.ROLL, Phase.MANUAL_DICE) or jacquet is None or jacquet.numbers:
-        raise RefusedError("the position is corrected before a throw, not during a play")
-    events: list[recorded.Event] = []
-    flow = flow.fold(events, recorded.PositionEdited(board, "corrected by the referee"))
-    following = jacquet_state(
-        replace(jacquet, board=flow.snapshot.board), notice="position corrected"
-    )
-    if flow.cells is not None:
-        following = following.on(BoardSeen(flow.cells))
-    return replace(flow, turn=following, partial=None, notice=following.notice), events
 
 
 def _adopt(flow: Flow, old: TurnState, turn: TurnState) -> tuple[Flow, list[recorded.Event]]:

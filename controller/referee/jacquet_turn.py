@@ -184,6 +184,10 @@ class JacquetTurnRules:
         """Rule 12: the game ends the moment a player's fifteenth checker is off."""
         return jacquet_result(board)
 
+    def with_board(self, board: Board) -> TurnRules:
+        """The same turn from ``board`` (the position corrected before a throw)."""
+        return JacquetTurnRules(replace(self.turn, board=board))
+
     def after(self, state: TurnState, play: Play | None, board: Board) -> TurnRules:
         """Who plays what next: a legal play follows the rules (numbers handed over, rule
         12); an illegal play accepted as made hands nothing over."""

@@ -134,6 +134,10 @@ class BackgammonTurnRules:
         """The same rules: nothing is carried from turn to turn."""
         return self
 
+    def with_board(self, board: Board) -> TurnRules:
+        """The same rules: they carry no board."""
+        return self
+
     def next_turn(self, ended: TurnState) -> TurnState:
         """The opponent's turn, waiting for their roll."""
         assert ended.end is not None

@@ -63,6 +63,9 @@ class TurnRules(Protocol):
         """The game's result the moment ``board`` is reached, for a variant whose game ends
         mid-turn; None otherwise (backgammon's ends in the match flow, with its cube)."""
 
+    def with_board(self, board: Board) -> TurnRules:
+        """These rules for a turn from ``board`` instead (the position corrected)."""
+
     def after(self, state: TurnState, play: Play | None, board: Board) -> TurnRules:
         """The rules of what follows ``state`` ended on ``board`` (``play`` if legal)."""
 

@@ -17,6 +17,7 @@ from controller.referee import (
     DiceRolled,
     Input,
     Phase,
+    PositionCorrected,
     cells_from_board,
     jacquet_turn_of,
 )
@@ -169,6 +170,26 @@ def test_an_illegal_play_is_flagged_then_accepted_and_recorded() -> None:
         ]
     )
     assert replayed.state.board == illegal and replayed.state.to_act == 1
+
+
+def test_the_position_is_corrected_before_a_throw_only() -> None:
+    flow = new_flow().on(BoardSeen(cells_from_board(JACQUET.start)))[0]
+    flow, _ = flow.on(DiceRolled((6, 1)))  # player 0 won the primauté: plays 6-1
+    with pytest.raises(RefusedError, match="not during a play"):
+        flow.on(PositionCorrected(JACQUET.start))
+    assert flow.turn is not None
+    turn = jacquet_turn_of(flow.turn.rules)
+    assert turn is not None
+    flow, _ = flow.on(BoardSeen(cells_from_board(turn.plays()[0].result)))
+    flow, _ = flow.on(ButtonPressed(Button.DONE))
+    assert flow.phase == "roll" and flow.turn is not None and flow.turn.player == 1
+    flow, events = flow.on(PositionCorrected(JACQUET.start))  # a knocked board set back
+    assert events == [record.PositionEdited(JACQUET.start, "corrected by the referee")]
+    assert flow.turn is not None and flow.turn.before == JACQUET.start
+    turn = jacquet_turn_of(flow.turn.rules)
+    assert turn is not None and (turn.board, turn.player) == (JACQUET.start, 1)
+    flow, events = flow.on(DiceRolled((4, 2)))
+    assert events == [record.Rolled(1, (4, 2))] and flow.phase == "moving"
 
 
 @pytest.mark.parametrize("cut", [5, 17, 40, 61])
