@@ -399,7 +399,8 @@ class Flow:
             return replace(flow, notice=f"player {turn.player} doubles to {value}"), events
         if key in (Button.TAKE, Button.DROP):
             raise RefusedError("no double to answer")
-        return self._turn(turn.on(ButtonPressed(key)))  # the opponent's double ends the play
+        # The turn's buttons; Double while the mover plays is the opponent's: it ends the play.
+        return self._turn(turn.on(ButtonPressed(key)))
 
     def _turn(self, turn: TurnState) -> tuple[Flow, list[recorded.Event]]:
         """Adopt the turn's new state: record what it implies, end it when it is over."""

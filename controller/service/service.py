@@ -142,7 +142,6 @@ class Service:
         self.links = LinkStates()
         self.cube_seen: CubeSeen | None = None
         """The cube in the last roll's picture (checked against the referee's, never adopted)."""
-        self._cells: Cells | None = None
         self.flow, self.resumed = start_or_resume(journal, names, rules, mode, variant)
         self.seating.resume(journal.state)
         self._seq = journal.last_seq
@@ -338,8 +337,6 @@ class Service:
         flow, events = self.flow.on(item)
         await self._record(events)
         self.flow = flow
-        if isinstance(item, BoardSeen):
-            self._cells = item.cells
         self.teacher.follow(self.flow)
         await self._show()
         if isinstance(item, Roll):
@@ -437,8 +434,7 @@ class Service:
     def _see(self, cells: Cells | None) -> None:
         """Show the flow the board as the seating now reads it (None: not read yet)."""
         if cells is not None:
-            self._cells = cells
-            self.flow = self.flow.on(BoardSeen(self._cells))[0]
+            self.flow = self.flow.on(BoardSeen(cells))[0]
 
     def _position(self) -> Xgid:
         snapshot = self.journal.state
@@ -483,7 +479,7 @@ class Service:
             display=self._display() if display is None else display,
             snapshot=self.journal.state,
             seq=self._seq,
-            cells=self._cells,
+            cells=self.flow.cells,
             links=self.links,
             cube_seen=self.cube_seen,
             orientation=self.orientation,
