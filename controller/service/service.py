@@ -36,16 +36,7 @@ from controller.match.errors import RefusedError
 from controller.match.flow import Flow
 from controller.match.orientation import Orientation
 from controller.record.journal import Journal, archive_path
-from controller.referee import (
-    BoardSeen,
-    Button,
-    ButtonPressed,
-    Cells,
-    Display,
-    Input,
-    Mode,
-    Roll,
-)
+from controller.referee import BoardSeen, Button, ButtonPressed, Cells, Display, Input, Mode, Roll
 from controller.rules import BACKGAMMON, Rules, Variant, WinKind, Xgid
 from controller.service.actions import CONTROLS, MatchAction, action_input, new_match_start
 from controller.service.bench import BETWEEN_GAMES, Bench, BenchChange
