@@ -163,9 +163,8 @@ async def _through_service(engine: Engine, rounds: int) -> list[Row]:
     checker of the best play (the LED back-end's scene), beside the same engine's
     ``hint`` of the same position, in turns.
     """
-    from controller.match.inputs import Observed
     from controller.match.learner import SOURCE_LAMP
-    from controller.referee import Mode, cells_from_board
+    from controller.referee import BoardSeen, Mode, cells_from_board
     from controller.simulated.demo import SimulatedBoard
     from controller.simulated.table import button_presser
     from controller.status import EnterDice
@@ -186,7 +185,7 @@ async def _through_service(engine: Engine, rounds: int) -> list[Row]:
             press = button_presser(table.buttons, table.factory, gap_s=0.0)
             for _ in range(rounds):
                 service.teacher.guide = None  # the LEDs back to the plain learner display
-                service.feed(Observed(cells))
+                service.feed(BoardSeen(cells))
                 while SOURCE_LAMP in leds.scene.lamps:
                     await asyncio.sleep(0.001)
                 await asyncio.sleep(0.02)  # past the button's debounce

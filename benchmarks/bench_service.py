@@ -29,8 +29,7 @@ from pathlib import Path
 
 from benchmarks.bench_serial import LinkLatency
 from benchmarks.measure import Row, count, duration, latency_rows
-from controller.match.inputs import DiceEntered
-from controller.referee import Mode
+from controller.referee import DiceEntered, Mode
 from controller.simulated.demo import FAST_FIRMWARE, SimulatedBoard
 
 SMALL = ("--changes", "4", "--idle-s", "0.5")

@@ -6,7 +6,8 @@ no clock, device or journal; the service (:mod:`controller.service`) feeds the i
 and journals the events that come out.
 
 * :mod:`~controller.match.flow` — :class:`Flow` (opening, cube, turns, game end).
-* :mod:`~controller.match.inputs` — what the board, camera, buttons and web view tell it.
+* its inputs (what the board, camera, buttons and web view tell it) are declared once,
+  below it, in :mod:`controller.referee.inputs`, which the referee's turns answer too.
 * :mod:`~controller.match.events` — what the flow records, event by event, and
   :mod:`~controller.match.event_json` its JSON form: the journal's events, which
   :mod:`controller.record` stores and exports.
@@ -25,7 +26,6 @@ and journals the events that come out.
 
 from controller.match.errors import ActionError, InvalidEventError, RecordError, RefusedError
 from controller.match.flow import Flow
-from controller.match.inputs import Input
 from controller.match.jacquet import JacquetTurns
 from controller.match.jacquet_replay import JacquetReplay
 from controller.match.orientation import Orientation, logical_cells, mirror, physical_scene
@@ -37,7 +37,6 @@ __all__ = [
     "ActionError",
     "Flow",
     "GameRecord",
-    "Input",
     "InvalidEventError",
     "JacquetReplay",
     "JacquetTurns",

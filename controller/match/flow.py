@@ -22,45 +22,28 @@ from dataclasses import dataclass, replace
 from controller.match import events as recorded
 from controller.match.errors import InvalidEventError, RefusedError, RefusedEventError
 from controller.match.fold import fold, new_match
-from controller.match.inputs import (
-    CameraLifted,
-    CameraRoll,
-    CameraRollFault,
-    CameraUnreadable,
-    DiceEntered,
-    Input,
-    KeyPressed,
-    Observed,
-    PositionSet,
-)
 from controller.match.resignation import offer_resignation, pending_refusal, resignation_answer
 from controller.match.snapshot import MatchSnapshot
-from controller.match.turn_record import (
-    dice_changed,
-    ended_event,
-    high_first,
-    play_event,
-    seen_events,
-    turn_thrower,
-)
+from controller.match.turn_record import dice_changed, ended_event, play_event, seen_events
 from controller.match.variant_turns import VariantTurns
 from controller.referee import (
+    BoardSeen,
     Button,
+    ButtonPressed,
     Cells,
+    DiceCocked,
+    DiceEntered,
     DiceLifted,
+    DiceRolled,
+    DiceUnreadable,
     Display,
-    ManualDice,
+    Input,
     Mode,
     Phase,
-    Press,
-    Rolled,
-    RollFault,
-    RollUnreadable,
-    Seen,
+    PositionCorrected,
     TurnState,
     render,
 )
-from controller.referee import Doubled as TurnDoubled
 from controller.rules import (
     Board,
     CubePhase,
@@ -72,7 +55,6 @@ from controller.rules import (
     RulesError,
     Variant,
     WinKind,
-    check_board,
     legal_plays,
 )
 from controller.rules.variants import BACKGAMMON, Scoring
@@ -250,14 +232,10 @@ class Flow:
 
     @property
     def thrower(self) -> Player | None:
-        """Who throws the next dice the camera sees; None when each player throws one die
-        (the opening roll, Jacquet's primauté). The camera needs it: each player throws
-        into the right-hand half of the board as he sees it."""
-        if self._variant_turns is not None:
-            return self._variant_turns.thrower(self)
-        if self.cube is None or self.turn is None:
-            return None
-        return turn_thrower(self.turn)
+        """Who throws the next dice the camera sees (:attr:`TurnState.thrower`); None when
+        each player throws one die (the opening roll, Jacquet's primauté). The camera needs
+        it: each player throws into the right-hand half of the board as he sees it."""
+        return None if self.turn is None else self.turn.thrower
 
     # Transitions.
 
@@ -275,11 +253,11 @@ class Flow:
     def _on(self, event: Input) -> tuple[Flow, list[recorded.Event]]:
         if self._variant_turns is not None:
             return self._variant_turns.on(self, event)
-        if isinstance(event, Observed):
+        if isinstance(event, BoardSeen):
             flow = replace(self, cells=event.cells)
             if self.turn is None or self.resignation is not None:
                 return flow, []  # a resignation pending: the turn waits for its answer
-            return flow._turn(self.turn.on(Seen(event.cells)))
+            return flow._turn(self.turn.on(event))
         if self.resignation is not None:
             raise pending_refusal(self.resignation)
         if self.match.is_over:
@@ -290,29 +268,20 @@ class Flow:
         if cube.phase in (CubePhase.DOUBLED, CubePhase.BEAVERED):
             return self._answer(event, cube)
         turn = self.turn
-        if isinstance(event, KeyPressed):
-            return self._key(event.key, turn, cube)
-        if isinstance(event, PositionSet):
-            return self._correct(event.board, turn)
-        if isinstance(event, DiceEntered):
-            return self._turn(turn.on(ManualDice(event.dice)))
-        if isinstance(event, CameraLifted):
-            return self._turn(turn.on(DiceLifted(turn.player)))
-        roller = turn_thrower(turn)
-        if isinstance(event, CameraRoll):
-            return self._turn(turn.on(Rolled(roller, high_first(event.dice))))
-        if isinstance(event, CameraRollFault):
-            return self._turn(turn.on(RollFault(roller, event.reason)))
-        return self._turn(turn.on(RollUnreadable(roller)))
+        if isinstance(event, ButtonPressed):
+            return self._key(event.button, turn, cube)
+        if isinstance(event, PositionCorrected):
+            return self.correct(event.board, turn)
+        return self._turn(turn.on(event))
 
     def _opening(self, event: Input) -> tuple[Flow, list[recorded.Event]]:
-        if isinstance(event, CameraRollFault):
+        if isinstance(event, DiceCocked):
             return replace(self, notice=f"opening roll again: {event.reason}"), []
-        if isinstance(event, CameraUnreadable):
+        if isinstance(event, DiceUnreadable):
             return replace(self, notice="cannot read the opening dice: enter them"), []
-        if isinstance(event, CameraLifted):
+        if isinstance(event, DiceLifted):
             return self, []  # the dice of a tie picked up
-        if isinstance(event, CameraRoll | DiceEntered):
+        if isinstance(event, DiceRolled | DiceEntered):
             dice = event.dice
         else:
             raise RefusedError("waiting for the opening roll: one die each")
@@ -324,19 +293,25 @@ class Flow:
         snapshot = flow.snapshot
         turn = TurnState.start(snapshot.board, cube.turn, dice=snapshot.dice)
         if self.cells is not None:
-            turn = turn.on(Seen(self.cells))
+            turn = turn.on(BoardSeen(self.cells))
         return replace(flow, turn=turn, partial=None, notice=turn.notice), events
 
-    def _correct(self, board: Board, turn: TurnState) -> tuple[Flow, list[recorded.Event]]:
+    def correct(self, board: Board, turn: TurnState) -> tuple[Flow, list[recorded.Event]]:
+        """The referee sets the position (a knocked board): ``turn`` starts again from it.
+
+        Raises:
+            RefusedError: once the dice are known (during a play).
+        """
         if turn.phase not in (Phase.ROLL, Phase.MANUAL_DICE):
             raise RefusedError("the position is corrected before the roll, not during a play")
         events: list[recorded.Event] = []
-        flow = self.fold(
-            events, recorded.PositionEdited(check_board(board), "corrected by the referee")
+        flow = self.fold(events, recorded.PositionEdited(board, "corrected by the referee"))
+        after = flow.snapshot.board
+        following = TurnState.start(
+            after, turn.player, notice="position corrected", rules=turn.rules.with_board(after)
         )
-        following = TurnState.start(flow.snapshot.board, turn.player, notice="position corrected")
         if self.cells is not None:
-            following = following.on(Seen(self.cells))
+            following = following.on(BoardSeen(self.cells))
         return replace(flow, turn=following, partial=None, notice=following.notice), events
 
     def abandon(self, reason: str) -> tuple[Flow, list[recorded.Event]]:
@@ -394,7 +369,7 @@ class Flow:
     def _answer(self, event: Input, cube: CubeState) -> tuple[Flow, list[recorded.Event]]:
         """A double (or beaver) is pending: only Take, Drop and (a beaver) Double count."""
         player = cube.to_act
-        key = event.key if isinstance(event, KeyPressed) else None
+        key = event.button if isinstance(event, ButtonPressed) else None
         events: list[recorded.Event] = []
         if key is Button.TAKE:
             flow = self.fold(events, recorded.Taken(player))
@@ -414,21 +389,18 @@ class Flow:
     def _key(
         self, key: Button, turn: TurnState, cube: CubeState
     ) -> tuple[Flow, list[recorded.Event]]:
-        if key is Button.DOUBLE:
-            if turn.phase in (Phase.ROLL, Phase.MANUAL_DICE):
-                problem = cube.double_problem(turn.player)
-                if problem is not None:
-                    raise RefusedError(problem)
-                value = cube.value * 2
-                events: list[recorded.Event] = []
-                flow = self.fold(events, recorded.Doubled(turn.player, value))
-                return replace(flow, notice=f"player {turn.player} doubles to {value}"), events
-            return self._turn(turn.on(TurnDoubled(1 - turn.player)))
+        if key is Button.DOUBLE and turn.phase in (Phase.ROLL, Phase.MANUAL_DICE):
+            problem = cube.double_problem(turn.player)
+            if problem is not None:
+                raise RefusedError(problem)
+            value = cube.value * 2
+            events: list[recorded.Event] = []
+            flow = self.fold(events, recorded.Doubled(turn.player, value))
+            return replace(flow, notice=f"player {turn.player} doubles to {value}"), events
         if key in (Button.TAKE, Button.DROP):
             raise RefusedError("no double to answer")
-        if key is Button.UNDO and turn.phase is Phase.FLAGGED:
-            key = Button.DEMAND
-        return self._turn(turn.on(Press(key)))
+        # The turn's buttons; Double while the mover plays is the opponent's: it ends the play.
+        return self._turn(turn.on(ButtonPressed(key)))
 
     def _turn(self, turn: TurnState) -> tuple[Flow, list[recorded.Event]]:
         """Adopt the turn's new state: record what it implies, end it when it is over."""
@@ -453,24 +425,14 @@ class Flow:
     ) -> tuple[Flow, list[recorded.Event]]:
         end = turn.end
         assert end is not None and turn.dice is not None
-        after = end.board
         plays = legal_plays(turn.before, turn.player, turn.dice)
-        flow = self.fold(events, play_event(turn, after, plays))
+        flow = self.fold(events, play_event(turn, end.board, plays))
         if flow.snapshot.pending is not None:
             return flow.end_game(events)
         cube = flow.cube
         assert cube is not None
         opponent = 1 - turn.player
-        notice = f"player {opponent} to roll"
-        if end.void_roll:
-            notice = f"the roll was void: player {opponent} rolls again"
-        following = TurnState.start(
-            after, opponent, notice=notice, waive_void_roll=turn.waive_void_roll
-        )
-        if turn.cells is not None:
-            following = following.on(Seen(turn.cells))
-        if end.next_roll is not None:
-            following = following.on(end.next_roll)
+        following = turn.next_turn()  # with the board seen, and the roll that ended the turn
         flow = replace(flow, turn=following, partial=None, notice=following.notice)
         if end.doubled:
             problem = cube.double_problem(opponent)

@@ -23,39 +23,23 @@ from dataclasses import replace
 from controller.match import events as recorded
 from controller.match.errors import RefusedError
 from controller.match.flow import Flow, register_variant_turns
-from controller.match.inputs import (
-    CameraLifted,
-    CameraRoll,
-    CameraRollFault,
-    CameraUnreadable,
-    DiceEntered,
-    Input,
-    KeyPressed,
-    Observed,
-    PositionSet,
-)
-from controller.match.turn_record import (
-    high_first,
-    play_event,
-    seen_events,
-    turn_thrower,
-)
+from controller.match.turn_record import play_event, seen_events
 from controller.referee import (
+    BoardSeen,
     Button,
+    ButtonPressed,
+    DiceCocked,
+    DiceEntered,
     DiceLifted,
+    DiceRolled,
     DiceSource,
-    ManualDice,
+    DiceUnreadable,
+    Input,
     Phase,
-    Press,
-    Primaute,
-    Rolled,
-    RollFault,
-    RollUnreadable,
-    Seen,
+    PositionCorrected,
     TurnState,
     jacquet_playing,
     jacquet_state,
-    jacquet_turn_of,
 )
 from controller.rules import JacquetTurn, Player, WinKind
 from controller.rules.variants import Scoring
@@ -66,7 +50,6 @@ __all__ = [
     "jacquet_resign",
     "jacquet_resume",
     "jacquet_start",
-    "jacquet_thrower",
 ]
 
 _CUBE_KEYS = (Button.DOUBLE, Button.TAKE, Button.DROP)
@@ -115,89 +98,41 @@ def jacquet_on(flow: Flow, event: Input) -> tuple[Flow, list[recorded.Event]]:
     Raises:
         RefusedError: for an input that cannot count now (the flow is unchanged).
     """
-    if isinstance(event, Observed):
+    if isinstance(event, BoardSeen):
         flow = replace(flow, cells=event.cells)
         if flow.turn is None:
             return flow, []
-        return _adopt(flow, flow.turn, flow.turn.on(Seen(event.cells)))
+        return _adopt(flow, flow.turn, flow.turn.on(event))
     if flow.match.is_over:
         raise RefusedError("the match is over")
-    if isinstance(event, KeyPressed) and event.key in _CUBE_KEYS:
+    if isinstance(event, ButtonPressed) and event.button in _CUBE_KEYS:
         raise RefusedError(
-            f"{event.key.value}: Jacquet de Versailles is played without the doubling cube"
+            f"{event.button.value}: Jacquet de Versailles is played without the doubling cube"
         )
     turn = flow.turn if flow.turn is not None else _new_game(flow)
     if turn.phase is Phase.PRIMAUTE:
-        if isinstance(event, CameraRoll | DiceEntered):
-            return _adopt(flow, turn, turn.on(Primaute(event.dice)))
-        if isinstance(event, CameraRollFault):
+        if isinstance(event, DiceRolled | DiceEntered):
+            return _adopt(flow, turn, turn.on(event))
+        if isinstance(event, DiceCocked):
             return replace(flow, turn=turn, notice=f"primauté again: {event.reason}"), []
-        if isinstance(event, CameraUnreadable):
+        if isinstance(event, DiceUnreadable):
             return replace(flow, turn=turn, notice="cannot read the primauté dice: enter them"), []
-        if isinstance(event, CameraLifted):
+        if isinstance(event, DiceLifted):
             return replace(flow, turn=turn), []  # the dice of a doublet picked up
         raise RefusedError("waiting for the primauté: one die each")
-    if isinstance(event, KeyPressed):
-        key = (
-            Button.DEMAND if event.key is Button.UNDO and turn.phase is Phase.FLAGGED else event.key
-        )
-        return _adopt(flow, turn, turn.on(Press(key)))
-    if isinstance(event, PositionSet):
-        return _correct(flow, turn, event.board)
-    if isinstance(event, DiceEntered):
-        return _adopt(flow, turn, turn.on(ManualDice(event.dice)))
-    if isinstance(event, CameraLifted):
-        if turn.dice_source is DiceSource.GIVEN:
-            # Numbers given (handed over, the primauté's) are not the mover's dice on the
-            # table: picking those up (the thrower's) commits nothing; Done does.
-            return replace(flow, turn=turn), []
-        return _adopt(flow, turn, turn.on(DiceLifted(turn.player)))
-    roller = _roller(turn)
-    if isinstance(event, CameraRoll):
-        return _adopt(flow, turn, turn.on(Rolled(roller, high_first(event.dice))))
-    if isinstance(event, CameraRollFault):
-        return _adopt(flow, turn, turn.on(RollFault(roller, event.reason)))
-    return _adopt(flow, turn, turn.on(RollUnreadable(roller)))
+    if isinstance(event, PositionCorrected):
+        return flow.correct(event.board, turn)
+    if isinstance(event, DiceLifted) and turn.dice_source is DiceSource.GIVEN:
+        # Numbers given (handed over, the primauté's) are not the mover's dice on the
+        # table: picking those up (the thrower's) commits nothing; Done does.
+        return replace(flow, turn=turn), []
+    return _adopt(flow, turn, turn.on(event))
 
 
 def _new_game(flow: Flow) -> TurnState:
     """A new game's first state: the primauté (or player 0 to throw, in Ludii's rules)."""
     state = jacquet_state(JacquetTurn.start(flow.variant))
-    return state.on(Seen(flow.cells)) if flow.cells is not None else state
-
-
-def jacquet_thrower(flow: Flow) -> int | None:
-    """Who throws the next dice of a Jacquet match (:attr:`Flow.thrower`); None in the
-    primauté, one die each."""
-    turn = flow.turn
-    if turn is None or turn.phase is Phase.PRIMAUTE:
-        return None
-    return _roller(turn)
-
-
-def _roller(turn: TurnState) -> int:
-    """Who threw the dice the camera read: the mover before playing, or while playing
-    numbers handed over (their own throw follows at once); else the opponent."""
-    jacquet = jacquet_turn_of(turn.rules)
-    if jacquet is not None and jacquet.numbers and jacquet.is_handed_over:
-        return turn.player
-    return turn_thrower(turn)
-
-
-def _correct(
-    flow: Flow, turn: TurnState, board: tuple[int, ...]
-) -> tuple[Flow, list[recorded.Event]]:
-    jacquet = jacquet_turn_of(turn.rules)
-    if turn.phase not in (Phase.ROLL, Phase.MANUAL_DICE) or jacquet is None or jacquet.numbers:
-        raise RefusedError("the position is corrected before a throw, not during a play")
-    events: list[recorded.Event] = []
-    flow = flow.fold(events, recorded.PositionEdited(board, "corrected by the referee"))
-    following = jacquet_state(
-        replace(jacquet, board=flow.snapshot.board), notice="position corrected"
-    )
-    if flow.cells is not None:
-        following = following.on(Seen(flow.cells))
-    return replace(flow, turn=following, partial=None, notice=following.notice), events
+    return state.on(BoardSeen(flow.cells)) if flow.cells is not None else state
 
 
 def _adopt(flow: Flow, old: TurnState, turn: TurnState) -> tuple[Flow, list[recorded.Event]]:
@@ -248,7 +183,6 @@ class JacquetTurns:
     start = staticmethod(jacquet_start)
     resume = staticmethod(jacquet_resume)
     on = staticmethod(jacquet_on)
-    thrower = staticmethod(jacquet_thrower)
     resign = staticmethod(jacquet_resign)
 
 

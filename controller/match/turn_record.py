@@ -20,17 +20,9 @@ __all__ = [
     "canonical_notation",
     "dice_changed",
     "ended_event",
-    "high_first",
     "play_event",
     "seen_events",
-    "turn_thrower",
 ]
-
-
-def turn_thrower(turn: TurnState) -> Player:
-    """Who threw the dice the camera reads: the mover before playing, else the opponent
-    (a throw while the mover is still playing accepts the play as made)."""
-    return turn.player if turn.phase in (Phase.ROLL, Phase.MANUAL_DICE) else 1 - turn.player
 
 
 def canonical_notation(before: Board, player: Player, dice: tuple[int, int], after: Board) -> str:
@@ -107,7 +99,3 @@ def dice_changed(old: tuple[int, int] | None, new: tuple[int, int] | None) -> bo
     """Whether ``new`` dice replace ``old`` ones (None: the dice were taken back)."""
     return new is not None and (old is None or sorted(old) != sorted(new))
 
-
-def high_first(dice: tuple[int, int]) -> tuple[int, int]:
-    """The dice as the referee takes a throw: the higher first."""
-    return (dice[0], dice[1]) if dice[0] >= dice[1] else (dice[1], dice[0])

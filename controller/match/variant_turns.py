@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Protocol, TypeVar
 
 from controller.match import events as recorded
-from controller.match.inputs import Input
+from controller.referee import Input
 from controller.rules import Player, WinKind
 
 __all__ = ["VariantTurns"]
@@ -41,10 +41,6 @@ class VariantTurns(Protocol[FlowT]):
 
     def on(self, flow: FlowT, event: Input) -> tuple[FlowT, list[recorded.Event]]:
         """The next flow after ``event`` and the record events to journal first."""
-        ...
-
-    def thrower(self, flow: FlowT) -> Player | None:
-        """Who throws the next dice the camera sees (``Flow.thrower``)."""
         ...
 
     def resign(

@@ -6,7 +6,8 @@ dice readings and button presses, and renders what it returns.
 * :mod:`~controller.referee.cells` — the mover's numbering of the 28 locations
   (:mod:`hardware.board.geometry`'s, re-exported here).
 * :mod:`~controller.referee.judge` — the verdict on one observation (:class:`Judge`).
-* :mod:`~controller.referee.events` — what a turn listens to (rolls, observations, buttons).
+* :mod:`~controller.referee.inputs` — what the board, camera, buttons and web view tell the
+  match and its turns, each declared once (the board seen, the dice, a button...).
 * :mod:`~controller.referee.turn` — the turn's state machine (:class:`TurnState`), which
   asks its variant's :class:`TurnRules` (:mod:`~controller.referee.turn_rules`) wherever
   variants differ.
@@ -24,17 +25,18 @@ from controller.referee._wording import describe_dice
 from controller.referee.cells import check_cells, location_of, point_of
 from controller.referee.display import Display, render
 from controller.referee.errors import InvalidObservationError, RefereeError
-from controller.referee.events import (
+from controller.referee.inputs import (
+    BoardSeen,
+    ButtonPressed,
+    DiceCocked,
+    DiceEntered,
     DiceLifted,
-    Doubled,
-    Event,
-    ManualDice,
-    Press,
-    Primaute,
-    Rolled,
-    RollFault,
-    RollUnreadable,
-    Seen,
+    DiceRolled,
+    DiceUnreadable,
+    Input,
+    PositionCorrected,
+    Roll,
+    TurnInput,
 )
 from controller.referee.jacquet_turn import jacquet_playing, jacquet_state, jacquet_turn_of
 from controller.referee.judge import (
@@ -63,33 +65,34 @@ __all__ = [
     "BARS",
     "LOCATIONS",
     "TRAYS",
+    "BoardSeen",
     "Button",
+    "ButtonPressed",
     "Cell",
     "Cells",
     "Diagnosis",
+    "DiceCocked",
+    "DiceEntered",
     "DiceLifted",
+    "DiceRolled",
     "DiceSource",
+    "DiceUnreadable",
     "Display",
-    "Doubled",
-    "Event",
     "Fault",
+    "Input",
     "InvalidObservationError",
     "Judge",
     "Kind",
     "Lifted",
     "Location",
-    "ManualDice",
     "Mode",
     "Phase",
-    "Press",
-    "Primaute",
+    "PositionCorrected",
     "RefereeError",
-    "RollFault",
-    "RollUnreadable",
-    "Rolled",
-    "Seen",
+    "Roll",
     "Tree",
     "TurnEnd",
+    "TurnInput",
     "TurnRules",
     "TurnState",
     "Verdict",

@@ -8,7 +8,7 @@ handed over (rule 10): the next state is the opponent playing them with their ow
 checkers, with the thrower's dice given, before their own throw;
 :attr:`TurnState.behalf` says on whose behalf they are played. When the opponent may
 decline them (rule 11) the Decline button ends the state and hands them back. The first
-turn is thrown for (rule 2, phase ``PRIMAUTE``, event :class:`Primaute`): a doublet is
+turn is thrown for (rule 2, phase ``PRIMAUTE``: one die each, by side): a doublet is
 played by both players, then thrown again. The game ends the moment the fifteenth checker
 is off (rule 12), even mid-turn: the turn ends at once and :attr:`TurnEnd.result` gives
 the winner and the points. Numbers given (handed over, handed back, a primauté doublet)
@@ -23,15 +23,13 @@ from dataclasses import dataclass, replace
 
 from controller.controls import Button
 from controller.referee._wording import say_numbers
-from controller.referee.events import (
-    Event,
-    ManualDice,
-    Press,
-    Primaute,
-    Rolled,
-    RollFault,
-    RollUnreadable,
-    Seen,
+from controller.referee.inputs import (
+    BoardSeen,
+    ButtonPressed,
+    DiceEntered,
+    DiceRolled,
+    Roll,
+    TurnInput,
 )
 from controller.referee.judge import Judge
 from controller.referee.turn import Phase, TurnState
@@ -144,6 +142,11 @@ class JacquetTurnRules:
         point = self.turn.courier
         return None if point is None else point - 1
 
+    @property
+    def mover_throws_next(self) -> bool:
+        """Rule 10: the mover of numbers handed over throws their own next, at once."""
+        return self.turn.is_handed_over
+
     def judge(self, before: Board, player: Player, dice: tuple[int, int]) -> Judge:
         """A judge of the numbers to play: the throw's, or the numbers handed over."""
         variant = self.turn.variant
@@ -152,18 +155,18 @@ class JacquetTurnRules:
             numbers = None
         return Judge(before, player, dice, variant=variant, numbers=numbers)
 
-    def on(self, state: TurnState, event: Event) -> TurnState | None:
+    def on(self, state: TurnState, event: TurnInput) -> TurnState | None:
         """The primauté (rule 2), the Decline (rule 11), and the mover's own throw after
         numbers handed over (rule 10); None for the rest."""
         if state.phase is Phase.PRIMAUTE:
-            if isinstance(event, Primaute | ManualDice):
+            if isinstance(event, DiceRolled | DiceEntered):
                 return self._primaute(state, event.dice)
-            if not isinstance(event, Press):
+            if not isinstance(event, ButtonPressed):
                 return replace(state, notice="primauté: each player throws one die, enter both")
             return None
-        if event == Press(Button.DECLINE) and state.may_decline:
+        if event == ButtonPressed(Button.DECLINE) and state.may_decline:
             return self._decline(state)
-        if isinstance(event, Rolled | RollFault | RollUnreadable):
+        if isinstance(event, Roll):
             return self._own_throw(state, event)
         return None
 
@@ -180,6 +183,10 @@ class JacquetTurnRules:
     def result(self, board: Board) -> JacquetResult | None:
         """Rule 12: the game ends the moment a player's fifteenth checker is off."""
         return jacquet_result(board)
+
+    def with_board(self, board: Board) -> TurnRules:
+        """The same turn from ``board`` (the position corrected before a throw)."""
+        return JacquetTurnRules(replace(self.turn, board=board))
 
     def after(self, state: TurnState, play: Play | None, board: Board) -> TurnRules:
         """Who plays what next: a legal play follows the rules (numbers handed over, rule
@@ -228,7 +235,7 @@ class JacquetTurnRules:
             turn, dice=dice, notice=notice, waive_void_roll=state.waive_void_roll
         )
         following = replace(following, previous=state)
-        return following.on(Seen(state.cells)) if state.cells is not None else following
+        return following.on(BoardSeen(state.cells)) if state.cells is not None else following
 
     def _decline(self, state: TurnState) -> TurnState:
         """Rule 11: the mover declines the numbers handed over; the hand goes back."""
@@ -242,16 +249,13 @@ class JacquetTurnRules:
         )
         return replace(state, phase=Phase.DONE, end=end, previous=state, notice=notice)
 
-    def _own_throw(
-        self, state: TurnState, event: Rolled | RollFault | RollUnreadable
-    ) -> TurnState | None:
+    def _own_throw(self, state: TurnState, event: Roll) -> TurnState | None:
         """Rule 10: the mover's own throw ends their play of the numbers handed over: it is
         their next turn's roll, not an opponent's roll made too early."""
         playing = self.playing(state)
         if (
             playing is None
             or not playing.is_handed_over
-            or event.player != state.player
             or state.phase not in (Phase.MOVING, Phase.FLAGGED, Phase.CONFIRM_DICE)
         ):
             return None

@@ -1,9 +1,9 @@
 """One turn as a state machine: roll, move, commit, and the irregularities of the seed.
 
-Why a value: the asyncio service keeps the current :class:`TurnState`, feeds it every
-event (a dice reading, a stable observation, a button; :mod:`.events`) with
-:meth:`TurnState.on`, journals the event, and renders the new state; nothing here reads a
-clock or a device, so a turn replays exactly from its journal.
+Why a value: the match keeps the current :class:`TurnState`, feeds it every input (a dice
+reading, a stable observation, a button; :mod:`.inputs`) with :meth:`TurnState.on`,
+journals what it implies, and renders the new state; nothing here reads a clock or a
+device, so a turn replays exactly from its journal.
 
 The seed's rules (``regles-du-backgammon.txt``, "Irrégularités"):
 
@@ -32,17 +32,15 @@ from enum import StrEnum
 
 from controller.controls import Button
 from controller.referee._wording import describe_dice, disagree
-from controller.referee.events import (
+from controller.referee.inputs import (
+    BoardSeen,
+    ButtonPressed,
+    DiceCocked,
+    DiceEntered,
     DiceLifted,
-    Event,
-    ManualDice,
-    Press,
-    Primaute,
-    Rolled,
-    RollEvent,
-    RollFault,
-    RollUnreadable,
-    Seen,
+    DiceUnreadable,
+    Roll,
+    TurnInput,
 )
 from controller.referee.judge import Judge, explaining_dice
 from controller.referee.turn_rules import TurnEnd, TurnRules
@@ -105,11 +103,16 @@ class BackgammonTurnRules:
         """Always None: backgammon has no courier rule."""
         return None
 
+    @property
+    def mover_throws_next(self) -> bool:
+        """Never: the opponent throws next."""
+        return False
+
     def judge(self, before: Board, player: Player, dice: tuple[int, int]) -> Judge:
         """A judge of the whole roll."""
         return Judge(before, player, dice)
 
-    def on(self, state: TurnState, event: Event) -> TurnState | None:
+    def on(self, state: TurnState, event: TurnInput) -> TurnState | None:
         """None: backgammon has no phase or button of its own."""
         return None
 
@@ -129,6 +132,10 @@ class BackgammonTurnRules:
 
     def after(self, state: TurnState, play: Play | None, board: Board) -> TurnRules:
         """The same rules: nothing is carried from turn to turn."""
+        return self
+
+    def with_board(self, board: Board) -> TurnRules:
+        """The same rules: they carry no board."""
         return self
 
     def next_turn(self, ended: TurnState) -> TurnState:
@@ -231,38 +238,36 @@ class TurnState:
         """Whether the mover may decline the numbers being played (Jacquet's rule 11)."""
         return self.phase is Phase.MOVING and self.rules.may_decline(self)
 
+    @property
+    def thrower(self) -> Player | None:
+        """Who throws the dice the camera reads next: the mover before playing, else the
+        opponent (whose throw accepts the play as made); None for one die each (primauté)."""
+        if self.phase is Phase.PRIMAUTE:
+            return None
+        if self.phase in (Phase.ROLL, Phase.MANUAL_DICE) or self.rules.mover_throws_next:
+            return self.player
+        return 1 - self.player
+
     # Transitions.
 
-    def on(self, event: Event) -> TurnState:
+    def on(self, event: TurnInput) -> TurnState:
         """The state after ``event``."""
-        if isinstance(event, Seen):
+        if isinstance(event, BoardSeen):
             return self._seen(event.cells)
         answered = self.rules.on(self, event)
         if answered is not None:
             return answered
-        if isinstance(event, Primaute):
-            return replace(self, notice="the primauté is thrown before the first turn only")
         if self.phase is Phase.DONE:
-            if event == Press(Button.UNDO) and self._can_undo():
+            if event == ButtonPressed(Button.UNDO) and self._can_undo():
                 return self._undo()
             return replace(self, notice="the turn is over")
-        if isinstance(event, Press):
+        if isinstance(event, ButtonPressed):
             return self._press(event.button)
-        if isinstance(event, Rolled | RollFault | RollUnreadable):
-            return self._roll(event)
-        if isinstance(event, ManualDice):
+        if isinstance(event, DiceEntered):
             return self._manual(event.dice)
         if isinstance(event, DiceLifted):
-            if event.player == self.player and self.phase is Phase.MOVING:
-                return self._commit("picked up the dice")
-            return self
-        if event.player == self.player:
-            if self.phase is Phase.ROLL:
-                return self  # a double before rolling is the cube's business, not the play's
-            return replace(self, notice="the cube is offered before rolling")
-        if self.phase in (Phase.ROLL, Phase.MANUAL_DICE):
-            return replace(self, notice=f"player {event.player} doubled out of turn")
-        return self._accept_as_made(doubled=True)
+            return self._commit("picked up the dice") if self.phase is Phase.MOVING else self
+        return self._roll(event)
 
     def _seen(self, cells: Cells) -> TurnState:
         verdict = self.judge.verdict(cells) if self.judge is not None else None
@@ -277,23 +282,17 @@ class TurnState:
             return state._commit("the fifteenth checker is off: the game is over")
         return state
 
-    def _roll(self, event: Rolled | RollFault | RollUnreadable) -> TurnState:
-        if event.player != self.player:
-            if self.phase in (Phase.MOVING, Phase.FLAGGED, Phase.CONFIRM_DICE):
-                return self._accept_as_made(roll=event)
-            return replace(self, notice=f"player {event.player} rolled out of turn")
+    def _roll(self, event: Roll) -> TurnState:
+        if self.thrower != self.player:
+            return self._accept_as_made(roll=event)
         if self.phase not in (Phase.ROLL, Phase.MANUAL_DICE):
             return replace(self, notice="the dice are already rolled")
-        if isinstance(event, RollFault):
-            return replace(
-                self,
-                phase=Phase.ROLL,
-                roll_fault=event.reason,
-                notice=f"roll again: {event.reason}",
-            )
-        if isinstance(event, RollUnreadable):
+        if isinstance(event, DiceCocked):
+            notice = f"roll again: {event.reason}"
+            return replace(self, phase=Phase.ROLL, roll_fault=event.reason, notice=notice)
+        if isinstance(event, DiceUnreadable):
             return replace(self, phase=Phase.MANUAL_DICE, notice="cannot read the dice: enter them")
-        return self._with_dice(event.dice, DiceSource.CAMERA)
+        return self._with_dice(_ordered(event.dice), DiceSource.CAMERA)
 
     def _with_dice(self, dice: tuple[int, int], source: DiceSource) -> TurnState:
         judge = self.rules.judge(self.before, self.player, dice)
@@ -345,6 +344,10 @@ class TurnState:
         return explaining_dice(self.before, self.player, board, judge.variant)
 
     def _press(self, button: Button) -> TurnState:
+        if button is Button.UNDO and self.phase is Phase.FLAGGED:
+            button = Button.DEMAND  # Demand has no button of its own: Undo while flagged
+        if button is Button.DOUBLE and self.phase not in (Phase.ROLL, Phase.MANUAL_DICE):
+            return self._accept_as_made(doubled=True)  # the opponent doubled (seed rule 2)
         if button is Button.UNDO:
             if self._can_undo():
                 return self._undo()
@@ -354,10 +357,8 @@ class TurnState:
                 return self._commit("pressed Done")
             return replace(self, notice="Done counts only while playing")
         if button is Button.DECLINE:  # a variant that allows it answers first (TurnRules.on)
-            return replace(
-                self,
-                notice="Decline counts only for numbers handed over that would break a point",
-            )
+            notice = "Decline counts only for numbers handed over that would break a point"
+            return replace(self, notice=notice)
         if button not in (Button.ACCEPT, Button.DEMAND):
             return replace(self, notice=f"{button.value} is not the turn's to answer")
         if self.phase is not Phase.FLAGGED:
@@ -394,13 +395,8 @@ class TurnState:
                 previous=self,
                 notice=disagree("were read", self.dice, alternatives),
             )
-        return replace(
-            self,
-            phase=Phase.FLAGGED,
-            flagged=verdict,
-            previous=self,
-            notice=f"illegal play, {verdict.text}: Accept it or demand a legal play",
-        )
+        notice = f"illegal play, {verdict.text}: Accept it or demand a legal play"
+        return replace(self, phase=Phase.FLAGGED, flagged=verdict, previous=self, notice=notice)
 
     def final_verdict(self) -> Verdict:
         """The verdict if the turn ended now (:meth:`Judge.final_verdict`), once dice are known."""
@@ -408,7 +404,9 @@ class TurnState:
         cells = self.cells if self.cells is not None else cells_from_board(self.before)
         return self.judge.final_verdict(cells)
 
-    def _accept_as_made(self, *, roll: RollEvent | None = None, doubled: bool = False) -> TurnState:
+    def _accept_as_made(
+        self, *, roll: Roll | None = None, doubled: bool = False
+    ) -> TurnState:
         """The opponent rolled or doubled: the play is accepted as it stands (seed rule 2).
 
         A roll made before the mover finished (picked up the dice or pressed Done) is void
@@ -425,7 +423,7 @@ class TurnState:
     def ended_as_it_stands(
         self,
         *,
-        roll: RollEvent | None = None,
+        roll: Roll | None = None,
         doubled: bool = False,
         early: bool = False,
         previous: TurnState | None,
@@ -489,7 +487,7 @@ class TurnState:
         if self.cells is not None:
             state = state._seen(self.cells)
         roll = self.end.next_roll
-        if roll is not None and state.phase is Phase.ROLL and roll.player == state.player:
+        if roll is not None and state.phase is Phase.ROLL and state.player == self.thrower:
             state = state.on(roll)
         return state
 

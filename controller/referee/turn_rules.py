@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
-from controller.referee.events import Event, RollEvent
+from controller.referee.inputs import Roll, TurnInput
 from controller.referee.judge import Judge
 from controller.referee.verdict import Fault
 from controller.rules import Board, JacquetResult, Play, Player
@@ -41,10 +41,15 @@ class TurnRules(Protocol):
     def courier(self) -> Location | None:
         """The location of the mover's courier travelling alone (rule 5), or None."""
 
+    @property
+    def mover_throws_next(self) -> bool:
+        """Whether the mover throws the next dice even while playing (Jacquet's numbers
+        handed over: their own throw follows at once, rule 10)."""
+
     def judge(self, before: Board, player: Player, dice: tuple[int, int]) -> Judge:
         """The judge of the turn once ``dice`` are known (rolled, entered or given)."""
 
-    def on(self, state: TurnState, event: Event) -> TurnState | None:
+    def on(self, state: TurnState, event: TurnInput) -> TurnState | None:
         """The state after an event the variant answers itself (its phases, its buttons),
         or None to leave ``event`` to the general turn."""
 
@@ -57,6 +62,9 @@ class TurnRules(Protocol):
     def result(self, board: Board) -> JacquetResult | None:
         """The game's result the moment ``board`` is reached, for a variant whose game ends
         mid-turn; None otherwise (backgammon's ends in the match flow, with its cube)."""
+
+    def with_board(self, board: Board) -> TurnRules:
+        """These rules for a turn from ``board`` instead (the position corrected)."""
 
     def after(self, state: TurnState, play: Play | None, board: Board) -> TurnRules:
         """The rules of what follows ``state`` ended on ``board`` (``play`` if legal)."""
@@ -90,7 +98,7 @@ class TurnEnd:
     play: Play | None
     fault: Fault | None = None
     accepted: bool = False
-    next_roll: RollEvent | None = None
+    next_roll: Roll | None = None
     void_roll: bool = False
     doubled: bool = False
     declined: bool = False

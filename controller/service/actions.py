@@ -10,8 +10,7 @@ from dataclasses import replace
 
 from controller import record
 from controller.match.errors import RefusedError
-from controller.match.inputs import DiceEntered, Input, KeyPressed, PositionSet
-from controller.referee import Button
+from controller.referee import Button, ButtonPressed, DiceEntered, Input, PositionCorrected
 from controller.rules import Rules, RulesError, Variant
 from controller.status import (
     AcceptPlay,
@@ -52,15 +51,19 @@ def action_input(action: Action) -> Input | MatchAction:
     """The flow's input for ``action``, or the action itself when it acts on the match.
 
     Raises:
-        ActionError: for an action this board's service does not take.
+        ActionError: for an action this board's service does not take, or dice or a
+            position that cannot be (the inputs check themselves).
     """
-    if isinstance(action, EnterDice):
-        return DiceEntered(action.dice)
-    if isinstance(action, CorrectPosition):
-        return PositionSet(action.board)
+    try:
+        if isinstance(action, EnterDice):
+            return DiceEntered(action.dice)
+        if isinstance(action, CorrectPosition):
+            return PositionCorrected(action.board)
+    except RulesError as error:
+        raise RefusedError(str(error)) from None
     key = _KEYS.get(type(action))
     if key is not None:
-        return KeyPressed(key)
+        return ButtonPressed(key)
     if isinstance(action, CONTROLS):
         return action
     raise ActionError(f"{type(action).__name__}: not taken by this board's service")

@@ -11,14 +11,14 @@ import asyncio
 from typing import TYPE_CHECKING, Literal
 
 from controller.match.cube_seen import CubeSeen
-from controller.match.inputs import (
-    CameraLifted,
-    CameraRoll,
-    CameraRollFault,
-    CameraUnreadable,
+from controller.match.orientation import Orientation
+from controller.referee import (
+    DiceCocked,
+    DiceLifted,
+    DiceRolled,
+    DiceUnreadable,
     Input,
 )
-from controller.match.orientation import Orientation
 from controller.service.edges import DiceSource
 from vision import RollEvent, Thrower, Verdict, WatchState
 
@@ -62,16 +62,16 @@ def camera_link(source: DiceSource) -> Literal["covered", "live"]:
 def camera_input(event: RollEvent, orientation: Orientation) -> Input | None:
     """The flow's input for a camera event (None for nothing to say)."""
     if event.kind == "lifted":
-        return CameraLifted()
+        return DiceLifted()
     reading = event.reading
     if reading is None:
         return None
     if reading.verdict is Verdict.REROLL:
-        return CameraRollFault(reading.reason or "irregular roll")
+        return DiceCocked(reading.reason or "irregular roll")
     if reading.verdict is Verdict.UNREADABLE or len(reading.dice) != 2:
-        return CameraUnreadable()
+        return DiceUnreadable()
     # Whose die is whose (the opening roll): each player throws into the right-hand half
     # as he sees it, so the die on the view's right is the near player's (player 0 unless
     # the board is flipped); the reader called a roll with both dice in one half a reroll.
     near, far = sorted(reading.dice, key=lambda die: -die.center[0])
-    return CameraRoll(orientation.near_die_first(near.value, far.value))
+    return DiceRolled(orientation.near_die_first(near.value, far.value))

@@ -11,8 +11,7 @@ import asyncio
 from dataclasses import dataclass
 
 from controller.match.errors import RefusedError
-from controller.match.inputs import Input, KeyPressed
-from controller.referee import Button, Cells
+from controller.referee import Button, ButtonPressed, Cells, Input
 from controller.service.actions import MatchAction
 from controller.service.bench import BenchChange
 from controller.service.teacher import Aid
@@ -56,6 +55,6 @@ class Queued:
 def check_web_press(item: Item, phase: str) -> None:
     """The web view's Accept or Demand with no illegal play flagged is refused (409), where
     the button pressed then only shows a notice: a page is answered, a board is looked at."""
-    pressed = item.key if isinstance(item, KeyPressed) else None
+    pressed = item.button if isinstance(item, ButtonPressed) else None
     if pressed in (Button.ACCEPT, Button.DEMAND) and phase != "flagged":
         raise RefusedError("no illegal play to accept or demand: none is flagged")

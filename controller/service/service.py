@@ -33,10 +33,9 @@ from controller.links import LinkStates, with_link_lamp
 from controller.match.cube_seen import CubeSeen
 from controller.match.errors import RefusedError
 from controller.match.flow import Flow
-from controller.match.inputs import CameraReading, Input, KeyPressed, Observed
 from controller.match.orientation import Orientation
 from controller.record.journal import Journal, archive_path
-from controller.referee import Button, Cells, Display, Mode
+from controller.referee import BoardSeen, Button, ButtonPressed, Cells, Display, Input, Mode, Roll
 from controller.rules import BACKGAMMON, Rules, Variant, WinKind, Xgid
 from controller.service.actions import CONTROLS, MatchAction, action_input, new_match_start
 from controller.service.bench import BETWEEN_GAMES, Bench, BenchChange
@@ -134,7 +133,6 @@ class Service:
         self.links = LinkStates()
         self.cube_seen: CubeSeen | None = None
         """The cube in the last roll's picture (checked against the referee's, never adopted)."""
-        self._cells: Cells | None = None
         self.flow, self.resumed = start_or_resume(journal, names, rules, mode, variant)
         self.seating.resume(journal.state)
         self._seq = journal.last_seq
@@ -214,7 +212,7 @@ class Service:
         if key is Button.MODE:
             self.next_mode()
         else:
-            self._queue.put_nowait(Queued(KeyPressed(key)))
+            self._queue.put_nowait(Queued(ButtonPressed(key)))
 
     def next_mode(self) -> None:
         """The Mode button: referee, learner, recorder, in turn (shown at once, not recorded)."""
@@ -318,11 +316,11 @@ class Service:
             await self._show()
             return
         if isinstance(item, Physical):
-            item = Observed(self.seating.seen(item.cells, self.flow.variant.start))
-        elif self.orienting and not isinstance(item, Observed):
+            item = BoardSeen(self.seating.seen(item.cells, self.flow.variant.start))
+        elif self.orienting and not isinstance(item, BoardSeen):
             await self._orienting(item)
             return
-        if isinstance(item, KeyPressed) and item.key is Button.HINT:
+        if isinstance(item, ButtonPressed) and item.button is Button.HINT:
             self.flow = self.teacher.ask_hint(self.flow, self._position)
             await self._publish_status()
             return
@@ -330,11 +328,9 @@ class Service:
         flow, events = self.flow.on(item)
         await self._record(events)
         self.flow = flow
-        if isinstance(item, Observed):
-            self._cells = item.cells
         self.teacher.follow(self.flow)
         await self._show()
-        if isinstance(item, CameraReading):
+        if isinstance(item, Roll):
             self.counters.rolls += 1  # once its status is out (the simulated players wait on it)
 
     async def _adopt(self, flow: Flow, events: list[record.Event]) -> None:
@@ -371,11 +367,11 @@ class Service:
 
     async def _orienting(self, item: Input) -> None:
         """Before the opening roll, Done confirms the orientation and Undo swaps it."""
-        if isinstance(item, CameraReading):
+        if isinstance(item, Roll):
             self.counters.rolls += 1
-        if isinstance(item, KeyPressed) and item.key is Button.DONE:
+        if isinstance(item, ButtonPressed) and item.button is Button.DONE:
             await self._confirm(self.orientation)
-        elif isinstance(item, KeyPressed) and item.key is Button.UNDO:
+        elif isinstance(item, ButtonPressed) and item.button is Button.UNDO:
             self.seating.orientation = self.orientation.swapped()
             await self._show()
         else:
@@ -429,8 +425,7 @@ class Service:
     def _see(self, cells: Cells | None) -> None:
         """Show the flow the board as the seating now reads it (None: not read yet)."""
         if cells is not None:
-            self._cells = cells
-            self.flow = self.flow.on(Observed(self._cells))[0]
+            self.flow = self.flow.on(BoardSeen(cells))[0]
 
     def _position(self) -> Xgid:
         snapshot = self.journal.state
@@ -475,7 +470,7 @@ class Service:
             display=self._display() if display is None else display,
             snapshot=self.journal.state,
             seq=self._seq,
-            cells=self._cells,
+            cells=self.flow.cells,
             links=self.links,
             cube_seen=self.cube_seen,
             orientation=self.orientation,

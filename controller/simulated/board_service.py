@@ -20,10 +20,17 @@ import time
 from collections.abc import AsyncGenerator, AsyncIterator, Callable
 from pathlib import Path
 
-from controller.match.inputs import CameraRoll, Input, KeyPressed, Observed
 from controller.match.snapshot import MatchSnapshot
 from controller.mqtt import journal_events
-from controller.referee import Button, Mode, cells_from_board
+from controller.referee import (
+    BoardSeen,
+    Button,
+    ButtonPressed,
+    DiceRolled,
+    Input,
+    Mode,
+    cells_from_board,
+)
 from controller.rules import Rules, legal_plays
 from controller.service.service import Service, open_journal
 from controller.simulated.players import SimulatedPlayer
@@ -197,21 +204,21 @@ class SelfPlayBoard:
         seq = self.seq
         if flow.phase == "opening":
             await self._set_out()
-            await self._feed(CameraRoll(self._dice()), lambda s: s.seq > seq)
+            await self._feed(DiceRolled(self._dice()), lambda s: s.seq > seq)
         elif flow.phase == "roll":
             await self._roll_or_double(snapshot)
         elif flow.phase == "cube-offered":
             player = snapshot.to_act
             assert player is not None
             takes = self._players[player].takes(snapshot.board, player)
-            await self._feed(KeyPressed(Button.TAKE if takes else Button.DROP),
+            await self._feed(ButtonPressed(Button.TAKE if takes else Button.DROP),
                              lambda s: s.seq > seq)  # fmt: skip
         elif flow.phase == "moving" and flow.turn is not None and snapshot.dice is not None:
             player = flow.turn.player
             plays = legal_plays(snapshot.board, player, snapshot.dice)
             play = self._players[player].choose_play(plays, player)
-            self.service.feed(Observed(cells_from_board(play.result)))
-            await self._feed(KeyPressed(Button.DONE),
+            self.service.feed(BoardSeen(cells_from_board(play.result)))
+            await self._feed(ButtonPressed(Button.DONE),
                              lambda s: s.phase != "moving" or s.turn != player)  # fmt: skip
         else:
             raise RuntimeError(f"the simulated players cannot go on from {self.status()!r}")
@@ -260,7 +267,7 @@ class SelfPlayBoard:
         flow = self.service.flow
         start = cells_from_board(flow.variant.start)
         if flow.phase == "opening" and self.status().cells != start:
-            await self._feed(Observed(start), lambda s: s.cells == start)
+            await self._feed(BoardSeen(start), lambda s: s.cells == start)
 
     def _run(self) -> None:
         """Start the service's loop (once, in the caller's loop)."""
@@ -277,9 +284,9 @@ class SelfPlayBoard:
         if snapshot.cube.can_double(player) and self._players[player].wants_to_double(
             snapshot.board, player
         ):
-            await self._feed(KeyPressed(Button.DOUBLE), lambda s: s.seq > seq)
+            await self._feed(ButtonPressed(Button.DOUBLE), lambda s: s.seq > seq)
         else:
-            await self._feed(CameraRoll(self._dice()), lambda s: s.seq > seq)
+            await self._feed(DiceRolled(self._dice()), lambda s: s.seq > seq)
 
     async def _feed(self, item: Input, done: Callable[[BoardStatus], bool]) -> None:
         """Feed ``item`` to the service and wait until its status satisfies ``done``."""

@@ -17,9 +17,8 @@ from controller.match.events import (
 )
 from controller.match.flow import Flow
 from controller.match.fold import new_match
-from controller.match.inputs import CameraRoll, Input, KeyPressed, Observed
 from controller.match.replay import Replayer
-from controller.referee import Button, cells_from_board
+from controller.referee import BoardSeen, Button, ButtonPressed, DiceRolled, Input, cells_from_board
 from controller.rules import START, CubeState, Rules, WinKind, legal_plays
 
 NAMES = ("Ann", "Bob")
@@ -57,12 +56,12 @@ def test_the_live_snapshot_is_the_replay_of_the_recorded_events() -> None:
     board = next(p.result for p in legal_plays(START, 0, (3, 1)) if p.notation == "8/5 6/5")
     flow, events = _recorded(
         flow,
-        Observed(cells_from_board(START)),
-        CameraRoll((3, 1)),
-        Observed(cells_from_board(board)),
-        KeyPressed(Button.DONE),
-        KeyPressed(Button.DOUBLE),
-        KeyPressed(Button.DROP),  # Bob doubles, Ann drops
+        BoardSeen(cells_from_board(START)),
+        DiceRolled((3, 1)),
+        BoardSeen(cells_from_board(board)),
+        ButtonPressed(Button.DONE),
+        ButtonPressed(Button.DOUBLE),
+        ButtonPressed(Button.DROP),  # Bob doubles, Ann drops
     )
     assert [type(event) for event in events][-1] is GameEnded
     replayer = Replayer(MatchStarted(NAMES, RULES))

@@ -10,8 +10,17 @@ import pytest
 from controller import record
 from controller.match.errors import RefusedError
 from controller.match.flow import Flow
-from controller.match.inputs import CameraRoll, Input, KeyPressed, Observed
-from controller.referee import Button, Phase, cells_from_board, jacquet_turn_of
+from controller.referee import (
+    BoardSeen,
+    Button,
+    ButtonPressed,
+    DiceRolled,
+    Input,
+    Phase,
+    PositionCorrected,
+    cells_from_board,
+    jacquet_turn_of,
+)
 from controller.rules import JACQUET, JACQUET_LUDII, Rules, Variant
 from controller.simulated.players import jacquet_record_events
 
@@ -19,13 +28,13 @@ from controller.simulated.players import jacquet_record_events
 def inputs_of(event: record.Event, next_event: record.Event | None) -> list[Input]:
     """What the players do at the board for one recorded event."""
     if isinstance(event, record.OpeningRolled | record.Rolled):
-        return [CameraRoll(event.dice)]
+        return [DiceRolled(event.dice)]
     if isinstance(event, record.Declined):
-        return [KeyPressed(Button.DECLINE)]
+        return [ButtonPressed(Button.DECLINE)]
     if isinstance(event, record.Played):
-        seen: list[Input] = [Observed(cells_from_board(event.board))]
+        seen: list[Input] = [BoardSeen(cells_from_board(event.board))]
         if not isinstance(next_event, record.GameEnded):  # the 15th checker off ends it
-            seen.append(KeyPressed(Button.DONE))
+            seen.append(ButtonPressed(Button.DONE))
         return seen
     return []
 
@@ -74,45 +83,45 @@ def test_a_whole_jacquet_match_through_the_flow_journals_what_was_played() -> No
 
 
 def test_a_primaute_doublet_is_played_by_both_players_then_thrown_again() -> None:
-    flow = new_flow().on(Observed(cells_from_board(JACQUET.start)))[0]
+    flow = new_flow().on(BoardSeen(cells_from_board(JACQUET.start)))[0]
     assert flow.phase == "opening"
-    flow, events = flow.on(CameraRoll((2, 2)))
+    flow, events = flow.on(DiceRolled((2, 2)))
     assert events == [record.OpeningRolled((2, 2))]
     assert flow.turn is not None and flow.turn.player == 0 and flow.phase == "moving"
     assert flow.notice.startswith("primauté 2-2: player 0 plays 2 moves of 2")
     turn = jacquet_turn_of(flow.turn.rules)
     assert turn is not None
     play = turn.plays()[0]
-    flow, _ = flow.on(Observed(cells_from_board(play.result)))
-    flow, events = flow.on(KeyPressed(Button.DONE))
+    flow, _ = flow.on(BoardSeen(cells_from_board(play.result)))
+    flow, events = flow.on(ButtonPressed(Button.DONE))
     assert record.Played(0, (2, 2), play.notation, play.result) in events
     assert flow.turn is not None and flow.turn.player == 1 and flow.turn.dice == (2, 2)
     assert flow.turn.behalf == "primauté: player 1 plays 2 moves of 2"
     turn = jacquet_turn_of(flow.turn.rules)
     assert turn is not None
     second = turn.plays()[0]
-    flow, _ = flow.on(Observed(cells_from_board(second.result)))
-    flow, events = flow.on(KeyPressed(Button.DONE))
+    flow, _ = flow.on(BoardSeen(cells_from_board(second.result)))
+    flow, events = flow.on(ButtonPressed(Button.DONE))
     assert events[-1] == record.Played(1, (2, 2), second.notation, second.result)
     assert flow.phase == "opening" and flow.turn is not None
     assert flow.turn.phase is Phase.PRIMAUTE
-    flow, events = flow.on(CameraRoll((1, 5)))
+    flow, events = flow.on(DiceRolled((1, 5)))
     assert events == [record.OpeningRolled((1, 5))]
     assert flow.turn.player == 1 and flow.turn.dice == (1, 5)
 
 
 def test_the_cube_buttons_are_refused_with_a_notice() -> None:
     flow = new_flow()
-    flow, _ = flow.on(CameraRoll((5, 3)))
+    flow, _ = flow.on(DiceRolled((5, 3)))
     for key in (Button.DOUBLE, Button.TAKE, Button.DROP):
         with pytest.raises(RefusedError, match="played without the doubling cube"):
-            flow.on(KeyPressed(key))
+            flow.on(ButtonPressed(key))
 
 
 def test_decline_counts_only_for_numbers_handed_over_that_break_a_point() -> None:
     flow = new_flow()
-    flow, _ = flow.on(CameraRoll((5, 3)))
-    flow, events = flow.on(KeyPressed(Button.DECLINE))
+    flow, _ = flow.on(DiceRolled((5, 3)))
+    flow, events = flow.on(ButtonPressed(Button.DECLINE))
     assert events == [] and "Decline counts only" in flow.notice
 
 
@@ -140,17 +149,17 @@ def test_numbers_handed_over_are_played_at_once_by_the_opponent() -> None:
 
 
 def test_an_illegal_play_is_flagged_then_accepted_and_recorded() -> None:
-    flow = new_flow().on(Observed(cells_from_board(JACQUET.start)))[0]
+    flow = new_flow().on(BoardSeen(cells_from_board(JACQUET.start)))[0]
     assert flow.thrower is None  # the primauté: one die each
-    flow, _ = flow.on(CameraRoll((6, 1)))  # player 0 won the primauté: plays 6-1
+    flow, _ = flow.on(DiceRolled((6, 1)))  # player 0 won the primauté: plays 6-1
     board = list(JACQUET.start)
     board[24] -= 2
     board[20] += 2  # two checkers out: the courier rule forbids it
     illegal = tuple(board)
-    flow, events = flow.on(Observed(cells_from_board(illegal)))
-    flow, events = flow.on(KeyPressed(Button.DONE))
+    flow, events = flow.on(BoardSeen(cells_from_board(illegal)))
+    flow, events = flow.on(ButtonPressed(Button.DONE))
     assert flow.phase == "flagged" and isinstance(events[-1], record.Flagged)
-    flow, events = flow.on(KeyPressed(Button.ACCEPT))
+    flow, events = flow.on(ButtonPressed(Button.ACCEPT))
     assert events[0] == record.IllegalPlayAccepted(0, (6, 1), JACQUET.start, illegal)
     assert flow.turn is not None and flow.turn.player == 1 and flow.phase == "roll"
     replayed = record.replay(
@@ -161,6 +170,26 @@ def test_an_illegal_play_is_flagged_then_accepted_and_recorded() -> None:
         ]
     )
     assert replayed.state.board == illegal and replayed.state.to_act == 1
+
+
+def test_the_position_is_corrected_before_a_throw_only() -> None:
+    flow = new_flow().on(BoardSeen(cells_from_board(JACQUET.start)))[0]
+    flow, _ = flow.on(DiceRolled((6, 1)))  # player 0 won the primauté: plays 6-1
+    with pytest.raises(RefusedError, match="not during a play"):
+        flow.on(PositionCorrected(JACQUET.start))
+    assert flow.turn is not None
+    turn = jacquet_turn_of(flow.turn.rules)
+    assert turn is not None
+    flow, _ = flow.on(BoardSeen(cells_from_board(turn.plays()[0].result)))
+    flow, _ = flow.on(ButtonPressed(Button.DONE))
+    assert flow.phase == "roll" and flow.turn is not None and flow.turn.player == 1
+    flow, events = flow.on(PositionCorrected(JACQUET.start))  # a knocked board set back
+    assert events == [record.PositionEdited(JACQUET.start, "corrected by the referee")]
+    assert flow.turn is not None and flow.turn.before == JACQUET.start
+    turn = jacquet_turn_of(flow.turn.rules)
+    assert turn is not None and (turn.board, turn.player) == (JACQUET.start, 1)
+    flow, events = flow.on(DiceRolled((4, 2)))
+    assert events == [record.Rolled(1, (4, 2))] and flow.phase == "moving"
 
 
 @pytest.mark.parametrize("cut", [5, 17, 40, 61])

@@ -5,13 +5,13 @@ from __future__ import annotations
 import pytest
 
 from controller.referee import (
+    BoardSeen,
     Button,
+    ButtonPressed,
+    DiceCocked,
+    DiceRolled,
+    DiceUnreadable,
     Mode,
-    Press,
-    Rolled,
-    RollFault,
-    RollUnreadable,
-    Seen,
     TurnState,
     cells_from_board,
     render,
@@ -23,11 +23,11 @@ from tests.referee._support import PARTIAL_13_8, PLAY_24_13, lift
 
 
 def moving() -> TurnState:
-    return TurnState.start(START, 0).on(Rolled(0, (6, 5)))
+    return TurnState.start(START, 0).on(DiceRolled((6, 5)))
 
 
 def test_learner_lights_the_destinations_of_a_lifted_checker() -> None:
-    state = moving().on(Seen(lift(cells_from_board(START), 23, 0)))
+    state = moving().on(BoardSeen(lift(cells_from_board(START), 23, 0)))
     display = render(state, Mode.LEARNER)
     assert display.lit(Colour.GREEN) == {17, 12}
     assert display.lit(Colour.AMBER) == {23}
@@ -36,7 +36,7 @@ def test_learner_lights_the_destinations_of_a_lifted_checker() -> None:
 
 
 def test_referee_and_recorder_do_not_show_destinations() -> None:
-    state = moving().on(Seen(lift(cells_from_board(START), 23, 0)))
+    state = moving().on(BoardSeen(lift(cells_from_board(START), 23, 0)))
     assert render(state, Mode.REFEREE).lit(Colour.GREEN) == set()
     recorder = render(state, Mode.RECORDER)
     assert all(light == Lamp() for light in recorder.lights)
@@ -44,7 +44,7 @@ def test_referee_and_recorder_do_not_show_destinations() -> None:
 
 
 def test_learner_flashes_a_complete_play_green() -> None:
-    state = moving().on(Seen(cells_from_board(PLAY_24_13)))
+    state = moving().on(BoardSeen(cells_from_board(PLAY_24_13)))
     display = render(state, Mode.LEARNER)
     assert display.lit(Colour.GREEN) == {12}
     assert display.lights[12].pattern is Pattern.FAST
@@ -56,7 +56,7 @@ def test_an_illegal_board_blinks_the_differing_locations_red() -> None:
     observed = list(cells_from_board(START))
     observed[23] = (1, 0)
     observed[18] = (1, 5)
-    state = moving().on(Seen(tuple(observed)))
+    state = moving().on(BoardSeen(tuple(observed)))
     for mode in (Mode.REFEREE, Mode.LEARNER):
         display = render(state, mode)
         assert 18 in display.lit(Colour.RED)
@@ -66,7 +66,8 @@ def test_an_illegal_board_blinks_the_differing_locations_red() -> None:
 
 
 def test_a_flagged_play_tells_the_opponent_what_to_do() -> None:
-    state = moving().on(Seen(cells_from_board(PARTIAL_13_8))).on(Press(Button.DONE))
+    state = moving().on(BoardSeen(cells_from_board(PARTIAL_13_8)))
+    state = state.on(ButtonPressed(Button.DONE))
     display = render(state, Mode.REFEREE)
     assert display.lit(Colour.RED)
     assert display.text.endswith("Accept it or demand a legal play")
@@ -81,13 +82,13 @@ def test_before_the_roll_the_board_is_dark_and_says_who_rolls() -> None:
 @pytest.mark.parametrize("mode", list(Mode))
 def test_faults_show_in_every_mode(mode: Mode) -> None:
     unknown = (None, *cells_from_board(START)[1:])
-    display = render(moving().on(Seen(unknown)), mode)
+    display = render(moving().on(BoardSeen(unknown)), mode)
     assert display.lit(Colour.AMBER) == {0}
     assert display.text == "check the board: cannot read point 1"
-    cocked = render(TurnState.start(START, 0).on(RollFault(0, "a die is cocked")), mode)
+    cocked = render(TurnState.start(START, 0).on(DiceCocked("a die is cocked")), mode)
     assert cocked.status == Lamp(Colour.RED, Pattern.FAST)
     assert cocked.text == "roll again: a die is cocked"
-    manual = render(TurnState.start(START, 0).on(RollUnreadable(0)), mode)
+    manual = render(TurnState.start(START, 0).on(DiceUnreadable()), mode)
     assert manual.status == Lamp(Colour.AMBER, Pattern.SLOW)
 
 

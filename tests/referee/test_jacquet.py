@@ -12,18 +12,18 @@ import random
 import pytest
 
 from controller.referee import (
+    BoardSeen,
     Button,
+    ButtonPressed,
     DiceLifted,
+    DiceRolled,
     DiceSource,
+    DiceUnreadable,
     Fault,
     Judge,
     Kind,
     Mode,
     Phase,
-    Press,
-    Primaute,
-    Rolled,
-    Seen,
     TurnState,
     cells_from_board,
     jacquet_state,
@@ -245,12 +245,12 @@ def test_a_legal_jacquet_play_made_step_by_step_is_never_flagged(
 
 def test_rule_10_the_opponent_plays_the_number_handed_over_before_their_own_throw() -> None:
     board = jboard({1: 14, 2: 1}, {1: 15})
-    state = jacquet_state(JacquetTurn(board=board)).on(Seen(cells_from_board(board)))
+    state = jacquet_state(JacquetTurn(board=board)).on(BoardSeen(cells_from_board(board)))
     assert state.phase is Phase.ROLL and state.notice == "player 0 to throw"
-    state = state.on(Rolled(0, (6, 5)))
+    state = state.on(DiceRolled((6, 5)))
     assert state.phase is Phase.MOVING and state.behalf == ""
     played = jboard({1: 14, 8: 1}, {1: 15})  # 23/17: the 6; the 5 cannot follow
-    state = state.on(Seen(cells_from_board(played))).on(DiceLifted(0))
+    state = state.on(BoardSeen(cells_from_board(played))).on(DiceLifted())
     assert state.phase is Phase.DONE and state.end is not None
     following = jacquet_turn_of(state.end.following)
     assert following is not None and following.numbers == (5,)
@@ -262,9 +262,9 @@ def test_rule_10_the_opponent_plays_the_number_handed_over_before_their_own_thro
     assert shown.text == "player 1 plays the 5 handed over by player 0: 5 to play"
     assert shown.status == Lamp()
     after = jboard({1: 14, 8: 1}, {1: 14, 6: 1})  # player 1's 24/19: point 12 -> point 7
-    handed = handed.on(Seen(cells_from_board(after)))
+    handed = handed.on(BoardSeen(cells_from_board(after)))
     assert handed.verdict is not None and handed.verdict.kind is Kind.COMPLETE
-    done = handed.on(Press(Button.DONE))
+    done = handed.on(ButtonPressed(Button.DONE))
     assert done.end is not None and done.end.play is not None
     assert done.end.play.notation == "24/19"
     own = done.next_turn()
@@ -276,7 +276,7 @@ def test_rule_10_the_movers_own_throw_ends_the_handed_play() -> None:
     turn = JacquetTurn(board=board, player=1, numbers=(5,), thrower=0)
     state = jacquet_state(turn, dice=(6, 5))
     after = jboard({1: 14, 8: 1}, {1: 14, 6: 1})
-    state = state.on(Seen(cells_from_board(after))).on(Rolled(1, (4, 2)))
+    state = state.on(BoardSeen(cells_from_board(after))).on(DiceRolled((4, 2)))
     assert state.phase is Phase.DONE and state.end is not None
     assert not state.end.void_roll and state.end.play is not None
     nxt = state.next_turn()
@@ -294,7 +294,7 @@ def rule_11_state() -> TurnState:
     player1 = {1: 2, 5: 2, 8: 2, 9: 2, 10: 2, 11: 2, 21: 2, 20: 1}
     board = jboard({1: 14, 3: 1}, player1)
     turn = JacquetTurn(board=board, player=1, numbers=(6,), thrower=0)
-    return jacquet_state(turn, dice=(6, 2)).on(Seen(cells_from_board(board)))
+    return jacquet_state(turn, dice=(6, 2)).on(BoardSeen(cells_from_board(board)))
 
 
 def test_rule_11_the_choice_is_shown_and_decline_hands_the_number_back() -> None:
@@ -306,7 +306,7 @@ def test_rule_11_the_choice_is_shown_and_decline_hands_the_number_back() -> None
         "player 1 plays the 6 handed over by player 0: 6 to play; "
         "or Decline: the hand goes back (rule 11)"
     )
-    declined = state.on(Press(Button.DECLINE))
+    declined = state.on(ButtonPressed(Button.DECLINE))
     assert declined.phase is Phase.DONE and declined.end is not None and declined.end.declined
     assert declined.notice == "player 1 declines the 6: the hand goes back to player 0"
     back = declined.next_turn()
@@ -316,19 +316,19 @@ def test_rule_11_the_choice_is_shown_and_decline_hands_the_number_back() -> None
     # Player 0 cannot play the 6 either: it is void, and player 1 throws.
     assert back.verdict is not None and back.verdict.kind is Kind.COMPLETE
     assert back.verdict.text == "no legal move"
-    nxt = back.on(Press(Button.DONE)).next_turn()
+    nxt = back.on(ButtonPressed(Button.DONE)).next_turn()
     assert (nxt.player, nxt.phase) == (1, Phase.ROLL)
 
 
 def test_rule_11_decline_is_refused_once_checkers_moved_or_without_the_choice() -> None:
     state = rule_11_state()
     moved = lift(state.cells or (), location_of(1, 24 - 10, JACQUET), 1)
-    refused = state.on(Seen(moved)).on(Press(Button.DECLINE))
+    refused = state.on(BoardSeen(moved)).on(ButtonPressed(Button.DECLINE))
     assert refused.phase is Phase.MOVING
     assert refused.notice == "put the checkers back before declining"
-    own = jacquet_state(JacquetTurn(board=START)).on(Rolled(0, (6, 5)))
+    own = jacquet_state(JacquetTurn(board=START)).on(DiceRolled((6, 5)))
     assert not own.may_decline
-    assert own.on(Press(Button.DECLINE)).notice == (
+    assert own.on(ButtonPressed(Button.DECLINE)).notice == (
         "Decline counts only for numbers handed over that would break a point"
     )
 
@@ -337,18 +337,18 @@ def test_rule_2_the_higher_die_of_the_primaute_plays_both_numbers() -> None:
     state = jacquet_state(JacquetTurn.start())
     assert state.phase is Phase.PRIMAUTE
     assert render(state, Mode.REFEREE).text == "primauté: each player throws one die"
-    assert state.on(Rolled(0, (6, 5))).notice == (
+    assert state.on(DiceUnreadable()).notice == (
         "primauté: each player throws one die, enter both"
     )
-    won = state.on(Primaute((2, 5)))
+    won = state.on(DiceRolled((2, 5)))
     assert (won.player, won.phase, won.dice) == (1, Phase.MOVING, (2, 5))
     assert won.notice == "player 1 wins the primauté 2-5 and plays it"
-    assert won.on(Press(Button.UNDO)).phase is Phase.PRIMAUTE
+    assert won.on(ButtonPressed(Button.UNDO)).phase is Phase.PRIMAUTE
 
 
 def test_rule_2_a_primaute_doublet_is_played_by_both_then_thrown_again() -> None:
-    state = jacquet_state(JacquetTurn.start()).on(Seen(cells_from_board(START)))
-    first = state.on(Primaute((3, 3)))
+    state = jacquet_state(JacquetTurn.start()).on(BoardSeen(cells_from_board(START)))
+    first = state.on(DiceRolled((3, 3)))
     assert (first.player, first.phase, first.dice) == (0, Phase.MOVING, (3, 3))
     assert first.notice == (
         "primauté 3-3: player 0 plays 3 moves of 3, then player 1, then the primauté is "
@@ -356,12 +356,12 @@ def test_rule_2_a_primaute_doublet_is_played_by_both_then_thrown_again() -> None
     )
     assert render(first, Mode.REFEREE).text == "primauté: player 0 plays 3 moves of 3: 3-3 to play"
     after_0 = jboard({1: 14, 10: 1}, {1: 15})  # 24/15, the courier's three 3s
-    first = first.on(Seen(cells_from_board(after_0))).on(Press(Button.DONE))
+    first = first.on(BoardSeen(cells_from_board(after_0))).on(ButtonPressed(Button.DONE))
     second = first.next_turn()
     assert (second.player, second.phase, second.dice) == (1, Phase.MOVING, (3, 3))
     assert second.behalf == "primauté: player 1 plays 3 moves of 3"
     after_1 = jboard({1: 14, 10: 1}, {1: 14, 10: 1})
-    second = second.on(Seen(cells_from_board(after_1))).on(Press(Button.DONE))
+    second = second.on(BoardSeen(cells_from_board(after_1))).on(ButtonPressed(Button.DONE))
     again = second.next_turn()
     assert again.phase is Phase.PRIMAUTE and again.before == after_1
 
@@ -373,8 +373,8 @@ def test_ludii_has_no_primaute() -> None:
 
 def test_rule_12_the_game_ends_the_moment_the_last_checker_is_off() -> None:
     board = jboard({23: 1}, {1: 15})
-    state = jacquet_state(JacquetTurn(board=board)).on(Rolled(0, (6, 5)))
-    state = state.on(Seen(cells_from_board(jboard({}, {1: 15}))))  # 2/off with the 6 or 5
+    state = jacquet_state(JacquetTurn(board=board)).on(DiceRolled((6, 5)))
+    state = state.on(BoardSeen(cells_from_board(jboard({}, {1: 15}))))  # 2/off with the 6 or 5
     assert state.phase is Phase.DONE  # no Done, no dice lifted: the game is over
     assert state.notice == "the fifteenth checker is off: the game is over"
     assert state.end is not None and state.end.result is not None
@@ -390,8 +390,8 @@ def test_rule_12_the_game_ends_the_moment_the_last_checker_is_off() -> None:
 
 def test_the_courier_travelling_alone_is_named_and_lit_in_learner_mode() -> None:
     board = jboard({1: 14, 5: 1}, {1: 15})
-    state = jacquet_state(JacquetTurn(board=board)).on(Seen(cells_from_board(board)))
-    state = state.on(Rolled(0, (4, 2)))
+    state = jacquet_state(JacquetTurn(board=board)).on(BoardSeen(cells_from_board(board)))
+    state = state.on(DiceRolled((4, 2)))
     shown = render(state, Mode.LEARNER)
     assert shown.lit(Colour.AMBER) == {location_of(0, 20, JACQUET)}  # pos 5: point 20
     assert shown.text == "4-2 to play; the courier on point 20 travels alone (rule 5)"
@@ -401,12 +401,12 @@ def test_the_courier_travelling_alone_is_named_and_lit_in_learner_mode() -> None
 
 def test_an_illegal_jacquet_play_accepted_hands_nothing_over() -> None:
     board = jboard({1: 14, 5: 1}, {1: 15})
-    state = jacquet_state(JacquetTurn(board=board)).on(Rolled(0, (4, 2)))
+    state = jacquet_state(JacquetTurn(board=board)).on(DiceRolled((4, 2)))
     after = jboard({1: 13, 5: 1, 7: 1}, {1: 15})
-    state = state.on(Seen(cells_from_board(after))).on(DiceLifted(0))
+    state = state.on(BoardSeen(cells_from_board(after))).on(DiceLifted())
     assert state.phase is Phase.FLAGGED and state.flagged is not None
     assert state.flagged.fault is Fault.COURIER
-    state = state.on(Press(Button.ACCEPT))
+    state = state.on(ButtonPressed(Button.ACCEPT))
     assert state.end is not None and state.end.accepted
     nxt = state.next_turn()
     assert (nxt.player, nxt.phase, nxt.before) == (1, Phase.ROLL, after)

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from controller.match.inputs import CameraLifted, CameraRoll, CameraRollFault, CameraUnreadable
 from controller.match.orientation import Orientation
+from controller.referee import DiceCocked, DiceLifted, DiceRolled, DiceUnreadable
 from controller.service.camera import camera_input, thrower
 from vision import Die, RollEvent, RollReading, Thrower, Verdict
 
@@ -28,13 +28,13 @@ def roll(verdict: Verdict, *dice: Die, reason: str = "") -> RollEvent:
 @pytest.mark.parametrize(
     ("event", "expected"),
     [
-        (RollEvent("lifted"), CameraLifted()),
+        (RollEvent("lifted"), DiceLifted()),
         (RollEvent("roll"), None),
-        (roll(Verdict.REROLL, NEAR_SIX, FAR_THREE, reason="cocked"), CameraRollFault("cocked")),
-        (roll(Verdict.REROLL, NEAR_SIX), CameraRollFault("irregular roll")),
-        (roll(Verdict.UNREADABLE, NEAR_SIX, FAR_THREE), CameraUnreadable()),
-        (roll(Verdict.OK, NEAR_SIX), CameraUnreadable()),
-        (roll(Verdict.OK, FAR_THREE, NEAR_SIX), CameraRoll((6, 3))),
+        (roll(Verdict.REROLL, NEAR_SIX, FAR_THREE, reason="cocked"), DiceCocked("cocked")),
+        (roll(Verdict.REROLL, NEAR_SIX), DiceCocked("irregular roll")),
+        (roll(Verdict.UNREADABLE, NEAR_SIX, FAR_THREE), DiceUnreadable()),
+        (roll(Verdict.OK, NEAR_SIX), DiceUnreadable()),
+        (roll(Verdict.OK, FAR_THREE, NEAR_SIX), DiceRolled((6, 3))),
     ],
     ids=["lifted", "no reading", "reroll", "reroll unsaid", "unreadable", "one die", "read"],
 )
@@ -44,7 +44,7 @@ def test_each_camera_event_is_one_input(event: RollEvent, expected: object) -> N
 
 def test_player_0_at_the_far_side_owns_the_far_die() -> None:
     event = roll(Verdict.OK, NEAR_SIX, FAR_THREE)
-    assert camera_input(event, Orientation.of_flipped(True)) == CameraRoll((3, 6))
+    assert camera_input(event, Orientation.of_flipped(True)) == DiceRolled((3, 6))
 
 
 def test_the_thrower_is_told_by_where_he_sits() -> None:

@@ -7,8 +7,15 @@ import pytest
 from controller import record
 from controller.match.errors import RefusedError
 from controller.match.flow import Flow
-from controller.match.inputs import CameraLifted, CameraRoll, DiceEntered, KeyPressed, Observed
-from controller.referee import Button, cells_from_board
+from controller.referee import (
+    BoardSeen,
+    Button,
+    ButtonPressed,
+    DiceEntered,
+    DiceLifted,
+    DiceRolled,
+    cells_from_board,
+)
 from controller.rules import START, Rules, legal_plays
 from tests.match.test_flow import play, started
 
@@ -26,14 +33,14 @@ def feed(flow: Flow, *inputs: object) -> tuple[Flow, list[record.Event]]:
 
 def misread_turn() -> tuple[Flow, list[record.Event], record.Played]:
     """Ann plays 3-1; the camera reads Bob's 6-2 as 5-3; Bob plays 24/18 13/11, Done."""
-    flow, first = feed(play(started(), "8/5 6/5"), CameraLifted())
+    flow, first = feed(play(started(), "8/5 6/5"), DiceLifted())
     after = first[0]
     assert isinstance(after, record.Played)
     six_two = next(p for p in legal_plays(after.board, 1, (6, 2)) if p.notation == "24/18 13/11")
     assert all(p.result != six_two.result for p in legal_plays(after.board, 1, (5, 3)))
     flow, events = feed(
-        flow, CameraRoll((5, 3)), Observed(cells_from_board(six_two.result)),
-        KeyPressed(Button.DONE),
+        flow, DiceRolled((5, 3)), BoardSeen(cells_from_board(six_two.result)),
+        ButtonPressed(Button.DONE),
     )  # fmt: skip
     assert flow.phase == "confirm-dice", flow.notice
     played = record.Played(1, (6, 2), "24/18 13/11", six_two.result)
@@ -51,11 +58,11 @@ def test_dice_confirmed_by_hand_after_a_misread_are_journalled_as_corrected() ->
 
 
 def test_dice_entered_twice_before_the_play_are_corrected_and_resume_as_corrected() -> None:
-    flow, events = feed(play(started(), "8/5 6/5"), CameraLifted())
+    flow, events = feed(play(started(), "8/5 6/5"), DiceLifted())
     flow, more = feed(flow, DiceEntered((5, 3)), DiceEntered((6, 2)))
     # The second entry while still playing is no correction: the dice are known.
     assert more == [record.Rolled(1, (5, 3))]
-    flow, undo = feed(flow, KeyPressed(Button.UNDO), DiceEntered((6, 2)))
+    flow, undo = feed(flow, ButtonPressed(Button.UNDO), DiceEntered((6, 2)))
     assert undo == [record.DiceCorrected(1, (6, 2))]
     snapshot = record.replay([START_EVENT, record.OpeningRolled((3, 1)), *events, *more,
                               *undo]).state  # fmt: skip
@@ -65,14 +72,14 @@ def test_dice_entered_twice_before_the_play_are_corrected_and_resume_as_correcte
 
 
 def test_a_game_is_abandoned_with_the_score_unchanged() -> None:
-    flow, events = feed(play(started(), "8/5 6/5"), CameraLifted(), CameraRoll((5, 3)))
+    flow, events = feed(play(started(), "8/5 6/5"), DiceLifted(), DiceRolled((5, 3)))
     with pytest.raises(RefusedError, match="no game in progress"):
         Flow.new(("Ann", "Bob"), START_EVENT.rules).abandon("knocked")
     flow, abandoned = flow.abandon("knocked board")
     assert abandoned == [record.GameAbandoned("knocked board")]
     assert flow.phase == "opening" and flow.turn is None
     assert flow.notice == "game 1 abandoned: opening roll, one die each"
-    flow, again = feed(flow, Observed(cells_from_board(START)), CameraRoll((6, 4)))
+    flow, again = feed(flow, BoardSeen(cells_from_board(START)), DiceRolled((6, 4)))
     assert again == [record.OpeningRolled((6, 4))] and flow.turn is not None
     assert flow.turn.before == START
     match = record.replay([START_EVENT, record.OpeningRolled((3, 1)), *events, *abandoned, *again])

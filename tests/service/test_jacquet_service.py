@@ -11,7 +11,7 @@ from pathlib import Path
 import aiohttp
 
 from controller import record
-from controller.match.inputs import CameraRoll
+from controller.referee import DiceRolled
 from controller.rules import JACQUET, Rules
 from controller.rules.variants import Scoring
 from controller.service import Service
@@ -39,7 +39,7 @@ def test_a_jacquet_match_is_journalled_resumed_and_shown(tmp_path: Path) -> None
     with open_journal(path) as journal:
         service = Service("b1", journal, rules=Rules(3), variant=JACQUET)
         assert service.status().phase == "opening"
-        asyncio.run(_fed(service, CameraRoll((6, 2))))
+        asyncio.run(_fed(service, DiceRolled((6, 2))))
         status = service.status()
         assert (status.phase, status.turn, status.dice) == ("moving", 0, (6, 2))
         assert status.pips == (360, 360) and status.xgid == "" and status.gnubg_id == ""

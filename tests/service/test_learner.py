@@ -19,9 +19,8 @@ import pytest
 
 from controller.engine import ENGINE_KINDS, NO_ENGINE, EngineKind, make_engine
 from controller.match import RefusedError
-from controller.match.inputs import Observed
 from controller.match.learner import SOURCE_LAMP, TARGET_LAMP, hint_scene, hint_step
-from controller.referee import Button, Mode, cells_from_board
+from controller.referee import BoardSeen, Button, Mode, cells_from_board
 from controller.rules import START, Rules, legal_plays
 from controller.service import Service
 from controller.service.service import open_journal
@@ -188,7 +187,7 @@ async def _opened(
 
 
 def _observed(board: tuple[int, ...]) -> Any:
-    return Observed(cells_from_board(board))
+    return BoardSeen(cells_from_board(board))
 
 
 def test_a_late_answer_is_dropped_and_the_signal_goes_out(tmp_path: Path) -> None:

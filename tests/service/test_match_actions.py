@@ -16,11 +16,10 @@ from pathlib import Path
 import pytest
 
 from controller import record
-from controller.match.inputs import CameraRoll, Observed
 from controller.match.orientation import Orientation
 from controller.record.journal import Journal
 from controller.record.sgf import write_sgf
-from controller.referee import Button, Cells, cells_from_board
+from controller.referee import BoardSeen, Button, Cells, DiceRolled, cells_from_board
 from controller.rules import START, legal_plays
 from controller.service import Service
 from controller.service.service import open_journal
@@ -30,6 +29,8 @@ from controller.status import (
     ActionError,
     BoardEvent,
     ConfirmOrientation,
+    CorrectPosition,
+    EnterDice,
     NewGame,
     NewMatch,
 )
@@ -118,7 +119,7 @@ def test_the_orientation_the_set_up_shows_is_confirmed_before_the_opening_roll(
         lit = {i: light.colour for i, light in lights if light.colour != "off"}
         assert {lit[i] for i in (23, 12, 7, 5)} == {"green"} and lit[0] == "red"
         assert status.lights[28].colour == "amber"
-        service.feed(CameraRoll((5, 3)))  # no opening roll before the confirmation
+        service.feed(DiceRolled((5, 3)))  # no opening roll before the confirmation
         await until(service, lambda: service.counters.refused == 1, "the roll refused")
         service.press(Button.UNDO)  # Bob is player 0 after all: swap sides
         await until(service, lambda: service.status().orientation.startswith("Ann far"), "the swap")
@@ -126,7 +127,7 @@ def test_the_orientation_the_set_up_shows_is_confirmed_before_the_opening_roll(
         await until(service, lambda: not service.status().orientation_pending, "the confirmation")
         assert service.status().phase == "opening"
         assert service.status().cells == Orientation(True, False).logical(physical) == start
-        service.feed(CameraRoll((5, 3)))
+        service.feed(DiceRolled((5, 3)))
         await until(service, lambda: service.status().phase == "moving", "the opening roll")
 
     with open_journal(path) as journal:
@@ -150,7 +151,7 @@ def test_the_web_view_confirms_or_swaps_and_the_config_may_skip_it(tmp_path: Pat
         await service.apply(ConfirmOrientation(swap=True))
         assert service.orientation == Orientation(True, True)
         with pytest.raises(ActionError, match="the orientation is set before a game"):
-            service.feed(CameraRoll((6, 1)))
+            service.feed(DiceRolled((6, 1)))
             await until(service, lambda: service.status().phase == "moving", "the opening roll")
             await service.apply(ConfirmOrientation())
 
@@ -165,7 +166,7 @@ def test_the_web_view_confirms_or_swaps_and_the_config_may_skip_it(tmp_path: Pat
 def play_opening(service: Service, board: QueueBoard) -> Callable[[], Awaitable[None]]:
     async def go() -> None:
         board.show(cells_from_board(START))
-        service.feed(CameraRoll((3, 1)))
+        service.feed(DiceRolled((3, 1)))
         await until(service, lambda: service.status().phase == "moving", "the opening roll")
         after = next(p for p in legal_plays(START, 0, (3, 1)) if p.notation == "8/5 6/5")
         board.show(cells_from_board(after.result))
@@ -173,7 +174,7 @@ def play_opening(service: Service, board: QueueBoard) -> Callable[[], Awaitable[
             service, lambda: service.status().cells == cells_from_board(after.result), "moved"
         )
         service.press(Button.DONE)
-        service.feed(CameraRoll((6, 2)))
+        service.feed(DiceRolled((6, 2)))
         await until(service, lambda: service.status().dice == (6, 2), "player 1's roll")
 
     return go
@@ -242,7 +243,7 @@ def test_observed_inputs_still_count_while_the_orientation_waits(tmp_path: Path)
     """Logical observations fed directly (the simulators) reach the flow meanwhile."""
 
     async def body(service: Service, board: QueueBoard, _: list[BoardEvent]) -> None:
-        service.feed(Observed(cells_from_board(START)))
+        service.feed(BoardSeen(cells_from_board(START)))
         await until(service, lambda: service.status().cells == cells_from_board(START), "the cells")
         assert service.status().phase == "orientation"
 
@@ -275,7 +276,7 @@ def test_the_web_views_accept_counts_only_once_an_illegal_play_is_flagged(
 
     async def body(service: Service, board: QueueBoard, _: list[BoardEvent]) -> None:
         board.show(start)
-        service.feed(CameraRoll((3, 1)))  # the opening roll: player 0 plays 3-1
+        service.feed(DiceRolled((3, 1)))  # the opening roll: player 0 plays 3-1
         await until(service, lambda: service.status().phase == "moving", "the opening roll")
         with pytest.raises(ActionError, match="no illegal play to accept or demand"):
             await service.apply(AcceptPlay())
@@ -293,3 +294,28 @@ def test_the_web_views_accept_counts_only_once_an_illegal_play_is_flagged(
         running(service, body)
     kinds = [type(event).__name__ for event in journalled(tmp_path / "journal.sqlite3")]
     assert "IllegalPlayAccepted" in kinds
+
+
+def test_dice_or_a_position_that_cannot_be_and_a_button_out_of_place_are_refused_in_one_line(
+    tmp_path: Path,
+) -> None:
+    more_than_15 = (0, 3, *START[2:])  # player 0's 15 and 3 more
+
+    async def body(service: Service, board: QueueBoard, _: list[BoardEvent]) -> None:
+        await play_opening(service, board)()
+        last = service.journal.last_seq
+        for action, text in [
+            (EnterDice((7, 1)), "dice must be two numbers from 1 to 6, got [7, 1]"),
+            (CorrectPosition(more_than_15), "player 0 has 18 checkers on the board, more than 15"),
+        ]:
+            with pytest.raises(ActionError) as refused:  # the web view's 409, not a 500
+                await service.apply(action)
+            assert str(refused.value) == text
+        service.press(Button.TAKE)  # no double to answer: refused with a notice
+        await until(service, lambda: service.counters.refused == 1, "the press refused")
+        service.press(Button.DROP)  # and the loop goes on
+        await until(service, lambda: service.counters.refused == 2, "the next press refused")
+        assert service.journal.last_seq == last and service.status().dice == (6, 2)
+
+    with open_journal(tmp_path / "journal.sqlite3") as journal:
+        running(Service("b1", journal, names=NAMES), body)

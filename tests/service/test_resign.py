@@ -17,7 +17,7 @@ import pytest
 from controller import record
 from controller.match.errors import RefusedError
 from controller.match.flow import Flow
-from controller.match.inputs import CameraRoll
+from controller.referee import DiceRolled
 from controller.rules import JACQUET, Rules, WinKind
 from controller.service import Service
 from controller.service.service import open_journal
@@ -68,7 +68,7 @@ def test_a_resignation_refused_then_accepted_over_http_is_journalled_and_resumed
             assert (
                 "player 1 resigns a gammon: player 0 accepts or refuses" in answer["status"]["text"]
             )
-            service.feed(CameraRoll((4, 4)))  # nothing else counts meanwhile
+            service.feed(DiceRolled((4, 4)))  # nothing else counts meanwhile
             status, answer = await post(url, {"action": "resign", "player": 0})
             assert (status, answer["error"]) == (
                 409,

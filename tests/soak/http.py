@@ -44,10 +44,9 @@ from typing import Any
 
 from controller.config import MqttConfig
 from controller.hub import Hub
-from controller.match.inputs import Observed
 from controller.mqtt import MqttPublisher
 from controller.mqtt.mosquitto import Mosquitto
-from controller.referee import cells_from_board
+from controller.referee import BoardSeen, cells_from_board
 from controller.rules import START, Rules
 from controller.service import Service
 from controller.service.service import open_journal
@@ -552,7 +551,7 @@ async def hall(folder: Path) -> AsyncIterator[tuple[Service, WebServer, Hub, Pat
             app = create_app(service, token=TOKEN)
             add_setup_routes(app, BoardSetup(service))  # no camera, no sensor board here
             async with WebServer(app, port=0) as page:
-                service.feed(Observed(cells_from_board(START)))
+                service.feed(BoardSeen(cells_from_board(START)))
                 await asyncio.wait_for(hub.ready.wait(), 30)
                 yield service, page, hub, journal_path
         finally:

@@ -28,10 +28,18 @@ from dataclasses import dataclass, field
 from controller.match.errors import RefusedError
 from controller.match.events import Event, GameEnded, MatchStarted
 from controller.match.flow import Flow
-from controller.match.inputs import CameraLifted, CameraRoll, Input, KeyPressed, Observed
 from controller.match.replay import Replayer
 from controller.match.snapshot import MatchSnapshot
-from controller.referee import Button, Phase, cells_from_board
+from controller.referee import (
+    BoardSeen,
+    Button,
+    ButtonPressed,
+    DiceLifted,
+    DiceRolled,
+    Input,
+    Phase,
+    cells_from_board,
+)
 from controller.rules import (
     BACKGAMMON,
     JACQUET,
@@ -63,23 +71,23 @@ def _feed(item: Input) -> Step:
 
 def _choices(flow: Flow, snapshot: MatchSnapshot, rng: random.Random) -> list[Step]:
     """What a player may do now, the likeliest first; the flow refuses what cannot count."""
-    roll = _feed(CameraRoll((rng.randint(1, 6), rng.randint(1, 6))))
+    roll = _feed(DiceRolled((rng.randint(1, 6), rng.randint(1, 6))))
     phase = flow.phase
     if phase == "opening" or (phase == "roll" and rng.random() > 0.1):
         return [roll]
     if phase == "roll":
-        return [_feed(KeyPressed(Button.DOUBLE)), roll]
+        return [_feed(ButtonPressed(Button.DOUBLE)), roll]
     if phase == "cube-offered":
         keys = [Button.TAKE, Button.DROP, Button.DOUBLE]
         rng.shuffle(keys)
-        return [_feed(KeyPressed(key)) for key in keys]
+        return [_feed(ButtonPressed(key)) for key in keys]
     if phase == "resign-offered":
         accept = rng.random() < 0.5
         return [lambda flow: flow.answer_resignation(accept)]
     if phase == "flagged":
-        return [_feed(KeyPressed(rng.choice([Button.ACCEPT, Button.UNDO])))]
+        return [_feed(ButtonPressed(rng.choice([Button.ACCEPT, Button.UNDO])))]
     if phase != "moving":
-        return [_feed(KeyPressed(Button.DONE))]
+        return [_feed(ButtonPressed(Button.DONE))]
     turn = flow.turn
     assert turn is not None
     plays = _plays(flow, snapshot)
@@ -87,13 +95,13 @@ def _choices(flow: Flow, snapshot: MatchSnapshot, rng: random.Random) -> list[St
     unmoved = flow.cells == cells_from_board(turn.before)
     # Nothing moved now and then: an illegal play when a move was possible.
     if not (played or not plays or (unmoved and rng.random() < 0.05)):
-        return [_feed(Observed(cells_from_board(rng.choice(plays).result)))]
+        return [_feed(BoardSeen(cells_from_board(rng.choice(plays).result)))]
     kind = rng.choice(list(WinKind))
     resign: list[Step] = [lambda flow: flow.resign(turn.player, kind)]
-    commits: list[Input] = [KeyPressed(Button.DONE), CameraLifted()]
+    commits: list[Input] = [ButtonPressed(Button.DONE), DiceLifted()]
     return [
         *(resign if rng.random() < 0.05 else []),
-        *([_feed(KeyPressed(Button.DECLINE))] if rng.random() < 0.3 else []),
+        *([_feed(ButtonPressed(Button.DECLINE))] if rng.random() < 0.3 else []),
         _feed(rng.choice(commits)),
     ]
 
@@ -102,7 +110,7 @@ def _agreement(live: Flow, snapshot: MatchSnapshot) -> list[str]:
     """What the flow resumed from ``snapshot`` says otherwise than ``live``."""
     resumed, owed = Flow.resume(snapshot, live.mode)
     if live.cells is not None:
-        resumed, _ = resumed.on(Observed(live.cells))
+        resumed, _ = resumed.on(BoardSeen(live.cells))
     problems = [f"owed {owed}"] if owed else []
     if live.snapshot != snapshot:
         problems.append(f"snapshot: live {live.snapshot!r}, replayed {snapshot!r}")
@@ -140,7 +148,7 @@ def play_and_resume(variant: Variant, rules: Rules, seed: int, steps: int, tally
     flow = Flow.new(("Ann", "Bob"), rules, variant=variant)
     start = MatchStarted(flow.names, rules, variant.name)
     replayer, count = Replayer(start), 1  # the fold of every event so far, one at a time
-    flow, _ = flow.on(Observed(cells_from_board(variant.start)))
+    flow, _ = flow.on(BoardSeen(cells_from_board(variant.start)))
     tally.matches += 1
     for step in range(steps):
         if flow.match.is_over:

@@ -100,6 +100,12 @@ def test_actions_need_the_token_and_refusals_change_nothing() -> None:
                 409,
                 "both players have borne off all 15",
             ),
+            (  # refused as the input is built, before the queue: a 409, never a 500
+                TOKEN,
+                {"action": "correct-position", "board": [16, *[0] * 25]},
+                409,
+                "player 1's bar (index 0) cannot be positive, got 16",
+            ),
         ]
         for token, request, code, text in cases:
             status, answer = await post(url, request, token)

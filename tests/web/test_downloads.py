@@ -15,7 +15,7 @@ import aiohttp
 import pytest
 
 from controller import record
-from controller.match.inputs import CameraRoll
+from controller.referee import DiceRolled
 from controller.rules import JACQUET, NACKGAMMON, Rules, Variant
 from controller.service import Service
 from controller.service.service import open_journal
@@ -28,7 +28,7 @@ async def _rolled(service: Service) -> None:
     """The opening roll (or primauté) fed to the running service, journalled."""
     task = asyncio.create_task(service.run())
     seq = service.status().seq
-    service.feed(CameraRoll((6, 2)))
+    service.feed(DiceRolled((6, 2)))
     while service.status().seq == seq:
         await asyncio.sleep(0.001)
     task.cancel()
