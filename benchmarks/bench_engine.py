@@ -164,10 +164,9 @@ async def _through_service(engine: Engine, rounds: int) -> list[Row]:
     ``hint`` of the same position, in turns.
     """
     from controller.match.learner import SOURCE_LAMP
-    from controller.referee import BoardSeen, Mode, cells_from_board
+    from controller.referee import BoardSeen, DiceEntered, Mode, cells_from_board
     from controller.simulated.demo import SimulatedBoard
     from controller.simulated.table import button_presser
-    from controller.status import EnterDice
 
     through: list[float] = []
     raw: list[float] = []
@@ -181,7 +180,7 @@ async def _through_service(engine: Engine, rounds: int) -> list[Row]:
             cells = cells_from_board(START)
             while service.status().cells != cells:
                 await asyncio.sleep(0.005)
-            await service.apply(EnterDice((3, 1)))
+            await service.apply(DiceEntered((3, 1)))
             press = button_presser(table.buttons, table.factory, gap_s=0.0)
             for _ in range(rounds):
                 service.teacher.guide = None  # the LEDs back to the plain learner display

@@ -8,23 +8,25 @@ payload carries :data:`STATUS_VERSION` so that a hub can refuse what it does not
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any, Final, Literal, Protocol
 
 from controller.match.errors import ActionError
 from controller.record import names_clash
-from controller.rules import MAX_MATCH_LENGTH
+from controller.referee import Button, ButtonPressed, DiceEntered, PositionCorrected
+from controller.rules import MAX_MATCH_LENGTH, RulesError
 from hardware.board.errors import clipped_repr
 from hardware.board.json_types import JsonObject, JsonValue
 
 __all__ = [
     "ACTIONS",
     "EXPORT_FORMATS",
+    "PRESSES",
     "RESIGN_KINDS",
     "REVIEW_FORMATS",
     "STATUS_VERSION",
-    "AcceptPlay",
     "Action",
     "ActionError",
     "AnswerResignation",
@@ -32,12 +34,7 @@ __all__ = [
     "BoardService",
     "BoardStatus",
     "ConfirmOrientation",
-    "CorrectPosition",
-    "Decline",
-    "DemandPlay",
-    "EnterDice",
     "ExportFormat",
-    "Hint",
     "LightState",
     "NewGame",
     "NewMatch",
@@ -203,31 +200,8 @@ class BoardEvent:
         }
 
 
-# Actions a referee takes from the web view (behind the token) or the buttons.
-
-
-@dataclass(frozen=True, slots=True)
-class EnterDice:
-    """The dice entered by hand when the camera cannot read them."""
-
-    dice: tuple[int, int]
-
-
-@dataclass(frozen=True, slots=True)
-class AcceptPlay:
-    """The opponent accepts the illegal play as made (seed, Irrégularités 2)."""
-
-
-@dataclass(frozen=True, slots=True)
-class DemandPlay:
-    """The opponent demands a legal play instead."""
-
-
-@dataclass(frozen=True, slots=True)
-class CorrectPosition:
-    """The referee sets the position (26 integers) after a knocked board."""
-
-    board: tuple[int, ...]
+# Actions a referee takes from the web view (behind the token) on the match itself; the
+# web view's other actions are the match's own inputs (controller.referee.inputs).
 
 
 @dataclass(frozen=True, slots=True)
@@ -258,11 +232,6 @@ class ConfirmOrientation:
 
 
 @dataclass(frozen=True, slots=True)
-class Hint:
-    """Ask the engine for the best play (learner mode only)."""
-
-
-@dataclass(frozen=True, slots=True)
 class Resign:
     """``player`` offers to resign ``kind``: ``single``, ``gammon`` or ``backgammon``."""
 
@@ -277,43 +246,43 @@ class AnswerResignation:
     accept: bool
 
 
-@dataclass(frozen=True, slots=True)
-class Decline:
-    """Jacquet's rule 11: decline the numbers handed over (as the board's Decline button)."""
-
-
 RESIGN_KINDS: Final = ("single", "gammon", "backgammon")
 """What a player may resign (as ``controller.rules.WinKind`` names them, lower case)."""
 
 
 Action = (
-    EnterDice
-    | AcceptPlay
-    | DemandPlay
-    | CorrectPosition
+    DiceEntered
+    | PositionCorrected
+    | ButtonPressed
     | NewGame
     | NewMatch
-    | Hint
     | ConfirmOrientation
     | Resign
     | AnswerResignation
-    | Decline
 )
+"""What the web view asks: the match's own inputs (dice entered, the position corrected, a
+button of the board), or an action on the match itself."""
 
-ACTIONS: Final[dict[str, type]] = {
-    "enter-dice": EnterDice,
-    "accept": AcceptPlay,
-    "demand": DemandPlay,
-    "correct-position": CorrectPosition,
-    "new-game": NewGame,
-    "new-match": NewMatch,
-    "hint": Hint,
-    "orientation": ConfirmOrientation,
-    "resign": Resign,
-    "accept-resignation": AnswerResignation,
-    "refuse-resignation": AnswerResignation,
-    "decline": Decline,
+PRESSES: Final[dict[str, Button]] = {
+    "accept": Button.ACCEPT,
+    "demand": Button.DEMAND,
+    "hint": Button.HINT,
+    "decline": Button.DECLINE,
 }
+"""The web view's actions that are a button of the board pressed."""
+
+ACTIONS: Final = (
+    "enter-dice",
+    "correct-position",
+    *PRESSES,
+    "new-game",
+    "new-match",
+    "orientation",
+    "resign",
+    "accept-resignation",
+    "refuse-resignation",
+)
+"""The actions' names in a request (``{"action": NAME, ...}``)."""
 
 RULE_OPTIONS: Final = ("crawford", "jacoby", "beavers", "automatic_doubles")
 """The rules' switches a new match may set."""
@@ -339,22 +308,24 @@ def action_from_json(data: object) -> Action:
     name = data.get("action")
     if not isinstance(name, str) or name not in ACTIONS:
         raise ActionError(f"unknown action {clipped_repr(name)}; known: {', '.join(ACTIONS)}")
+    if name in PRESSES:
+        return ButtonPressed(PRESSES[name])
     if name == "enter-dice":
         dice = data.get("dice")
-        if (
-            not isinstance(dice, list)
-            or len(dice) != 2
-            or not all(type(d) is int and 1 <= d <= 6 for d in dice)
-        ):
-            raise ActionError(f"enter-dice needs dice: two numbers 1-6, got {clipped_repr(dice)}")
-        return EnterDice((dice[0], dice[1]))
+        if isinstance(dice, list) and len(dice) == 2 and all(type(d) is int for d in dice):
+            with contextlib.suppress(RulesError):  # the input checks its numbers itself
+                return DiceEntered((dice[0], dice[1]))
+        raise ActionError(f"enter-dice needs dice: two numbers 1-6, got {clipped_repr(dice)}")
     if name == "correct-position":
         board: Any = data.get("board")
         if not _is_board(board):
             raise ActionError(
                 f"correct-position needs board: 26 integers, got {clipped_repr(board)}"
             )
-        return CorrectPosition(tuple(board))
+        try:
+            return PositionCorrected(tuple(board))
+        except RulesError as error:
+            raise ActionError(f"correct-position: {error}") from None
     if name == "new-match":
         return _new_match(data)
     if name == "new-game":
@@ -371,10 +342,7 @@ def action_from_json(data: object) -> Action:
         return ConfirmOrientation(swap)
     if name == "resign":
         return _resign(data)
-    if name in ("accept-resignation", "refuse-resignation"):
-        return AnswerResignation(name == "accept-resignation")
-    action: Action = ACTIONS[name]()
-    return action
+    return AnswerResignation(name == "accept-resignation")
 
 
 def _resign(data: dict[str, Any]) -> Resign:

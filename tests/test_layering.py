@@ -94,7 +94,8 @@ ALLOWED: dict[str, set[str]] = {
     },
     "controller.service": _SERVICE_EDGES,
     "controller.status": {
-        "controller.match", "controller.record", "controller.rules", "hardware.board",
+        "controller.match", "controller.record", "controller.referee", "controller.rules",
+        "hardware.board",
     },
     "controller.systemd": {"controller.closing", "hardware.board"},
     "controller.web": {"controller.closing", "controller.status", "hardware.board"},

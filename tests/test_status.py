@@ -7,16 +7,14 @@ from dataclasses import asdict
 
 import pytest
 
+from controller.referee import Button, ButtonPressed, DiceEntered, PositionCorrected
 from controller.rules.board import START
 from controller.status import (
     STATUS_VERSION,
-    AcceptPlay,
     ActionError,
     BoardEvent,
     BoardStatus,
     ConfirmOrientation,
-    CorrectPosition,
-    EnterDice,
     LightState,
     NewGame,
     NewMatch,
@@ -59,9 +57,12 @@ def test_events_carry_board_id_and_sequence() -> None:
 @pytest.mark.parametrize(
     ("body", "action"),
     [
-        ({"action": "enter-dice", "dice": [5, 3]}, EnterDice((5, 3))),
-        ({"action": "accept"}, AcceptPlay()),
-        ({"action": "correct-position", "board": list(START)}, CorrectPosition(START)),
+        ({"action": "enter-dice", "dice": [5, 3]}, DiceEntered((5, 3))),
+        ({"action": "accept"}, ButtonPressed(Button.ACCEPT)),
+        ({"action": "demand"}, ButtonPressed(Button.DEMAND)),
+        ({"action": "hint"}, ButtonPressed(Button.HINT)),
+        ({"action": "decline"}, ButtonPressed(Button.DECLINE)),
+        ({"action": "correct-position", "board": list(START)}, PositionCorrected(START)),
         ({"action": "new-match", "length": 7}, NewMatch(7)),
         ({"action": "new-match", "length": 64}, NewMatch(64)),
         (
@@ -85,7 +86,17 @@ def test_actions_parse(body: dict, action: object) -> None:
         ({"action": "concede"}, "unknown action 'concede'"),
         ({"action": "enter-dice", "dice": [7, 1]}, "two numbers 1-6, got [7, 1]"),
         ({"action": "enter-dice"}, "two numbers 1-6, got None"),
+        ({"action": "enter-dice", "dice": [0, 1]}, "two numbers 1-6, got [0, 1]"),
+        ({"action": "enter-dice", "dice": [True, 1]}, "two numbers 1-6, got [True, 1]"),
         ({"action": "correct-position", "board": [0] * 25}, "26 integers"),
+        (
+            {"action": "correct-position", "board": [0, 3, *START[2:]]},
+            "correct-position: player 0 has 18 checkers on the board, more than 15",
+        ),
+        (
+            {"action": "correct-position", "board": [16, *[0] * 25]},
+            "correct-position: player 1's bar (index 0) cannot be positive, got 16",
+        ),
         ({"action": "new-match", "length": -1}, "an integer from 0 (money play) to 64, got -1"),
         ({"action": "new-match", "length": 65}, "an integer from 0 (money play) to 64, got 65"),
         ({"action": "new-match", "length": 10**100}, "to 64, got 1" + "0" * 39 + "..."),

@@ -1,7 +1,8 @@
-"""The web view's actions as the service takes them: the flow's inputs, or actions on the match.
+"""The web view's actions on the match itself, as the service takes them.
 
-Why apart from the loop: which input an action is, and whether a new match's options hold
-together, are pure questions answered before anything is queued or journalled.
+Why apart from the loop: which actions act on the match rather than being the flow's
+inputs, and whether a new match's options hold together, are pure questions answered before
+anything is queued or journalled.
 """
 
 from __future__ import annotations
@@ -10,25 +11,10 @@ from dataclasses import replace
 
 from controller import record
 from controller.match.errors import RefusedError
-from controller.referee import Button, ButtonPressed, DiceEntered, Input, PositionCorrected
 from controller.rules import Rules, RulesError, Variant
-from controller.status import (
-    AcceptPlay,
-    Action,
-    ActionError,
-    AnswerResignation,
-    ConfirmOrientation,
-    CorrectPosition,
-    Decline,
-    DemandPlay,
-    EnterDice,
-    Hint,
-    NewGame,
-    NewMatch,
-    Resign,
-)
+from controller.status import AnswerResignation, ConfirmOrientation, NewGame, NewMatch, Resign
 
-__all__ = ["CONTROLS", "MatchAction", "action_input", "new_match_start"]
+__all__ = ["CONTROLS", "MatchAction", "new_match_start"]
 
 MatchAction = NewGame | NewMatch | ConfirmOrientation | Resign | AnswerResignation
 """An action on the match itself (new game, new match, orientation, resignation)."""
@@ -36,37 +22,7 @@ MatchAction = NewGame | NewMatch | ConfirmOrientation | Resign | AnswerResignati
 CONTROLS = (NewGame, NewMatch, ConfirmOrientation, Resign, AnswerResignation)
 """The actions on the match itself (:data:`MatchAction`), for ``isinstance``."""
 
-_KEYS: dict[type[Action], Button] = {
-    AcceptPlay: Button.ACCEPT,
-    DemandPlay: Button.DEMAND,
-    Hint: Button.HINT,
-    Decline: Button.DECLINE,
-}
-"""The actions that are a button's press on the web view."""
-
 _MONEY_ONLY = ("jacoby", "beavers", "automatic_doubles")
-
-
-def action_input(action: Action) -> Input | MatchAction:
-    """The flow's input for ``action``, or the action itself when it acts on the match.
-
-    Raises:
-        ActionError: for an action this board's service does not take, or dice or a
-            position that cannot be (the inputs check themselves).
-    """
-    try:
-        if isinstance(action, EnterDice):
-            return DiceEntered(action.dice)
-        if isinstance(action, CorrectPosition):
-            return PositionCorrected(action.board)
-    except RulesError as error:
-        raise RefusedError(str(error)) from None
-    key = _KEYS.get(type(action))
-    if key is not None:
-        return ButtonPressed(key)
-    if isinstance(action, CONTROLS):
-        return action
-    raise ActionError(f"{type(action).__name__}: not taken by this board's service")
 
 
 def new_match_start(

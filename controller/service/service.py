@@ -37,7 +37,7 @@ from controller.match.orientation import Orientation
 from controller.record.journal import Journal, archive_path
 from controller.referee import BoardSeen, Button, ButtonPressed, Cells, Display, Input, Mode, Roll
 from controller.rules import BACKGAMMON, Rules, Variant, WinKind, Xgid
-from controller.service.actions import CONTROLS, MatchAction, action_input, new_match_start
+from controller.service.actions import CONTROLS, MatchAction, new_match_start
 from controller.service.bench import BETWEEN_GAMES, Bench, BenchChange
 from controller.service.board_status import MoveList, build_status
 from controller.service.counters import Counters
@@ -183,8 +183,7 @@ class Service:
 
     async def apply(self, action: Action) -> None:
         """Carry out ``action`` (journalled first), or raise ActionError and change nothing."""
-        taken = action_input(action)
-        await self._answered(Control(taken) if isinstance(taken, CONTROLS) else taken)
+        await self._answered(Control(action) if isinstance(action, CONTROLS) else action)
 
     async def set_up(self, change: BenchChange) -> None:
         """Start, move or end a set-up test (:mod:`~controller.service.bench`) in the

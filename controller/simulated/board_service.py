@@ -41,7 +41,6 @@ from controller.status import (
     AnswerResignation,
     BoardEvent,
     BoardStatus,
-    Decline,
     ExportFormat,
     NewGame,
     Resign,
@@ -52,8 +51,9 @@ __all__ = ["SelfPlayBoard"]
 
 Update = BoardStatus | BoardEvent
 
-_PLAY_EVERY_GAME_OUT = (Resign, AnswerResignation, Decline, NewGame)
-"""The actions the simulated players refuse: they neither resign, decline nor abandon."""
+_PLAY_EVERY_GAME_OUT = (Resign, AnswerResignation, NewGame)
+"""The actions the simulated players refuse (with Decline): they neither resign, decline nor
+abandon."""
 
 
 class SelfPlayBoard:
@@ -168,10 +168,9 @@ class SelfPlayBoard:
         change nothing: the simulated players play every game out (no resignation, no
         decline, no game abandoned).
         """
-        if isinstance(action, _PLAY_EVERY_GAME_OUT):
-            raise ActionError(
-                f"the simulated players play every game out: {type(action).__name__} refused"
-            )
+        if isinstance(action, _PLAY_EVERY_GAME_OUT) or action == ButtonPressed(Button.DECLINE):
+            what = "Decline" if isinstance(action, ButtonPressed) else type(action).__name__
+            raise ActionError(f"the simulated players play every game out: {what} refused")
         self._run()
         await self.service.apply(action)
 

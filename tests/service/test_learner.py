@@ -20,13 +20,12 @@ import pytest
 from controller.engine import ENGINE_KINDS, NO_ENGINE, EngineKind, make_engine
 from controller.match import RefusedError
 from controller.match.learner import SOURCE_LAMP, TARGET_LAMP, hint_scene, hint_step
-from controller.referee import BoardSeen, Button, Mode, cells_from_board
+from controller.referee import BoardSeen, Button, ButtonPressed, DiceEntered, Mode, cells_from_board
 from controller.rules import START, Rules, legal_plays
 from controller.service import Service
 from controller.service.service import open_journal
 from controller.simulated.demo import SimulatedBoard
 from controller.simulated.progress import service_progress, until_progress
-from controller.status import EnterDice, Hint
 from hardware.board.scene import Colour, Lamp, Pattern, Scene
 
 OPENING_BEST = next(p for p in legal_plays(START, 0, (3, 1)) if p.notation == "8/5 6/5")
@@ -111,7 +110,7 @@ async def _learner_game(table: SimulatedBoard) -> None:
 
     await asyncio.to_thread(board.set_board, START)
     await _until(service, "the start", lambda: service.status().cells == cells_from_board(START))
-    await service.apply(EnterDice((3, 1)))  # the opening roll: player 0 plays 31
+    await service.apply(DiceEntered((3, 1)))  # the opening roll: player 0 plays 31
     assert service.status().phase == "moving"
 
     await driver.press(Button.HINT.value)
@@ -142,10 +141,10 @@ async def _learner_game(table: SimulatedBoard) -> None:
     await driver.press(Button.HINT.value)
     await _until(service, "the cube hint", lambda: service.counters.hints == 2)
     assert service.status().hint == "no double" and service.status().text == "hint: no double"
-    await service.apply(EnterDice((6, 5)))
+    await service.apply(DiceEntered((6, 5)))
     assert service.status().hint == ""  # the roll made the advice a thing of the past
 
-    await service.apply(Hint())
+    await service.apply(ButtonPressed(Button.HINT))
     await _until(service, "the hint of 65", lambda: service.counters.hints == 3)
     assert service.status().hint == "best 24/13"
     assert _lamps(leds.scene) == {0: SOURCE_LAMP, 11: TARGET_LAMP}  # 24/18/13 is one lift
@@ -177,7 +176,7 @@ async def _opened(
             task = asyncio.create_task(service.run())
             try:
                 service.feed(_observed(START))
-                await service.apply(EnterDice((3, 1)))
+                await service.apply(DiceEntered((3, 1)))
                 yield service
             finally:
                 task.cancel()
@@ -193,7 +192,7 @@ def _observed(board: tuple[int, ...]) -> Any:
 def test_a_late_answer_is_dropped_and_the_signal_goes_out(tmp_path: Path) -> None:
     async def scenario() -> None:
         async with _opened(tmp_path / "late.sqlite3", Mode.LEARNER, signal_s=0.2) as service:
-            await service.apply(Hint())
+            await service.apply(ButtonPressed(Button.HINT))
             service.feed(_observed(OPENING_BEST.result))  # the play is made at once
             service.press(Button.DONE)  # and committed before the engine answers
             await _until(service, "the late hint", lambda: service.counters.hints_dropped == 1)
@@ -211,7 +210,7 @@ def test_no_hint_in_recorder_mode_by_button_or_action(tmp_path: Path) -> None:
     async def scenario() -> None:
         async with _opened(tmp_path / "recorder.sqlite3", Mode.RECORDER) as service:
             with pytest.raises(RefusedError, match="no hint in 'recorder' mode"):
-                await service.apply(Hint())
+                await service.apply(ButtonPressed(Button.HINT))
             refused = service.counters.refused
             service.press(Button.HINT)
             await _until(service, "the refusal", lambda: service.counters.refused > refused)
@@ -230,7 +229,7 @@ def test_without_an_engine_the_service_says_so_and_plays_on(tmp_path: Path) -> N
         async with _opened(tmp_path / "none.sqlite3", Mode.LEARNER, engine=False) as service:
             assert service.status().engine == NO_ENGINE
             with pytest.raises(RefusedError, match=r"^no engine: hints are off"):
-                await service.apply(Hint())
+                await service.apply(ButtonPressed(Button.HINT))
             service.feed(_observed(OPENING_BEST.result))
             service.press(Button.DONE)
             await _until(service, "the next turn", lambda: service.status().turn == 1)
@@ -242,7 +241,7 @@ def test_without_an_engine_the_service_says_so_and_plays_on(tmp_path: Path) -> N
 def test_switching_to_recorder_hides_a_hint_already_shown(tmp_path: Path) -> None:
     async def scenario() -> None:
         async with _opened(tmp_path / "switch.sqlite3", Mode.LEARNER) as service:
-            await service.apply(Hint())
+            await service.apply(ButtonPressed(Button.HINT))
             await _until(service, "the hint", lambda: service.counters.hints == 1)
             assert service.status().lights[7].blink == "slow"
             service.next_mode()  # learner -> recorder
@@ -261,7 +260,7 @@ def test_the_doubled_player_is_told_to_take(tmp_path: Path) -> None:
             await _until(service, "player 1's turn", lambda: service.status().turn == 1)
             service.press(Button.DOUBLE)  # far too early: player 0 takes, of course
             await _until(service, "the double", lambda: service.status().phase == "cube-offered")
-            await service.apply(Hint())
+            await service.apply(ButtonPressed(Button.HINT))
             await _until(service, "the cube hint", lambda: service.counters.hints == 1)
             status = service.status()
             assert status.hint == "take" and status.text == "hint: take"

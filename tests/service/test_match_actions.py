@@ -19,18 +19,22 @@ from controller import record
 from controller.match.orientation import Orientation
 from controller.record.journal import Journal
 from controller.record.sgf import write_sgf
-from controller.referee import BoardSeen, Button, Cells, DiceRolled, cells_from_board
+from controller.referee import (
+    BoardSeen,
+    Button,
+    ButtonPressed,
+    Cells,
+    DiceRolled,
+    cells_from_board,
+)
 from controller.rules import START, legal_plays
 from controller.service import Service
 from controller.service.service import open_journal
 from controller.simulated.progress import service_progress, until_progress
 from controller.status import (
-    AcceptPlay,
     ActionError,
     BoardEvent,
     ConfirmOrientation,
-    CorrectPosition,
-    EnterDice,
     NewGame,
     NewMatch,
 )
@@ -279,14 +283,14 @@ def test_the_web_views_accept_counts_only_once_an_illegal_play_is_flagged(
         service.feed(DiceRolled((3, 1)))  # the opening roll: player 0 plays 3-1
         await until(service, lambda: service.status().phase == "moving", "the opening roll")
         with pytest.raises(ActionError, match="no illegal play to accept or demand"):
-            await service.apply(AcceptPlay())
+            await service.apply(ButtonPressed(Button.ACCEPT))
         service.press(Button.ACCEPT)  # the button: a notice, no refusal
         illegal = list(START)
         illegal[24], illegal[18] = illegal[24] - 1, illegal[18] + 1  # 24/18 with a 3-1
         board.show(cells_from_board(tuple(illegal)))
         service.press(Button.DONE)
         await until(service, lambda: service.status().phase == "flagged", "the flag")
-        await service.apply(AcceptPlay())
+        await service.apply(ButtonPressed(Button.ACCEPT))
         await until(service, lambda: service.status().phase == "roll", "the play accepted")
 
     with open_journal(tmp_path / "journal.sqlite3") as journal:
@@ -296,21 +300,13 @@ def test_the_web_views_accept_counts_only_once_an_illegal_play_is_flagged(
     assert "IllegalPlayAccepted" in kinds
 
 
-def test_dice_or_a_position_that_cannot_be_and_a_button_out_of_place_are_refused_in_one_line(
-    tmp_path: Path,
-) -> None:
-    more_than_15 = (0, 3, *START[2:])  # player 0's 15 and 3 more
+def test_a_button_out_of_place_is_refused_and_the_loop_goes_on(tmp_path: Path) -> None:
+    """Dice or a position that cannot be never reach the service: such inputs cannot be
+    made (``tests/test_status.py``; the web view's 400 in ``tests/web/test_app.py``)."""
 
     async def body(service: Service, board: QueueBoard, _: list[BoardEvent]) -> None:
         await play_opening(service, board)()
         last = service.journal.last_seq
-        for action, text in [
-            (EnterDice((7, 1)), "dice must be two numbers from 1 to 6, got [7, 1]"),
-            (CorrectPosition(more_than_15), "player 0 has 18 checkers on the board, more than 15"),
-        ]:
-            with pytest.raises(ActionError) as refused:  # the web view's 409, not a 500
-                await service.apply(action)
-            assert str(refused.value) == text
         service.press(Button.TAKE)  # no double to answer: refused with a notice
         await until(service, lambda: service.counters.refused == 1, "the press refused")
         service.press(Button.DROP)  # and the loop goes on

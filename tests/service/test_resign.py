@@ -17,12 +17,12 @@ import pytest
 from controller import record
 from controller.match.errors import RefusedError
 from controller.match.flow import Flow
-from controller.referee import DiceRolled
+from controller.referee import Button, ButtonPressed, DiceRolled
 from controller.rules import JACQUET, Rules, WinKind
 from controller.service import Service
 from controller.service.service import open_journal
 from controller.simulated.board_service import SelfPlayBoard
-from controller.status import ActionError, AnswerResignation, BoardEvent, Decline, Resign
+from controller.status import ActionError, AnswerResignation, BoardEvent, Resign
 from controller.web import WebServer, create_app
 from tests.service.test_match_actions import NAMES, QueueBoard, journalled, play_opening, running
 
@@ -129,7 +129,7 @@ def test_the_simulated_hall_board_refuses_resignations_and_declines() -> None:
     async def main() -> None:
         board = SelfPlayBoard("hall-1", seed=5, match_length=3)
         try:
-            for action in (Resign(0), AnswerResignation(True), Decline()):
+            for action in (Resign(0), AnswerResignation(True), ButtonPressed(Button.DECLINE)):
                 with pytest.raises(ActionError, match="the simulated players play every game"):
                     await board.apply(action)
         finally:

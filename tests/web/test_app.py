@@ -94,17 +94,17 @@ def test_actions_need_the_token_and_refusals_change_nothing() -> None:
             (TOKEN, [1, 2], 400, "an action is a JSON object"),
             (TOKEN, {"action": "correct-position", "board": [0] * 25}, 400, "26 integers"),
             (TOKEN, {"action": "accept"}, 409, "no illegal play to accept"),
-            (
+            (  # a position that cannot be is refused as the input is built: never a 500
+                TOKEN,
+                {"action": "correct-position", "board": [16, *[0] * 25]},
+                400,
+                "player 1's bar (index 0) cannot be positive, got 16",
+            ),
+            (  # one that can be, but not now
                 TOKEN,
                 {"action": "correct-position", "board": [0] * 26},
                 409,
                 "both players have borne off all 15",
-            ),
-            (  # refused as the input is built, before the queue: a 409, never a 500
-                TOKEN,
-                {"action": "correct-position", "board": [16, *[0] * 25]},
-                409,
-                "player 1's bar (index 0) cannot be positive, got 16",
             ),
         ]
         for token, request, code, text in cases:

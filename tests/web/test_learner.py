@@ -19,11 +19,10 @@ import aiohttp
 import pytest
 
 from controller.engine import make_engine
-from controller.referee import BoardSeen, Button, Mode, cells_from_board
+from controller.referee import BoardSeen, Button, DiceEntered, Mode, cells_from_board
 from controller.rules import START, legal_plays
 from controller.service import Service
 from controller.service.service import open_journal
-from controller.status import EnterDice
 from controller.web import WebServer, create_app
 from tests._browser import ARGS, CHROMIUM
 
@@ -51,7 +50,7 @@ async def _board(path: Path, mode: Mode) -> AsyncIterator[tuple[Service, str]]:
             try:
                 async with WebServer(create_app(service, token=TOKEN), port=0) as server:
                     service.feed(BoardSeen(cells_from_board(START)))
-                    await service.apply(EnterDice((3, 1)))
+                    await service.apply(DiceEntered((3, 1)))
                     yield service, server.url
             finally:
                 task.cancel()
@@ -63,7 +62,7 @@ async def _two_plays(service: Service) -> None:
     """8/5 6/5, then 65 played 13/8 13/7; both judged."""
     service.feed(BoardSeen(cells_from_board(OPENING.result)))
     service.press(Button.DONE)
-    await service.apply(EnterDice((6, 5)))
+    await service.apply(DiceEntered((6, 5)))
     service.feed(BoardSeen(cells_from_board(BLUNDER.result)))
     service.press(Button.DONE)
     await _until("both verdicts", lambda: service.counters.judged == 2)
