@@ -316,13 +316,8 @@ def legal_results(
     board = check_board(board)
     if not variant.is_backgammon_movement:
         return frozenset(play.result for play in legal_plays(board, player, pair, variant))
-    view = _view(board, player)
-    results = search(view, pair)
-    if not results:
-        return frozenset({board})
-    if player == 0:
-        return frozenset(results)
-    return frozenset(flip(result) for result in results)
+    results = search(_view(board, player), pair, flipped=player == 1)
+    return frozenset(results) if results else frozenset({board})
 
 
 def legal_plays(
@@ -342,14 +337,11 @@ def legal_plays(
     if not variant.is_backgammon_movement:
         return plays_of_numbers(board, player, variant.moves_of(pair), variant)
     view = _view(board, player)
-    results = search(view, pair)
+    results = search(view, pair, flipped=player == 1)
     numbers = variant.moves_of(pair)
     if not results:
         return (Play((), board, numbers, view),)
-    plays = [
-        backgammon_play(view, numbers, result if player == 0 else flip(result), steps)
-        for result, steps in results.items()
-    ]
+    plays = [backgammon_play(view, numbers, result, steps) for result, steps in results.items()]
     return tuple(sorted(plays, key=lambda play: play.result))
 
 
