@@ -21,7 +21,16 @@ from collections.abc import Iterable, Sequence
 
 from controller.rules.board import Board
 
-__all__ = ["BAR", "OFF", "Steps", "apply_step", "search", "search_by_scan", "single_steps"]
+__all__ = [
+    "BAR",
+    "OFF",
+    "Steps",
+    "after_each",
+    "apply_step",
+    "search",
+    "search_by_scan",
+    "single_steps",
+]
 
 BAR = 25
 """Index of the mover's bar in the mover's view."""
@@ -128,6 +137,12 @@ def _add_leaves(
 def apply_step(view: Board, source: int, target: int) -> Board:
     """The mover's view after one step; a blot on the target goes to the opponent's bar."""
     return tuple(_after_each(list(view), _VIEW, ((source, target),))[0])
+
+
+def after_each(view: Board, steps: Iterable[tuple[int, int]]) -> list[Board]:
+    """The mover's view after each of ``steps``: :func:`apply_step` for all the moves of a
+    node at once, as the tree and the general search need them."""
+    return list(map(tuple, _after_each(list(view), _VIEW, steps)))
 
 
 Steps = tuple[tuple[int, int], ...]

@@ -36,7 +36,7 @@ from controller.rules.plays import (
     legal_plays,
     plays_of_numbers,
 )
-from controller.rules.search import apply_step, search, single_steps
+from controller.rules.search import after_each, search, single_steps
 from controller.rules.variants import BACKGAMMON, Unplayable, Variant
 
 __all__ = ["PlayTree"]
@@ -137,32 +137,29 @@ class PlayTree:
         """Record the legal children of ``node``; whether a legal play goes through it.
 
         Both answers are remembered: a dead end reached again by another order of the same
-        moves is not explored again (a 1-1 reaches most nodes by many paths).
+        moves is not explored again (a 1-1 reaches most nodes by many paths). ``node`` is
+        one neither answer holds yet.
         """
-        if node in self._children:
-            return True
-        if node in self._dead:
-            return False
         board, left = node
         children = []
-        known = self._children
+        known, dead = self._children, self._dead
         for index, die in enumerate(left):
             if die in left[:index]:
                 continue
             rest = left[:index] + left[index + 1 :]
-            for source, target in single_steps(board, die):
-                after = apply_step(board, source, target)
+            steps = single_steps(board, die)
+            for (source, target), after in zip(steps, after_each(board, steps), strict=True):
                 child = (after, rest)
                 if rest:
-                    if child in known or self._visit(child, finals):
+                    if child in known or (child not in dead and self._visit(child, finals)):
                         children.append((source, target, child))
                 elif after in finals:  # a last move: it ends a legal play or nothing
                     known[child] = []
                     children.append((source, target, child))
         if children or board in finals:
-            self._children[node] = children
+            known[node] = children
             return True
-        self._dead.add(node)
+        dead.add(node)
         return False
 
     def _visit_variant(self, node: _Node, ends: dict[Board, tuple[int, ...]]) -> bool:
@@ -178,8 +175,9 @@ class PlayTree:
                 if number in left[:index]:
                     continue
                 rest = left[:index] + left[index + 1 :]
-                for source, target in self._steps_of(board, number):
-                    child = (apply_step(board, source, target), rest)
+                steps = self._steps_of(board, number)
+                for (source, target), after in zip(steps, after_each(board, steps), strict=True):
+                    child = (after, rest)
                     if child in self._children or self._visit_variant(child, ends):
                         children.append((source, target, child))
         unused = ends.get(board)
@@ -207,9 +205,12 @@ class PlayTree:
                     if number in left[:index]:
                         continue
                     rest = left[:index] + left[index + 1 :]
+                    steps = self._steps_of(board, number)
                     children += [
-                        (source, target, (apply_step(board, source, target), rest))
-                        for source, target in self._steps_of(board, number)
+                        (source, target, (after, rest))
+                        for (source, target), after in zip(
+                            steps, after_each(board, steps), strict=True
+                        )
                     ]
             self._children[node] = children
             stack += [child for _, _, child in children]
