@@ -100,11 +100,6 @@ def _after_each(
     return boards
 
 
-def _stepped(board: list[int], frame: _Frame, source: int, target: int) -> list[int]:
-    """A copy of ``board`` (written in ``frame``) after one step of the mover's view."""
-    return _after_each(board, frame, ((source, target),))[0]
-
-
 _Node = tuple[list[int], list[int]]
 """A board of the search: the mover's view (read), and the same board in the results'
 frame (written); one list when that frame is the view."""
@@ -115,11 +110,12 @@ def _start(view: Board, frame: _Frame) -> _Node:
     return board, board if frame is _VIEW else [board[i] * frame[1] for i in frame[0]]
 
 
-def _child(node: _Node, frame: _Frame, source: int, target: int) -> _Node:
-    """``node`` after one step."""
+def _children(node: _Node, frame: _Frame, steps: Sequence[tuple[int, int]]) -> list[_Node]:
+    """``node`` after each of ``steps``."""
     view, written = node
-    after = _stepped(view, _VIEW, source, target)
-    return after, after if written is view else _stepped(written, frame, source, target)
+    afters = _after_each(view, _VIEW, steps)
+    written_afters = afters if written is view else _after_each(written, frame, steps)
+    return list(zip(afters, written_afters, strict=True))
 
 
 def _add_leaves(
@@ -189,7 +185,8 @@ def search_by_scan(view: Board, high: int, low: int, frame: _Frame = _VIEW) -> d
                     best, found = 4, {}
                 _add_leaves(found, node[1], frame, steps, moves[::-1])
             elif moves:
-                stack += [(_child(node, frame, *step), (*steps, step), step[0]) for step in moves]
+                children = zip(moves, _children(node, frame, moves), strict=True)
+                stack += [(child, (*steps, step), step[0]) for step, child in children]
             elif len(steps) >= best:
                 if len(steps) > best:
                     best, found = len(steps), {}
@@ -198,8 +195,8 @@ def search_by_scan(view: Board, high: int, low: int, frame: _Frame = _VIEW) -> d
     # Plays of one die only matter when no play uses both; the higher die wins then.
     singles: dict[int, dict[Board, Steps]] = {high: {}, low: {}}
     for first, second in ((high, low), (low, high)):
-        for step in single_steps(view, first):
-            after, written = _child(start, frame, *step)
+        firsts = single_steps(view, first)
+        for step, (after, written) in zip(firsts, _children(start, frame, firsts), strict=True):
             _add_leaves(found, written, frame, (step,), single_steps(after, second))
             if not found:
                 singles[first].setdefault(tuple(written), (step,))
@@ -220,18 +217,21 @@ def _search_plain(view: Board, high: int, low: int, frame: _Frame) -> dict[Board
     written = _start(view, frame)[1]
     highs = [(s, s - high) for s in range(24, high, -1) if view[s] > 0 and view[s - high] >= -1]
     lows = [(s, s - low) for s in range(24, low, -1) if view[s] > 0 and view[s - low] >= -1]
-    for step in highs:
+    for step, after in zip(highs, _after_each(written, frame, highs), strict=True):
         source, target = step
         follow_ups = lows if view[source] > 1 else [m for m in lows if m[0] != source]
         if view[target] <= 0 and target > low and view[target - low] >= -1:
             # The same checker moving on: a new source, where a scan of ``after`` lists it.
             follow_ups = _inserted(follow_ups, (target, target - low))
-        _add_leaves(found, _stepped(written, frame, *step), frame, (step,), follow_ups)
-    for step in lows:
-        source, target = step
-        if view[target] <= 0 and target > high and view[target - high] >= -1:
-            after = _stepped(written, frame, *step)
-            _add_leaves(found, after, frame, (step,), ((target, target - high),))
+        _add_leaves(found, after, frame, (step,), follow_ups)
+    # The same checker moving on after the low die: the only new results low first.
+    goes_on = [
+        (source, target)
+        for source, target in lows
+        if view[target] <= 0 and target > high and view[target - high] >= -1
+    ]
+    for step, after in zip(goes_on, _after_each(written, frame, goes_on), strict=True):
+        _add_leaves(found, after, frame, (step,), ((step[1], step[1] - high),))
     return found
 
 
@@ -255,12 +255,13 @@ def _search_plain_double(view: Board, die: int, frame: _Frame) -> dict[Board, St
             _add_leaves(found, node[1], frame, steps, candidates[::-1])
         elif candidates:
             board = node[0]
-            for index, step in enumerate(candidates):
+            children = _children(node, frame, candidates)
+            for index, (step, child) in enumerate(zip(candidates, children, strict=True)):
                 source, target = step
                 rest = candidates[index:] if board[source] > 1 else candidates[index + 1 :]
                 if board[target] <= 0 and target > die and view[target - die] >= -1:
                     rest = _inserted(rest, (target, target - die))  # a new source below
-                stack.append((_child(node, frame, source, target), (*steps, step), rest))
+                stack.append((child, (*steps, step), rest))
         elif len(steps) >= best:
             if len(steps) > best:
                 best, found = len(steps), {}
