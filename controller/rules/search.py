@@ -39,14 +39,16 @@ OFF = 0
 """Destination of a checker borne off, in the mover's numbering."""
 
 
-def single_steps(view: Board | list[int], die: int) -> list[tuple[int, int]]:
-    """:func:`~controller.rules.plays.step_moves` as plain pairs: the generator's inner loop."""
+def single_steps(view: Board | list[int], die: int, top: int = 24) -> list[tuple[int, int]]:
+    """:func:`~controller.rules.plays.step_moves` as plain pairs: the generator's inner loop.
+
+    ``top``: no checker of the mover stands above it. A search passes its start's highest
+    point, as no move raises it: finding it from 24 took a quarter of a bear-off's search.
+    """
     if view[BAR] > 0:
         target = BAR - die
         return [(BAR, target)] if view[target] >= -1 else []
-    highest = 24
-    while highest and view[highest] <= 0:
-        highest -= 1
+    highest = _highest(view, top)
     # Sources above the die move on the board, from the highest down; then at most one
     # bears off: the exact point, or the highest when no checker stands higher.
     steps = [
@@ -73,6 +75,13 @@ _VIEW: _Frame = (tuple(range(BAR + 1)), 1)
 _FLIPPED: _Frame = (tuple(range(BAR, -1, -1)), -1)
 """Results flipped back to player 1's layout: made so, as flipping each cost more than
 the search."""
+
+
+def _highest(view: Board | list[int], top: int = 24) -> int:
+    """The mover's highest point with a checker, from ``top`` down (0 if none is on a point)."""
+    while top and view[top] <= 0:
+        top -= 1
+    return top
 
 
 def _after_each(
@@ -174,12 +183,13 @@ def search_by_scan(view: Board, high: int, low: int, frame: _Frame = _VIEW) -> d
     """
     found: dict[Board, Steps] = {}
     start = _start(view, frame)
+    top = 24 if view[BAR] > 0 else _highest(view)  # an entering checker may land higher
     if high == low:
         best = 0
         stack: list[tuple[_Node, Steps, int]] = [(start, (), BAR)]
         while stack:
             node, steps, ceiling = stack.pop()
-            moves = [step for step in single_steps(node[0], high) if step[0] <= ceiling]
+            moves = [step for step in single_steps(node[0], high, top) if step[0] <= ceiling]
             if moves and len(steps) == 3:  # the last moves: straight to their results
                 if best < 4:
                     best, found = 4, {}
@@ -195,9 +205,9 @@ def search_by_scan(view: Board, high: int, low: int, frame: _Frame = _VIEW) -> d
     # Plays of one die only matter when no play uses both; the higher die wins then.
     singles: dict[int, dict[Board, Steps]] = {high: {}, low: {}}
     for first, second in ((high, low), (low, high)):
-        firsts = single_steps(view, first)
+        firsts = single_steps(view, first, top)
         for step, (after, written) in zip(firsts, _children(start, frame, firsts), strict=True):
-            _add_leaves(found, written, frame, (step,), single_steps(after, second))
+            _add_leaves(found, written, frame, (step,), single_steps(after, second, top))
             if not found:
                 singles[first].setdefault(tuple(written), (step,))
     return found or singles[high] or singles[low]
