@@ -29,7 +29,7 @@ from typing import NamedTuple
 from controller.rules.board import Board, Player, check_board, flip
 from controller.rules.errors import InvalidDiceError
 from controller.rules.notation import format_play
-from controller.rules.search import BAR, OFF, Steps, after_each, search, single_steps
+from controller.rules.search import BAR, OFF, Steps, apply_step, search, single_steps
 from controller.rules.variants import BACKGAMMON, BearOff, Unplayable, Variant
 
 __all__ = [
@@ -205,8 +205,8 @@ def _search_all(
         # only the boards of the pairs the first did not play.
         played: set[tuple[Move, Move]] = set()
         for first, second in (numbers, numbers[::-1]):
-            firsts = steps_of(view, first)
-            for step, after in zip(firsts, after_each(view, firsts), strict=True):
+            for step in steps_of(view, first):
+                after = apply_step(view, *step)
                 # Only a bear-off (destination 0) can have taken the last checker off.
                 follow_ups = steps_of(after, second) if step[1] or max(after) > 0 else []
                 if first == numbers[0]:
@@ -214,8 +214,8 @@ def _search_all(
                     new = follow_ups
                 else:
                     new = [follow_up for follow_up in follow_ups if (follow_up, step) not in played]
-                for follow_up, end in zip(new, after_each(after, new), strict=True):
-                    ends.setdefault((end, ()), (step, follow_up))
+                for follow_up in new:
+                    ends.setdefault((apply_step(after, *follow_up), ()), (step, follow_up))
                 if not follow_ups:
                     ends.setdefault((after, (second,)), (step,))
         return ends or {(view, numbers): ()}
@@ -234,7 +234,8 @@ def _search_all(
                 rest = left[:index] + left[index + 1 :]
                 moves = steps_of(board, number)
                 moved = moved or bool(moves)
-                for step, after in zip(moves, after_each(board, moves), strict=True):
+                for step in moves:
+                    after = apply_step(board, *step)
                     if (after, rest) not in seen:  # it would be skipped when popped
                         stack.append((after, (*steps, step), rest))
         if not moved:

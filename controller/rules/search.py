@@ -25,7 +25,6 @@ __all__ = [
     "BAR",
     "OFF",
     "Steps",
-    "after_each",
     "apply_step",
     "search",
     "search_by_scan",
@@ -141,13 +140,15 @@ def _add_leaves(
 
 def apply_step(view: Board, source: int, target: int) -> Board:
     """The mover's view after one step; a blot on the target goes to the opponent's bar."""
-    return tuple(_after_each(list(view), _VIEW, ((source, target),))[0])
-
-
-def after_each(view: Board, steps: Iterable[tuple[int, int]]) -> list[Board]:
-    """The mover's view after each of ``steps``: :func:`apply_step` for all the moves of a
-    node at once, as the tree and the general search need them."""
-    return list(map(tuple, _after_each(list(view), _VIEW, steps)))
+    board = list(view)
+    board[source] -= 1
+    if target != OFF:
+        if board[target] == -1:
+            board[target] = 1
+            board[0] -= 1
+        else:
+            board[target] += 1
+    return tuple(board)
 
 
 Steps = tuple[tuple[int, int], ...]

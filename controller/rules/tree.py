@@ -36,7 +36,7 @@ from controller.rules.plays import (
     legal_plays,
     plays_of_numbers,
 )
-from controller.rules.search import after_each, search, single_steps
+from controller.rules.search import BAR, _highest, apply_step, search, single_steps
 from controller.rules.variants import BACKGAMMON, Unplayable, Variant
 
 __all__ = ["PlayTree"]
@@ -113,7 +113,8 @@ class PlayTree:
             # The search's results, made into plays only when asked: a big double has
             # hundreds, and a referee asks for the one the player made.
             self._results = search(view, self.dice)
-            self._visit((view, numbers), set(self._results) or {view})
+            top = 24 if view[BAR] > 0 else _highest(view)  # as the search's scan
+            self._visit((view, numbers), set(self._results) or {view}, top)
         else:
             self._steps_of = _general_steps(variant)
             self._to_view = lambda layout: _to_view(layout, player, variant)
@@ -133,33 +134,36 @@ class PlayTree:
         for node in self._children:
             self._by_board.setdefault(node[0], []).append(node)
 
-    def _visit(self, node: _Node, finals: set[Board]) -> bool:
+    def _visit(self, node: _Node, finals: set[Board], top: int) -> bool:
         """Record the legal children of ``node``; whether a legal play goes through it.
 
         Both answers are remembered: a dead end reached again by another order of the same
-        moves is not explored again (a 1-1 reaches most nodes by many paths). ``node`` is
-        one neither answer holds yet.
+        moves is not explored again (a 1-1 reaches most nodes by many paths).
         """
+        if node in self._children:
+            return True
+        if node in self._dead:
+            return False
         board, left = node
         children = []
-        known, dead = self._children, self._dead
+        known = self._children
         for index, die in enumerate(left):
             if die in left[:index]:
                 continue
             rest = left[:index] + left[index + 1 :]
-            steps = single_steps(board, die)
-            for (source, target), after in zip(steps, after_each(board, steps), strict=True):
+            for source, target in single_steps(board, die, top):
+                after = apply_step(board, source, target)
                 child = (after, rest)
                 if rest:
-                    if child in known or (child not in dead and self._visit(child, finals)):
+                    if child in known or self._visit(child, finals, top):
                         children.append((source, target, child))
                 elif after in finals:  # a last move: it ends a legal play or nothing
                     known[child] = []
                     children.append((source, target, child))
         if children or board in finals:
-            known[node] = children
+            self._children[node] = children
             return True
-        dead.add(node)
+        self._dead.add(node)
         return False
 
     def _visit_variant(self, node: _Node, ends: dict[Board, tuple[int, ...]]) -> bool:
@@ -175,9 +179,8 @@ class PlayTree:
                 if number in left[:index]:
                     continue
                 rest = left[:index] + left[index + 1 :]
-                steps = self._steps_of(board, number)
-                for (source, target), after in zip(steps, after_each(board, steps), strict=True):
-                    child = (after, rest)
+                for source, target in self._steps_of(board, number):
+                    child = (apply_step(board, source, target), rest)
                     if child in self._children or self._visit_variant(child, ends):
                         children.append((source, target, child))
         unused = ends.get(board)
@@ -205,12 +208,9 @@ class PlayTree:
                     if number in left[:index]:
                         continue
                     rest = left[:index] + left[index + 1 :]
-                    steps = self._steps_of(board, number)
                     children += [
-                        (source, target, (after, rest))
-                        for (source, target), after in zip(
-                            steps, after_each(board, steps), strict=True
-                        )
+                        (source, target, (apply_step(board, source, target), rest))
+                        for source, target in self._steps_of(board, number)
                     ]
             self._children[node] = children
             stack += [child for _, _, child in children]
