@@ -73,8 +73,8 @@ def board_problems(board: object) -> list[str]:
 
 def _on_board(board: Board) -> tuple[int, int]:
     """Checkers each player has on the board and the bar."""
-    positive = sum(filter((0).__lt__, board))
-    return positive, positive - sum(board)
+    net, total = sum(board), sum(map(abs, board))  # C-level passes: this runs on every query
+    return (total + net) // 2, (total - net) // 2
 
 
 def check_board(board: object) -> Board:

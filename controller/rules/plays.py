@@ -201,12 +201,20 @@ def _search_all(
     """
     ends: dict[tuple[Board, tuple[int, ...]], _Moves] = {}
     if len(numbers) == 2 and numbers[0] != numbers[1]:  # the common case, unrolled
+        # Two moves legal in either order leave the same board: the second order makes
+        # only the boards of the pairs the first did not play.
+        played: set[tuple[Move, Move]] = set()
         for first, second in (numbers, numbers[::-1]):
             for step in steps_of(view, first):
                 after = apply_step(view, *step)
                 # Only a bear-off (destination 0) can have taken the last checker off.
                 follow_ups = steps_of(after, second) if step[1] or max(after) > 0 else []
-                for follow_up in follow_ups:
+                if first == numbers[0]:
+                    played.update((step, follow_up) for follow_up in follow_ups)
+                    new = follow_ups
+                else:
+                    new = [follow_up for follow_up in follow_ups if (follow_up, step) not in played]
+                for follow_up in new:
                     ends.setdefault((apply_step(after, *follow_up), ()), (step, follow_up))
                 if not follow_ups:
                     ends.setdefault((after, (second,)), (step,))
@@ -316,13 +324,8 @@ def legal_results(
     board = check_board(board)
     if not variant.is_backgammon_movement:
         return frozenset(play.result for play in legal_plays(board, player, pair, variant))
-    view = _view(board, player)
-    results = search(view, pair)
-    if not results:
-        return frozenset({board})
-    if player == 0:
-        return frozenset(results)
-    return frozenset(flip(result) for result in results)
+    results = search(_view(board, player), pair, flipped=player == 1)
+    return frozenset(results) if results else frozenset({board})
 
 
 def legal_plays(
@@ -342,14 +345,11 @@ def legal_plays(
     if not variant.is_backgammon_movement:
         return plays_of_numbers(board, player, variant.moves_of(pair), variant)
     view = _view(board, player)
-    results = search(view, pair)
+    results = search(view, pair, flipped=player == 1)
     numbers = variant.moves_of(pair)
     if not results:
         return (Play((), board, numbers, view),)
-    plays = [
-        backgammon_play(view, numbers, result if player == 0 else flip(result), steps)
-        for result, steps in results.items()
-    ]
+    plays = [backgammon_play(view, numbers, result, steps) for result, steps in results.items()]
     return tuple(sorted(plays, key=lambda play: play.result))
 
 

@@ -9,13 +9,27 @@ common positions that must agree move for move with the plain scan
 The view is the 26-integer layout flipped so that the mover is player 0: the mover's
 checkers are positive and travel from 24 towards 1, the mover's bar is index 25, the
 opponent's bar index 0 (negative), and a checker that bears off leaves the board.
+
+Boards inside a search are lists, and each result is made once, as a tuple, straight in
+the frame asked for (the view, or player 1's layout): flipping every result back cost more
+than finding it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
+
 from controller.rules.board import Board
 
-__all__ = ["BAR", "OFF", "Steps", "apply_step", "search", "search_by_scan", "single_steps"]
+__all__ = [
+    "BAR",
+    "OFF",
+    "Steps",
+    "apply_step",
+    "search",
+    "search_by_scan",
+    "single_steps",
+]
 
 BAR = 25
 """Index of the mover's bar in the mover's view."""
@@ -24,14 +38,16 @@ OFF = 0
 """Destination of a checker borne off, in the mover's numbering."""
 
 
-def single_steps(view: Board, die: int) -> list[tuple[int, int]]:
-    """:func:`~controller.rules.plays.step_moves` as plain pairs: the generator's inner loop."""
+def single_steps(view: Board | list[int], die: int, top: int = 24) -> list[tuple[int, int]]:
+    """:func:`~controller.rules.plays.step_moves` as plain pairs: the generator's inner loop.
+
+    ``top``: no checker of the mover stands above it. A search passes its start's highest
+    point, as no move raises it: finding it from 24 took a quarter of a bear-off's search.
+    """
     if view[BAR] > 0:
         target = BAR - die
         return [(BAR, target)] if view[target] >= -1 else []
-    highest = 24
-    while highest and view[highest] <= 0:
-        highest -= 1
+    highest = _highest(view, top)
     # Sources above the die move on the board, from the highest down; then at most one
     # bears off: the exact point, or the highest when no checker stands higher.
     steps = [
@@ -46,6 +62,80 @@ def single_steps(view: Board, die: int) -> list[tuple[int, int]]:
         elif view[die] > 0:
             steps.append((die, OFF))
     return steps
+
+
+_Frame = tuple[tuple[int, ...], int]
+"""Where a search writes its results: the layout index of each view index, and the sign
+of the mover's checkers there."""
+
+_VIEW: _Frame = (tuple(range(BAR + 1)), 1)
+"""Results as the mover sees them."""
+
+_FLIPPED: _Frame = (tuple(range(BAR, -1, -1)), -1)
+"""Results flipped back to player 1's layout: made so, as flipping each cost more than
+the search."""
+
+
+def _highest(view: Board | list[int], top: int = 24) -> int:
+    """The mover's highest point with a checker, from ``top`` down (0 if none is on a point)."""
+    while top and view[top] <= 0:
+        top -= 1
+    return top
+
+
+def _after_each(
+    board: list[int], frame: _Frame, steps: Iterable[tuple[int, int]]
+) -> list[list[int]]:
+    """Copies of ``board`` (written in ``frame``), each after one of ``steps`` of the view.
+
+    One loop for many steps: most of a search's time is spent here, making results, and a
+    call for each cost a quarter of it.
+    """
+    at, sign = frame
+    bar = at[0]
+    boards = []
+    for source, target in steps:
+        after = board.copy()
+        after[at[source]] -= sign
+        if target != OFF:
+            point = at[target]
+            if after[point] == -sign:  # a blot hit: to the opponent's bar
+                after[point] = sign
+                after[bar] -= sign
+            else:
+                after[point] += sign
+        boards.append(after)
+    return boards
+
+
+_Node = tuple[list[int], list[int]]
+"""A board of the search: the mover's view (read), and the same board in the results'
+frame (written); one list when that frame is the view."""
+
+
+def _start(view: Board, frame: _Frame) -> _Node:
+    board = list(view)
+    return board, board if frame is _VIEW else [board[i] * frame[1] for i in frame[0]]
+
+
+def _children(node: _Node, frame: _Frame, steps: Sequence[tuple[int, int]]) -> list[_Node]:
+    """``node`` after each of ``steps``."""
+    view, written = node
+    afters = _after_each(view, _VIEW, steps)
+    written_afters = afters if written is view else _after_each(written, frame, steps)
+    return list(zip(afters, written_afters, strict=True))
+
+
+def _add_leaves(
+    found: dict[Board, Steps],
+    written: list[int],
+    frame: _Frame,
+    steps: Steps,
+    last_steps: Sequence[tuple[int, int]],
+) -> None:
+    """Add the result of ``steps`` then each of ``last_steps`` to ``found``, unless there."""
+    for step, board in zip(last_steps, _after_each(written, frame, last_steps), strict=True):
+        found.setdefault(tuple(board), (*steps, step))
 
 
 def apply_step(view: Board, source: int, target: int) -> Board:
@@ -64,65 +154,67 @@ def apply_step(view: Board, source: int, target: int) -> Board:
 Steps = tuple[tuple[int, int], ...]
 
 
-def search(view: Board, dice: tuple[int, int]) -> dict[Board, Steps]:
+def search(view: Board, dice: tuple[int, int], *, flipped: bool = False) -> dict[Board, Steps]:
     """Results of the legal plays on the mover's view, each with the first play found.
 
+    With ``flipped``, each result is written as player 1's layout (the view flipped back).
     Most positions take a fast path (:func:`_search_plain`,
     :func:`_search_plain_double`): nothing on the bar and no bearing off possible
     during the play. They give the same results, first plays and order as
     :func:`search_by_scan`, which a test checks.
     """
     high, low = max(dice), min(dice)
+    frame = _FLIPPED if flipped else _VIEW
     if view[BAR] == 0:
         outside = sum(n for n in view[7:BAR] if n > 0)
         if high == low and outside >= 4:
-            return _search_plain_double(view, high)
+            return _search_plain_double(view, high, frame)
         if high != low and outside >= 2:
-            found = _search_plain(view, high, low)
+            found = _search_plain(view, high, low, frame)
             if found:
                 return found
-    return search_by_scan(view, high, low)
+    return search_by_scan(view, high, low, frame)
 
 
-def search_by_scan(view: Board, high: int, low: int) -> dict[Board, Steps]:
+def search_by_scan(view: Board, high: int, low: int, frame: _Frame = _VIEW) -> dict[Board, Steps]:
     """:func:`search` by scanning the board for every move of every node.
 
     Doubles are searched with non-increasing sources, which reaches every result: moving
     a higher checker first never blocks a lower one.
     """
     found: dict[Board, Steps] = {}
+    start = _start(view, frame)
+    top = 24 if view[BAR] > 0 else _highest(view)  # an entering checker may land higher
     if high == low:
         best = 0
-        stack: list[tuple[Board, Steps, int]] = [(view, (), BAR)]
+        stack: list[tuple[_Node, Steps, int]] = [(start, (), BAR)]
         while stack:
-            board, steps, ceiling = stack.pop()
-            extended = False
-            if len(steps) < 4:
-                for source, target in single_steps(board, high):
-                    if source <= ceiling:
-                        extended = True
-                        stack.append(
-                            (apply_step(board, source, target), (*steps, (source, target)), source)
-                        )
-            if not extended and len(steps) >= best:
+            node, steps, ceiling = stack.pop()
+            moves = [step for step in single_steps(node[0], high, top) if step[0] <= ceiling]
+            if moves and len(steps) == 3:  # the last moves: straight to their results
+                if best < 4:
+                    best, found = 4, {}
+                _add_leaves(found, node[1], frame, steps, moves[::-1])
+            elif moves:
+                children = zip(moves, _children(node, frame, moves), strict=True)
+                stack += [(child, (*steps, step), step[0]) for step, child in children]
+            elif len(steps) >= best:
                 if len(steps) > best:
-                    best = len(steps)
-                    found = {}
-                found.setdefault(board, steps)
+                    best, found = len(steps), {}
+                found.setdefault(tuple(node[1]), steps)
         return found if best else {}
     # Plays of one die only matter when no play uses both; the higher die wins then.
     singles: dict[int, dict[Board, Steps]] = {high: {}, low: {}}
     for first, second in ((high, low), (low, high)):
-        for step in single_steps(view, first):
-            after = apply_step(view, *step)
-            for follow_up in single_steps(after, second):
-                found.setdefault(apply_step(after, *follow_up), (step, follow_up))
+        firsts = single_steps(view, first, top)
+        for step, (after, written) in zip(firsts, _children(start, frame, firsts), strict=True):
+            _add_leaves(found, written, frame, (step,), single_steps(after, second, top))
             if not found:
-                singles[first].setdefault(after, (step,))
+                singles[first].setdefault(tuple(written), (step,))
     return found or singles[high] or singles[low]
 
 
-def _search_plain(view: Board, high: int, low: int) -> dict[Board, Steps]:
+def _search_plain(view: Board, high: int, low: int, frame: _Frame) -> dict[Board, Steps]:
     """:func:`search` of two different dice with no checker on the bar and none able to
     bear off during the play (two or more checkers outside home): the common case.
 
@@ -133,28 +225,28 @@ def _search_plain(view: Board, high: int, low: int) -> dict[Board, Steps]:
     reached high first). Same results, first plays and order as the general loop.
     """
     found: dict[Board, Steps] = {}
+    written = _start(view, frame)[1]
     highs = [(s, s - high) for s in range(24, high, -1) if view[s] > 0 and view[s - high] >= -1]
     lows = [(s, s - low) for s in range(24, low, -1) if view[s] > 0 and view[s - low] >= -1]
-    for step in highs:
+    for step, after in zip(highs, _after_each(written, frame, highs), strict=True):
         source, target = step
-        after = apply_step(view, source, target)
         follow_ups = lows if view[source] > 1 else [m for m in lows if m[0] != source]
         if view[target] <= 0 and target > low and view[target - low] >= -1:
             # The same checker moving on: a new source, where a scan of ``after`` lists it.
             follow_ups = _inserted(follow_ups, (target, target - low))
-        for follow_up in follow_ups:
-            found.setdefault(apply_step(after, *follow_up), (step, follow_up))
-    for step in lows:
-        source, target = step
-        if view[target] <= 0 and target > high and view[target - high] >= -1:
-            follow_up = (target, target - high)
-            found.setdefault(
-                apply_step(apply_step(view, source, target), *follow_up), (step, follow_up)
-            )
+        _add_leaves(found, after, frame, (step,), follow_ups)
+    # The same checker moving on after the low die: the only new results low first.
+    goes_on = [
+        (source, target)
+        for source, target in lows
+        if view[target] <= 0 and target > high and view[target - high] >= -1
+    ]
+    for step, after in zip(goes_on, _after_each(written, frame, goes_on), strict=True):
+        _add_leaves(found, after, frame, (step,), ((step[1], step[1] - high),))
     return found
 
 
-def _search_plain_double(view: Board, die: int) -> dict[Board, Steps]:
+def _search_plain_double(view: Board, die: int, frame: _Frame) -> dict[Board, Steps]:
     """:func:`search` of a double with no checker on the bar and none able to bear off
     during the play (four or more checkers outside home).
 
@@ -165,22 +257,26 @@ def _search_plain_double(view: Board, die: int) -> dict[Board, Steps]:
     found: dict[Board, Steps] = {}
     best = 0
     moves = [(s, s - die) for s in range(24, die, -1) if view[s] > 0 and view[s - die] >= -1]
-    stack: list[tuple[Board, Steps, list[tuple[int, int]]]] = [(view, (), moves)]
+    stack: list[tuple[_Node, Steps, list[tuple[int, int]]]] = [(_start(view, frame), (), moves)]
     while stack:
-        board, steps, candidates = stack.pop()
-        if candidates and len(steps) < 4:
-            for index, step in enumerate(candidates):
+        node, steps, candidates = stack.pop()
+        if candidates and len(steps) == 3:  # the last moves: straight to their results
+            if best < 4:
+                best, found = 4, {}
+            _add_leaves(found, node[1], frame, steps, candidates[::-1])
+        elif candidates:
+            board = node[0]
+            children = _children(node, frame, candidates)
+            for index, (step, child) in enumerate(zip(candidates, children, strict=True)):
                 source, target = step
-                after = apply_step(board, source, target)
-                rest = candidates[index:] if after[source] else candidates[index + 1 :]
+                rest = candidates[index:] if board[source] > 1 else candidates[index + 1 :]
                 if board[target] <= 0 and target > die and view[target - die] >= -1:
                     rest = _inserted(rest, (target, target - die))  # a new source below
-                stack.append((after, (*steps, step), rest))
+                stack.append((child, (*steps, step), rest))
         elif len(steps) >= best:
             if len(steps) > best:
-                best = len(steps)
-                found = {}
-            found.setdefault(board, steps)
+                best, found = len(steps), {}
+            found.setdefault(tuple(node[1]), steps)
     return found if best else {}
 
 

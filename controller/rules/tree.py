@@ -36,7 +36,7 @@ from controller.rules.plays import (
     legal_plays,
     plays_of_numbers,
 )
-from controller.rules.search import apply_step, search, single_steps
+from controller.rules.search import BAR, _highest, apply_step, search, single_steps
 from controller.rules.variants import BACKGAMMON, Unplayable, Variant
 
 __all__ = ["PlayTree"]
@@ -113,7 +113,8 @@ class PlayTree:
             # The search's results, made into plays only when asked: a big double has
             # hundreds, and a referee asks for the one the player made.
             self._results = search(view, self.dice)
-            self._visit((view, numbers), set(self._results) or {view})
+            top = 24 if view[BAR] > 0 else _highest(view)  # as the search's scan
+            self._visit((view, numbers), set(self._results) or {view}, top)
         else:
             self._steps_of = _general_steps(variant)
             self._to_view = lambda layout: _to_view(layout, player, variant)
@@ -133,7 +134,7 @@ class PlayTree:
         for node in self._children:
             self._by_board.setdefault(node[0], []).append(node)
 
-    def _visit(self, node: _Node, finals: set[Board]) -> bool:
+    def _visit(self, node: _Node, finals: set[Board], top: int) -> bool:
         """Record the legal children of ``node``; whether a legal play goes through it.
 
         Both answers are remembered: a dead end reached again by another order of the same
@@ -150,11 +151,11 @@ class PlayTree:
             if die in left[:index]:
                 continue
             rest = left[:index] + left[index + 1 :]
-            for source, target in single_steps(board, die):
+            for source, target in single_steps(board, die, top):
                 after = apply_step(board, source, target)
                 child = (after, rest)
                 if rest:
-                    if child in known or self._visit(child, finals):
+                    if child in known or self._visit(child, finals, top):
                         children.append((source, target, child))
                 elif after in finals:  # a last move: it ends a legal play or nothing
                     known[child] = []
