@@ -85,9 +85,13 @@ def _min_channel(image: Image) -> Image:
 #: A gain of 1 in the 8-bit gain maps of :func:`light_gain` (8 bits: OpenCV's median
 #: filter takes kernels over 5 on them only). Gains up to 4, in steps of 1/64.
 GAIN_ONE = 64
+#: The light's model's median window, in cells of 1/8 of the view: a die seen from
+#: straight above covers a sixth of it, two touching dice a third.
+LIGHT_KERNEL = 9
 
 
-def light_gain(image: Image, background: Image, *, scale: int = 8, kernel: int = 9) -> Image:
+def light_gain(image: Image, background: Image, *, scale: int = 8,
+               kernel: int = LIGHT_KERNEL) -> Image:
     """How much more light each colour of ``image`` gets than the learnt empty board did
     (``GAIN_ONE`` for the same light), at 1/``scale`` of its size.
 
@@ -107,7 +111,7 @@ def light_gain(image: Image, background: Image, *, scale: int = 8, kernel: int =
 
 
 def foreground(image: Image, background: Image | None = None, *,
-               model_light: bool = True) -> Image:
+               model_light: bool = True, light_kernel: int = LIGHT_KERNEL) -> Image:
     """Mask of what differs from the board: from an empty-board image, else estimated.
 
     With ``background`` (the empty board, learnt between rolls), the change of the room's
@@ -115,7 +119,8 @@ def foreground(image: Image, background: Image | None = None, *,
     shadows: a shadow darkens every channel by about the same ratio. Without
     ``model_light`` the light is taken as it was: a large even thing (an arm, a sleeve)
     is then not mistaken for a change of light (:mod:`vision._cover` tells the two apart
-    by the board's own structure instead).
+    by the board's own structure instead). ``light_kernel``: the light's model's window
+    (:func:`light_gain`), larger where dice are seen larger (at an angle).
     """
     if background is None:
         # The estimate is rough near every object: a higher threshold keeps touching
@@ -126,7 +131,7 @@ def foreground(image: Image, background: Image | None = None, *,
         return _clean(narrow(cv2.threshold(diff, 40, 255, cv2.THRESH_BINARY)[1], np.uint8))
     h, w = image.shape[:2]
     if model_light:
-        gain = light_gain(image, background)
+        gain = light_gain(image, background, kernel=light_kernel)
         lit = cv2.multiply(background, cv2.resize(gain, (w, h), interpolation=cv2.INTER_LINEAR),
                            scale=1 / GAIN_ONE)  # the board under today's light
         # A difference of 28 under the learnt board's light: a die in a shadow stands out

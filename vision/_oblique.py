@@ -273,7 +273,7 @@ def _elongation(tops: Image, origin: tuple[int, int], pose: CameraPose, length: 
     (cx, cy), (rw, rh), _angle = cv2.minAreaRect(max(pieces, key=cv2.contourArea))
     side = math.sqrt(max(1.0, rw * rh))
     at = math.hypot(cx + origin[0] - pose.foot[0], cy + origin[1] - pose.foot[1])
-    expected = _BAND_SEEN * at * side / (pose.height + side)
+    expected = _BAND_SEEN * band(at, side, pose)
     # A square seen from any side is at most sqrt(2) times its side across.
     error = abs(length - width - expected) / (side + expected / 4)
     return max(1 + error, width / (math.sqrt(2) * side))
@@ -284,6 +284,38 @@ def _outline_at(point: tuple[float, float], outlines: list[Outline]) -> Outline 
         if cv2.pointPolygonTest(outline.hull, point, False) >= 0:
             return outline
     return None
+
+
+def seen_field(field: tuple[int, int, int, int], pose: CameraPose, tallest: float,
+               view: tuple[int, int]) -> tuple[int, int, int, int]:
+    """Where the dice standing on ``field`` are seen in a board view of size ``view``: the
+    field grown on its sides away from the camera, as far as the top face of a die
+    ``tallest`` high is moved there (:func:`footprint`'s homothety, inverted). A die
+    standing near the far edge shows its top beyond the field: cutting the view at the
+    field lost it."""
+    grow = (pose.height + tallest) / pose.height
+    fx, fy = pose.foot
+    x1, y1, x2, y2 = field
+    xs = (x1, x2, fx + (x1 - fx) * grow, fx + (x2 - fx) * grow)
+    ys = (y1, y2, fy + (y1 - fy) * grow, fy + (y2 - fy) * grow)
+    return (max(0, math.floor(min(xs))), max(0, math.floor(min(ys))),
+            min(view[0], math.ceil(max(xs))), min(view[1], math.ceil(max(ys))))
+
+
+def band(at: float, side: float, pose: CameraPose) -> float:
+    """The length of the side faces' band of an upright die ``side`` wide whose top is
+    seen ``at`` from the camera's foot, in the board view."""
+    return at * side / (pose.height + side)
+
+
+def longest_outline(field: tuple[int, int, int, int], pose: CameraPose, side: float) -> float:
+    """How many times its own side the outline of an upright die ``side`` wide is long in
+    the board view (its top and the side faces' band), at the field's point farthest from
+    the camera."""
+    fx, fy = pose.foot
+    x1, y1, x2, y2 = field
+    far = max(math.hypot(x - fx, y - fy) for x in (x1, x2) for y in (y1, y2))
+    return 1 + band(far, side, pose) / side
 
 
 def footprint(candidate: Candidate, pose: CameraPose, outlines: list[Outline]) -> Candidate:

@@ -17,18 +17,29 @@ import numpy as np
 import numpy.typing as npt
 
 from vision._arrays import Image, narrow
-from vision._calibration import MARKER_CENTRES, Calibration
+from vision._calibration import FRAME_WIDTH, MARKER_CENTRES, Calibration
 from vision._cover import board_seen_at, hides_board
 from vision._cube import find_cube
-from vision._detect import Candidate, ClutteredError, find_dice, foreground
+from vision._detect import LIGHT_KERNEL, Candidate, ClutteredError, find_dice, foreground
 from vision._model import Box, Die, RollReading, Thrower, Verdict
 from vision._net import Nets, load_nets
-from vision._oblique import CameraPose, Outline, camera_pose, footprint, top_faces
+from vision._oblique import (
+    CameraPose,
+    Outline,
+    camera_pose,
+    footprint,
+    longest_outline,
+    seen_field,
+    top_faces,
+)
 from vision.errors import ImageError
 
 #: The calibration markers' squares in the board view (with their quiet zone): no cube.
 _MARKER_BOXES = tuple((round(x) - 20, round(y) - 20, round(x) + 20, round(y) + 20)
                       for x, y in MARKER_CENTRES.values())
+#: No die stands taller than the frame around the field is wide (board-view units: real
+#: dice about 20, the rendered ones 26-34): how far beyond the field a top can be seen.
+_TALLEST_DIE = float(FRAME_WIDTH)
 
 #: A die the detector found is read mirrored as well when its four turns agree on a class
 #: with less than this probability (fixed before measuring; see vision/models/README.md).
@@ -121,6 +132,18 @@ class DiceReader:
         self._background: Image | None = None
         self._checkers: list[tuple[float, float, float]] = []
         self._pose = _pose(calibration)
+        # Where the dice standing on the playing field are seen: the field itself, or seen
+        # at an angle, farther (a die's top is seen away from the camera).
+        self._searched: tuple[int, int, int, int] | None = None
+        if calibration is not None:
+            self._searched = calibration.field if self._pose is None else seen_field(
+                calibration.field, self._pose, _TALLEST_DIE, calibration.board_size)
+        # The light's model takes a die for an outlier of its window; seen at an angle, a
+        # die's outline is longer: the window grows so that it covers the same share.
+        self._light_kernel = LIGHT_KERNEL
+        if calibration is not None and self._pose is not None:
+            stretch = longest_outline(calibration.field, self._pose, _TALLEST_DIE)
+            self._light_kernel = 2 * round(LIGHT_KERNEL * math.sqrt(stretch) / 2) + 1
 
     def set_background(self, board: Image | BoardView | None) -> None:
         """Learn the empty board (a view without dice, same light) or forget it.
@@ -176,9 +199,9 @@ class DiceReader:
         # (leaning?), all of the board view; a raw image read by the nets needs none.
         mask = None
         if self._nets is None or background is not None or self.calibration is not None:
-            mask = foreground(view, background)
-            if self.calibration is not None:
-                _keep_field(mask, self.calibration.field)
+            mask = foreground(view, background, light_kernel=self._light_kernel)
+            if self._searched is not None:
+                _keep_field(mask, self._searched)
         # Seen at an angle, the dice are read on their top faces (the learnt board's case).
         outlines: list[Outline] | None = None
         try:
@@ -208,7 +231,10 @@ class DiceReader:
         if cube is not None:
             candidates = [c for c in candidates if not _inside(c.center, cube.box)]
         if self._pose is not None and outlines is not None:
-            candidates = [footprint(c, self._pose, outlines) for c in candidates]
+            assert self.calibration is not None  # a pose is a calibration's
+            field = self.calibration.field
+            candidates = [f for f in (footprint(c, self._pose, outlines) for c in candidates)
+                          if _inside(f.center, field)]
         halves = _own_halves(candidates, view.shape[1], thrower)
         dice = tuple(self._die(c, own) for c, own in zip(candidates, halves, strict=True))
         verdict, reason = self._verdict(dice)

@@ -99,6 +99,30 @@ def test_oblique_rolls_are_read_on_their_top_faces(tilt: float, seed: int) -> No
                    for t in roll.dice), (die, roll.dice)
 
 
+def test_a_die_standing_by_the_field_s_edge_away_from_the_camera_is_read() -> None:
+    """The field bounds where a die stands, not where its top is seen: at 60 degrees the
+    top of a die by the far edge is seen beyond the field (the view cut at the field lost
+    it: a reroll)."""
+    roll, reading = _read(1001, 60)
+    x1, y1, x2, y2 = Calibration.identity().field
+    beyond = [die for die, top in zip(roll.dice, roll.tops_in_view(), strict=True)
+              if top[:, 0].max() > x2 or top[:, 1].min() < y1]
+    assert beyond, "no die's top is seen beyond the field: the case is not tested"
+    assert all(x1 <= d.box[0] and d.box[2] <= x2 and y1 <= d.box[1] and d.box[3] <= y2
+               for d in beyond), beyond
+    truth = tuple(sorted((d.value for d in roll.dice), reverse=True))
+    assert (reading.verdict, reading.values) == (Verdict.OK, truth), reading
+
+
+def test_dice_seen_long_at_an_angle_are_not_taken_for_the_room_s_light() -> None:
+    """The light's model takes what fills most of its window for the light: at 60 degrees
+    two dice's outlines (their tops and side faces) filled the window sized for dice seen
+    from above, and both were lost in it."""
+    roll, reading = _read(1051, 60)
+    truth = tuple(sorted((d.value for d in roll.dice), reverse=True))
+    assert (reading.verdict, reading.values) == (Verdict.OK, truth), reading
+
+
 def test_without_the_camera_s_place_the_side_faces_spoil_the_read() -> None:
     # The same rolls read with a calibration of the old kind (no frame size, so no
     # camera): the geometry is what reads them.
