@@ -49,6 +49,7 @@ from benchmarks.measure import Row, best_of, count, timed_row
 from vision import Calibration, DiceReader, SettleDetector, calibrate, read_image, render_roll
 from vision._cube import FONTS, find_cube
 from vision._evaluate import (
+    KINDS,
     CubeScore,
     ObliqueScore,
     Score,
@@ -74,7 +75,7 @@ def add_options(parser: argparse.ArgumentParser) -> None:
     """The benchmark's options."""
     parser.add_argument("--repeats", type=count, default=40, help="interleaved repeats")
     parser.add_argument("--rolls", type=count, default=2000, help="synthetic rolls")
-    parser.add_argument("--light-rolls", type=count, default=200,
+    parser.add_argument("--light-rolls", type=_every_kind, default=200,
                         help="synthetic rolls under a changed light")  # fmt: skip
     parser.add_argument("--photos", type=_labelled, default=PHOTOS,
                         help="a folder of labelled real photos (its manifest.jsonl)")  # fmt: skip
@@ -86,6 +87,22 @@ def add_options(parser: argparse.ArgumentParser) -> None:
                         help="rolls read for the cube, per font left out")  # fmt: skip
     parser.add_argument("--no-accuracy", action="store_true", help="the timings only")
     parser.add_argument("--failures", action="store_true", help="list the real-photo failures")
+
+
+def _every_kind(text: str) -> int:
+    """A number of synthetic rolls that holds each kind of roll at least once (an
+    ``argparse`` type): the lighting rows are shares of the flat and of the irregular rolls.
+
+    Raises:
+        argparse.ArgumentTypeError: below :data:`vision._evaluate.KINDS`'s length.
+    """
+    rolls = count(text)
+    if rolls < len(KINDS):
+        kinds = ", ".join(dict.fromkeys(KINDS))
+        raise argparse.ArgumentTypeError(
+            f"expected at least {len(KINDS)} (a roll of each kind: {kinds}), got {text!r}"
+        )
+    return rolls
 
 
 def _labelled(text: str) -> Path:

@@ -88,6 +88,9 @@ def test_a_results_file_that_is_not_one_is_refused_in_one_line(
          "got '-1'"),
         (["journal", "--cases", "3"],
          "python -m benchmarks journal: error: unrecognized arguments: --cases 3"),
+        (["vision", "--light-rolls", "1"],
+         "python -m benchmarks vision: error: argument --light-rolls: expected at least 10 (a "
+         "roll of each kind: flat, cocked, off_half, on_checker, missing), got '1'"),
         (["vision", "--photos", "/nowhere"],
          "python -m benchmarks vision: error: argument --photos: '/nowhere' has no "
          "manifest.jsonl of labelled photos"),
