@@ -22,10 +22,21 @@ def _figure(value: float, unit: str) -> str:
     return f"{value:.4g} {unit}"
 
 
+ROOT = Path(__file__).resolve().parents[1]
+"""The repository: a path inside it is given from there, as in a clone."""
+
+
+def _from_root(text: str) -> str:
+    """``text``, a path inside the repository given from its root."""
+    path = Path(text)
+    return str(path.relative_to(ROOT)) if path.is_absolute() and path.is_relative_to(ROOT) else text
+
+
 def _options(options: dict[str, Any]) -> str:
     """The options a benchmark ran with, as its command line would give them."""
     words = []
-    for key, value in sorted(options.items()):
+    for key, given in sorted(options.items()):
+        value = _from_root(given) if isinstance(given, str) else given
         flag = "--" + key.replace("_", "-")
         if value is True:
             words.append(flag)
