@@ -22,7 +22,7 @@ import numpy as np
 import numpy.typing as npt
 
 from vision._arrays import Image, narrow
-from vision._calibration import BOARD_SIZE
+from vision._calibration import BOARD_SIZE, Calibration
 from vision._synth import (
     _ADJACENT,
     DIE_COLOURS,
@@ -80,6 +80,13 @@ class PinholeCamera:
         r = np.array(self.rotation)
         return np.asarray(self.intrinsics @ np.column_stack([r[:, 0], r[:, 1],
                                                               self.translation]))
+
+    def calibration(self) -> Calibration:
+        """The calibration this camera's own homography gives: what :func:`calibrate` on
+        its empty board measures, exactly (the training's board views; the true tops)."""
+        to_board = np.linalg.inv(self.board_to_frame())
+        rows = tuple((float(a), float(b), float(c)) for a, b, c in to_board)
+        return Calibration(rows, BOARD_SIZE, self.frame_size)
 
 
 def look_at_board(tilt: float, azimuth: float, distance: float, *,
@@ -141,7 +148,7 @@ class ObliqueRoll:
     def tops_in_view(self) -> list[Floats]:
         """Each die's top face as the board view shows it (4 x 2 pixels): its corners
         seen by the camera, taken back to the board plane by the board's homography."""
-        to_board = np.linalg.inv(self.camera.board_to_frame())
+        to_board = self.camera.calibration().matrix
         out = []
         for top in self.tops:
             seen = cv2.perspectiveTransform(self.camera.project(top)[None], to_board)

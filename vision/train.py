@@ -38,7 +38,6 @@ import torch
 from torch import nn
 
 from vision._arrays import Image, narrow
-from vision._calibration import BOARD_SIZE
 from vision._net import (
     CROP,
     DETECT_WIDTH,
@@ -116,8 +115,7 @@ def oblique_rolls(count: int, seed: int) -> list[Sample]:
         rng = random.Random(seed * 100_003 + i)
         roll = render_oblique(rng, tilt=rng.uniform(15, 60), dice=rng.randint(1, 3),
                               cocked=int(rng.random() < 0.25))
-        view = narrow(cv2.warpPerspective(roll.image, np.linalg.inv(roll.camera.board_to_frame()),
-                                          BOARD_SIZE, flags=cv2.INTER_LINEAR), np.uint8)
+        view = roll.camera.calibration().warp(roll.image)
         dice: list[Label] = []
         for die, top in zip(roll.dice, roll.tops_in_view(), strict=True):
             (x1, y1), (x2, y2) = top.min(axis=0), top.max(axis=0)
