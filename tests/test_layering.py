@@ -239,3 +239,18 @@ def test_the_match_core_has_no_import_cycle() -> None:
         if path.name != "__init__.py"
     }
     assert not _import_cycle(modules), " -> ".join(_import_cycle(modules))
+
+
+MAX_MODULE_LINES = 500
+"""The longest a module of ``controller/`` may be: past it, a module holds more than one
+room (issue 17's rule, which a stranger should find kept)."""
+
+
+def test_no_module_of_controller_is_longer_than_its_rule() -> None:
+    lengths = {
+        str(path.relative_to(ROOT)): len(path.read_text(encoding="utf-8").splitlines())
+        for path in (ROOT / "controller").rglob("*.py")
+    }
+    assert lengths, "no module found under controller/"
+    too_long = {path: lines for path, lines in lengths.items() if lines > MAX_MODULE_LINES}
+    assert not too_long, f"over {MAX_MODULE_LINES} lines: {too_long}"
