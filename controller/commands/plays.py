@@ -18,7 +18,6 @@ from dataclasses import replace
 from typing import Any, TextIO
 
 from controller.commands.errors import UsageError
-from controller.rules.board import check_board
 from controller.rules.errors import IllegalActionError, InvalidDiceError, RulesError
 from controller.rules.gnubg_ids import parse_position
 from controller.rules.jacquet import jacquet_result
@@ -96,18 +95,15 @@ def answer(request: Any, *, notation: bool = False) -> dict[str, Any]:
         player = request["player"]
         if player not in (0, 1) or isinstance(player, bool):
             raise ValueError(f"player must be 0 or 1, got {player!r}")
-        board = check_board(request["board"])
+        board, dice = request["board"], request["dice"]  # each checked by the generator
         notation = notation or request.get("notation") is True
         if variant.unplayable is Unplayable.FORFEIT and not notation:
-            results = sorted(legal_results(board, player, request["dice"], variant))
-            return {"id": identifier, "results": [list(result) for result in results]}
-        plays = legal_plays(board, player, request["dice"], variant)
+            results = sorted(legal_results(board, player, dice, variant))
+            return {"id": identifier, "results": results}
+        plays = legal_plays(board, player, dice, variant)
     except (RulesError, ValueError) as error:
         return {"id": identifier, "error": str(error)}
-    response: dict[str, Any] = {
-        "id": identifier,
-        "results": [list(play.result) for play in plays],
-    }
+    response: dict[str, Any] = {"id": identifier, "results": [play.result for play in plays]}
     if notation:
         response["plays"] = [play.notation for play in plays]
     if variant.unplayable is not Unplayable.FORFEIT:
