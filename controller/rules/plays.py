@@ -22,14 +22,21 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from operator import attrgetter, itemgetter, neg
 from typing import NamedTuple
 
 from controller.rules.board import Board, Player, check_board, flip
 from controller.rules.errors import InvalidDiceError
 from controller.rules.notation import format_play
-from controller.rules.search import BAR, OFF, Steps, apply_step, search, single_steps
+from controller.rules.search import (
+    BAR,
+    OFF,
+    Steps,
+    apply_step,
+    inserted,
+    search,
+    single_steps,
+)
 from controller.rules.variants import BACKGAMMON, BearOff, Unplayable, Variant
 
 __all__ = [
@@ -50,9 +57,12 @@ class Move(NamedTuple):
     destination: int
 
 
-@dataclass(frozen=True, slots=True)
-class Play:
-    """A complete legal play: its moves in playing order and the board after it."""
+class Play(NamedTuple):
+    """A complete legal play: its moves in playing order and the board after it.
+
+    A named tuple, not a frozen dataclass: a turn makes dozens, and each was made three
+    times slower.
+    """
 
     moves: tuple[Move, ...]
     result: Board
@@ -121,15 +131,7 @@ def _general_steps(variant: Variant) -> _StepFunction:
                 steps.append(enter[BAR - die])
             if must_enter_first:
                 return steps if limit is None else _within_home_limit(view, steps, limit)
-        top = START_INDEX
-        if courier and view[START_INDEX] > 0 and not _courier_lets_go(view):
-            top -= 1
-        row = _BY_DIE[die]
-        steps += [
-            row[source]
-            for source in range(top, die, -1)
-            if view[source] > 0 and view[source - die] >= -1
-        ]
+        steps += _scan(view, die, START_INDEX - 1 if courier and _start_held(view) else START_INDEX)
         if not on_bar and max(view[7:BAR]) <= 0:  # every checker home: bearing off
             highest = 6
             while highest and view[highest] <= 0:
@@ -159,6 +161,21 @@ _BY_DIE: tuple[tuple[Move, ...], ...] = tuple(
 
 START_INDEX = 24
 """The view index of ``pos`` 1, where Jacquet's checkers start."""
+
+
+def _scan(view: Board, die: int, top: int) -> list[Move]:
+    """The moves of ``die`` from ``top`` down (the bar is 25), not bearing off."""
+    row = _BY_DIE[die]
+    return [
+        row[source]
+        for source in range(top, die, -1)
+        if view[source] > 0 and view[source - die] >= -1
+    ]
+
+
+def _start_held(view: Board) -> bool:
+    """Jacquet's rule 5 holds the checkers of the start point back now."""
+    return view[START_INDEX] > 0 and not _courier_lets_go(view)
 
 
 def _courier_lets_go(view: Board) -> bool:
@@ -192,33 +209,17 @@ def _within_home_limit(view: Board, steps: list[Move], limit: int) -> list[Move]
 
 
 def _search_all(
-    view: Board, numbers: tuple[int, ...], steps_of: _StepFunction
+    view: Board, numbers: tuple[int, ...], variant: Variant
 ) -> dict[tuple[Board, tuple[int, ...]], _Moves]:
     """Every end of a play in any order: the board and the numbers left, with one way there.
 
     A play ends when no number left can be played, which includes the moment the mover has
     borne off every checker.
     """
+    if len(numbers) == 2 and numbers[0] != numbers[1]:  # the common case
+        return _search_two(view, numbers, variant)
+    steps_of = _general_steps(variant)
     ends: dict[tuple[Board, tuple[int, ...]], _Moves] = {}
-    if len(numbers) == 2 and numbers[0] != numbers[1]:  # the common case, unrolled
-        # Two moves legal in either order leave the same board: the second order makes
-        # only the boards of the pairs the first did not play.
-        played: set[tuple[Move, Move]] = set()
-        for first, second in (numbers, numbers[::-1]):
-            for step in steps_of(view, first):
-                after = apply_step(view, *step)
-                # Only a bear-off (destination 0) can have taken the last checker off.
-                follow_ups = steps_of(after, second) if step[1] or max(after) > 0 else []
-                if first == numbers[0]:
-                    played.update((step, follow_up) for follow_up in follow_ups)
-                    new = follow_ups
-                else:
-                    new = [follow_up for follow_up in follow_ups if (follow_up, step) not in played]
-                for follow_up in new:
-                    ends.setdefault((apply_step(after, *follow_up), ()), (step, follow_up))
-                if not follow_ups:
-                    ends.setdefault((after, (second,)), (step,))
-        return ends or {(view, numbers): ()}
     # The boards reached, by the numbers left, so that a node (board, numbers left) is
     # hashed as its board alone, and once when popped: 6% fewer instructions on Jacquet's
     # doublets than a set of pairs.
@@ -248,11 +249,63 @@ def _search_all(
     return ends
 
 
+def _search_two(
+    view: Board, numbers: tuple[int, ...], variant: Variant
+) -> dict[tuple[Board, tuple[int, ...]], _Moves]:
+    """:func:`_search_all` of two different numbers, unrolled.
+
+    Two moves legal in either order leave the same board: the second order makes only the
+    boards of the pairs the first did not play. Where two or more checkers are outside the
+    last quadrant (the bar counts) and none must enter first, no move of the play bears
+    off, and one move changes the next one's options only at its ends (as in
+    :func:`~controller.rules.search.search`'s plain path; the bar is the highest source):
+    the second moves come from one scan of the view, and only the courier and the home
+    limit are checked again on each board. The same ends, first ways and order as a scan of
+    each board, which the differential tests check.
+    """
+    steps_of = _general_steps(variant)
+    plain = not (variant.must_enter_first and view[BAR] > 0) and (
+        sum(n for n in view[7:] if n > 0) >= 2
+    )
+    courier = variant.courier
+    held = courier and _start_held(view)
+    top = START_INDEX - 1 if held else BAR  # held only with no checker on the bar
+    limit = variant.home_point_limit
+    ends: dict[tuple[Board, tuple[int, ...]], _Moves] = {}
+    played: set[tuple[Move, Move]] = set()
+    for first, second in (numbers, numbers[::-1]):
+        scan = _scan(view, second, top) if plain else []
+        for step in steps_of(view, first):
+            source, target = step
+            after = apply_step(view, source, target)
+            if not plain:
+                # Only a bear-off (destination 0) can have taken the last checker off.
+                follow_ups = steps_of(after, second) if target or max(after) > 0 else []
+            elif courier and (source >= START_INDEX or target <= 6) and _start_held(after) != held:
+                follow_ups = steps_of(after, second)  # the start point let go, or held back
+            else:
+                follow_ups = scan if view[source] > 1 else [m for m in scan if m[0] != source]
+                if view[target] <= 0 and target > second and view[target - second] >= -1:
+                    follow_ups = inserted(follow_ups, _BY_DIE[second][target])
+                if limit is not None and 1 in after[19:BAR]:
+                    follow_ups = _within_home_limit(after, follow_ups, limit)
+            if first == numbers[0]:
+                played.update((step, follow_up) for follow_up in follow_ups)
+                new = follow_ups
+            else:
+                new = [follow_up for follow_up in follow_ups if (follow_up, step) not in played]
+            for follow_up in new:
+                ends.setdefault((apply_step(after, *follow_up), ()), (step, follow_up))
+            if not follow_ups:
+                ends.setdefault((after, (second,)), (step,))
+    return ends or {(view, numbers): ()}
+
+
 def _enumerate_variant(
     view: Board, numbers: tuple[int, ...], variant: Variant
 ) -> dict[Board, tuple[_Moves, tuple[int, ...]]]:
     """Results of the legal plays of ``numbers`` under ``variant``, with the numbers unused."""
-    ends = _search_all(view, numbers, _general_steps(variant))
+    ends = _search_all(view, numbers, variant)
     # Ludii's ruleset (LOST) keeps every end: a number is lost only when no number left
     # can move, which is where the search stops. The others must use as many as they can.
     if variant.unplayable is not Unplayable.LOST:
@@ -388,8 +441,7 @@ def plays_of_numbers(
     if not results:
         return (Play((), board, numbers, view),)
     plays = [
-        Play(steps, from_view(result), unused, view)
-        for result, (steps, unused) in results.items()
+        Play(steps, from_view(result), unused, view) for result, (steps, unused) in results.items()
     ]
     plays.sort(key=_by_result)  # a key: sorting (board, moves, numbers) tuples cost twice
     return tuple(plays)
