@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import statistics
 from dataclasses import dataclass
 
 import cv2
@@ -152,9 +153,13 @@ def foreground(image: Image, background: Image | None = None, *,
         # ratio is measured instead.
         x0, y0, x1, y1 = max(0, x - 1), max(0, y - 1), min(w, x + rw + 1), min(h, y + rh + 1)
         box = np.ascontiguousarray(mask[y0:y1, x0:x1])
-        changed = np.flatnonzero(box)
         near, board = (cv2.GaussianBlur(np.ascontiguousarray(im[y0:y1, x0:x1]), (3, 3), 0)
-                       .reshape(-1, 3)[changed].astype(np.float32) for im in (image, lit))
+                       for im in (image, lit))
+        # A shadow darkens every channel (the ratio's largest below 1 exactly when each
+        # channel is darker): only those pixels are measured, a few of a die's.
+        darker = _min_channel(narrow(cv2.compare(near, board, cv2.CMP_LT), np.uint8))
+        changed = np.flatnonzero(cv2.bitwise_and(box, darker))
+        near, board = (im.reshape(-1, 3)[changed].astype(np.float32) for im in (near, board))
         ratio = (near + 8) / (board + 8)
         # Each channel apart: numpy reduces an axis of three slowly.
         rmax = np.maximum(np.maximum(ratio[:, 0], ratio[:, 1]), ratio[:, 2])
@@ -172,9 +177,10 @@ PIP_ZOOM_SIDE = 48.0
 PIP_THRESHOLD_STEP = 12
 
 
-def _blobs(score: Image, inner: npt.NDArray[np.bool_], side: float, floor: float
+def _blobs(score: Image, inner: Image, side: float, floor: float
            ) -> list[tuple[float, float, float]]:
-    """Round, pip-sized blobs that stay stable over several thresholds of a pip score map.
+    """Round, pip-sized blobs that stay stable over several thresholds of a pip score map,
+    where the mask ``inner`` is not 0.
 
     Stability over thresholds (OpenCV's blob detector) beats one global threshold: a
     pip is a bright compact spot at every level, a glint or a rim only at some.
@@ -185,7 +191,7 @@ def _blobs(score: Image, inner: npt.NDArray[np.bool_], side: float, floor: float
     zoom = min(max(1.0, PIP_ZOOM_SIDE / side), 128.0 / max(score.shape))
     side *= zoom
     params = cv2.SimpleBlobDetector.Params()
-    top = float(score[inner].max()) if inner.any() else 0.0
+    top = cv2.minMaxLoc(score, inner)[1] if cv2.countNonZero(inner) else 0.0
     if top <= floor:
         return []
     params.minThreshold = floor
@@ -205,7 +211,7 @@ def _blobs(score: Image, inner: npt.NDArray[np.bool_], side: float, floor: float
     params.filterByInertia = True
     params.minInertiaRatio = 0.25
     params.minDistBetweenBlobs = 0.12 * side
-    masked = np.where(inner, score, 0).astype(np.uint8)
+    masked = cv2.bitwise_and(score, score, mask=inner)
     if zoom != 1.0:
         masked = narrow(cv2.resize(masked, None, fx=zoom, fy=zoom,
                                    interpolation=cv2.INTER_CUBIC), np.uint8)
@@ -214,7 +220,7 @@ def _blobs(score: Image, inner: npt.NDArray[np.bool_], side: float, floor: float
            for k in detector.detect(masked)]
     if len(out) > 1:
         # Real pips of one face have one size: glints and rim shadows do not.
-        typical = float(np.median([p[2] for p in out]))
+        typical = statistics.median(p[2] for p in out)  # numpy's is slow on a few
         out = [p for p in out if 0.4 * typical <= p[2] <= 2.5 * typical]
     return out
 
@@ -244,8 +250,10 @@ def _pip_map(crop: Image, inner: npt.NDArray[np.bool_]) -> tuple[Image, float]:
     score is the colour distance from the face's median colour. (Top-hat and black-hat
     maps, and a local median, were tried and read the real photos worse.)
     """
-    face = _median_colour(crop, inner)
-    return _max_channel(narrow(cv2.absdiff(crop, np.full_like(crop, face)), np.uint8)), 25.0
+    # The face's colour as a scalar (a 4-vector for OpenCV): no image of it is filled.
+    face = np.zeros(4)
+    face[:3] = _median_colour(crop, inner)
+    return _max_channel(narrow(cv2.absdiff(crop, face), np.uint8)), 25.0
 
 
 def _fit_costs(sets: npt.NDArray[np.float64], half: float
@@ -282,6 +290,10 @@ def _fit(points: npt.NDArray[np.float64], half: float) -> tuple[int, float, floa
     return value, cost, second, keep
 
 
+_SQUARE_3 = np.ones((3, 3), np.uint8)
+_SQUARE_5 = np.ones((5, 5), np.uint8)
+
+
 def _read_component(image: Image, contour: Contour) -> Candidate | None:
     """Read one blob as one die: its pips, the layout they fit, and how well."""
     (cx, cy), (rw, rh), angle = cv2.minAreaRect(contour)
@@ -295,7 +307,7 @@ def _read_component(image: Image, contour: Contour) -> Candidate | None:
     # colour (a white die on a light point or tray).
     hull = cv2.convexHull(contour - np.array([x, y]))
     cv2.drawContours(mask, [hull], -1, 255, cv2.FILLED)
-    depth = cv2.distanceTransform(cv2.dilate(mask, np.ones((3, 3), np.uint8)), cv2.DIST_L2, 3)
+    depth = cv2.distanceTransform(cv2.dilate(mask, _SQUARE_3), cv2.DIST_L2, 3)
     e = max(1, round(side * 0.05))
     inner = cv2.erode(mask, np.ones((2 * e + 1, 2 * e + 1), np.uint8)) > 0
     if not inner.any():
@@ -304,7 +316,7 @@ def _read_component(image: Image, contour: Contour) -> Candidate | None:
     rotate = np.array([[math.cos(theta), -math.sin(theta)], [math.sin(theta), math.cos(theta)]])
     # Pips are searched a little beyond the blob (a white face on a light board is
     # segmented short of its edge), but must lie inside it: rims and side faces are not.
-    around = cv2.dilate(mask, np.ones((5, 5), np.uint8)) > 0
+    around = narrow(cv2.dilate(mask, _SQUARE_5), np.uint8)
     score, floor = _pip_map(crop, inner)
     found = [p for p in _blobs(score, around, side, floor)
              if depth[min(h - 1, round(p[1])), min(w - 1, round(p[0]))] > 0.10 * side]
