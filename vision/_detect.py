@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import statistics
 from dataclasses import dataclass
 
 import cv2
@@ -152,9 +153,13 @@ def foreground(image: Image, background: Image | None = None, *,
         # ratio is measured instead.
         x0, y0, x1, y1 = max(0, x - 1), max(0, y - 1), min(w, x + rw + 1), min(h, y + rh + 1)
         box = np.ascontiguousarray(mask[y0:y1, x0:x1])
-        changed = np.flatnonzero(box)
         near, board = (cv2.GaussianBlur(np.ascontiguousarray(im[y0:y1, x0:x1]), (3, 3), 0)
-                       .reshape(-1, 3)[changed].astype(np.float32) for im in (image, lit))
+                       for im in (image, lit))
+        # A shadow darkens every channel (the ratio's largest below 1 exactly when each
+        # channel is darker): only those pixels are measured, a few of a die's.
+        darker = _min_channel(narrow(cv2.compare(near, board, cv2.CMP_LT), np.uint8))
+        changed = np.flatnonzero(cv2.bitwise_and(box, darker))
+        near, board = (im.reshape(-1, 3)[changed].astype(np.float32) for im in (near, board))
         ratio = (near + 8) / (board + 8)
         # Each channel apart: numpy reduces an axis of three slowly.
         rmax = np.maximum(np.maximum(ratio[:, 0], ratio[:, 1]), ratio[:, 2])
@@ -172,9 +177,10 @@ PIP_ZOOM_SIDE = 48.0
 PIP_THRESHOLD_STEP = 12
 
 
-def _blobs(score: Image, inner: npt.NDArray[np.bool_], side: float, floor: float
+def _blobs(score: Image, inner: Image, side: float, floor: float
            ) -> list[tuple[float, float, float]]:
-    """Round, pip-sized blobs that stay stable over several thresholds of a pip score map.
+    """Round, pip-sized blobs that stay stable over several thresholds of a pip score map,
+    where the mask ``inner`` is not 0.
 
     Stability over thresholds (OpenCV's blob detector) beats one global threshold: a
     pip is a bright compact spot at every level, a glint or a rim only at some.
@@ -185,7 +191,7 @@ def _blobs(score: Image, inner: npt.NDArray[np.bool_], side: float, floor: float
     zoom = min(max(1.0, PIP_ZOOM_SIDE / side), 128.0 / max(score.shape))
     side *= zoom
     params = cv2.SimpleBlobDetector.Params()
-    top = float(score[inner].max()) if inner.any() else 0.0
+    top = cv2.minMaxLoc(score, inner)[1] if cv2.countNonZero(inner) else 0.0
     if top <= floor:
         return []
     params.minThreshold = floor
@@ -205,7 +211,7 @@ def _blobs(score: Image, inner: npt.NDArray[np.bool_], side: float, floor: float
     params.filterByInertia = True
     params.minInertiaRatio = 0.25
     params.minDistBetweenBlobs = 0.12 * side
-    masked = np.where(inner, score, 0).astype(np.uint8)
+    masked = cv2.bitwise_and(score, score, mask=inner)
     if zoom != 1.0:
         masked = narrow(cv2.resize(masked, None, fx=zoom, fy=zoom,
                                    interpolation=cv2.INTER_CUBIC), np.uint8)
@@ -214,7 +220,7 @@ def _blobs(score: Image, inner: npt.NDArray[np.bool_], side: float, floor: float
            for k in detector.detect(masked)]
     if len(out) > 1:
         # Real pips of one face have one size: glints and rim shadows do not.
-        typical = float(np.median([p[2] for p in out]))
+        typical = statistics.median(p[2] for p in out)  # numpy's is slow on a few
         out = [p for p in out if 0.4 * typical <= p[2] <= 2.5 * typical]
     return out
 
@@ -244,31 +250,62 @@ def _pip_map(crop: Image, inner: npt.NDArray[np.bool_]) -> tuple[Image, float]:
     score is the colour distance from the face's median colour. (Top-hat and black-hat
     maps, and a local median, were tried and read the real photos worse.)
     """
-    face = _median_colour(crop, inner)
-    return _max_channel(narrow(cv2.absdiff(crop, np.full_like(crop, face)), np.uint8)), 25.0
+    # The face's colour as a scalar (a 4-vector for OpenCV): no image of it is filled.
+    face = np.zeros(4)
+    face[:3] = _median_colour(crop, inner)
+    return _max_channel(narrow(cv2.absdiff(crop, face), np.uint8)), 25.0
 
 
-def _fit_costs(sets: npt.NDArray[np.float64], half: float
+def _fit_costs(sets: npt.NDArray[np.float64], half: float | npt.NDArray[np.float64],
+               counts: npt.NDArray[np.int64] | None = None
                ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float64],
                           npt.NDArray[np.float64]]:  # fmt: skip
     """Layout fits of sets of pips given relative to the blob's centre (S x N x 2), off-centre
-    pips penalised: the values, the costs and the second best costs.
+    pips penalised: the values, the costs and the second best costs. ``half`` and
+    ``counts`` as :func:`fit_layouts` takes them (several blobs' sets, padded).
 
     The pips of a face are symmetric about its centre, which lies near the blob's centre
     (a side face seen in perspective moves it a little); a stray blob moves the pips'
     centroid away from it.
     """
-    centroids = sets.mean(axis=1)
-    values, costs, seconds = fit_layouts(sets - centroids[:, None], half)
+    if counts is None:
+        centroids = sets.mean(axis=1)
+    else:  # the mean of each set's own pips (the padding's zeros add nothing)
+        own = np.arange(sets.shape[1])[None, :, None] < counts[:, None, None]
+        centroids = np.where(own, sets, 0.0).sum(axis=1) / counts[:, None]
+    values, costs, seconds = fit_layouts(sets - centroids[:, None], half, counts)
     offsets = np.hypot(centroids[:, 0], centroids[:, 1]) / half
     penalties = np.maximum(0.0, offsets - 0.4)  # tolerance and weight measured on the real photos
     return values, costs + penalties, seconds + penalties
 
 
-def _fit(points: npt.NDArray[np.float64], half: float) -> tuple[int, float, float, list[int]]:
-    """Best layout for pip positions, dropping blobs that spoil the fit."""
-    values, costs, seconds = _fit_costs(points[None], half)
-    value, cost, second = int(values[0]), float(costs[0]), float(seconds[0])
+def _first_fits(point_sets: list[npt.NDArray[np.float64]], halves: list[float]
+                ) -> list[tuple[int, float, float]]:  # fmt: skip
+    """:func:`_fit_costs` of each blob's pips (value, cost, second best cost), the blobs of
+    fewer than 8 pips in one array computation: a fit's time is numpy's overhead, about
+    the same for one blob as for six."""
+    fits: list[tuple[int, float, float]] = [(0, 0.0, 0.0)] * len(point_sets)
+    few = [i for i, points in enumerate(point_sets) if len(points) < 8]
+    if few:
+        counts = np.array([len(point_sets[i]) for i in few])
+        sets = np.zeros((len(few), int(counts.max()), 2))
+        for row, i in enumerate(few):
+            sets[row, : counts[row]] = point_sets[i]
+        values, costs, seconds = _fit_costs(sets, np.array([halves[i] for i in few]), counts)
+        for row, i in enumerate(few):
+            fits[i] = (int(values[row]), float(costs[row]), float(seconds[row]))
+    for i, points in enumerate(point_sets):
+        if len(points) >= 8:
+            values, costs, seconds = _fit_costs(points[None], halves[i])
+            fits[i] = (int(values[0]), float(costs[0]), float(seconds[0]))
+    return fits
+
+
+def _fit(points: npt.NDArray[np.float64], half: float, first: tuple[int, float, float]
+         ) -> tuple[int, float, float, list[int]]:  # fmt: skip
+    """Best layout for pip positions (``first``: their fit, :func:`_first_fits`), dropping
+    blobs that spoil the fit."""
+    value, cost, second = first
     keep = list(range(len(points)))
     # A blob that does not belong to the face (a side face's pip in perspective, a
     # neighbour's pip, a glint) spoils the fit: drop one when the fit gets far better.
@@ -282,8 +319,52 @@ def _fit(points: npt.NDArray[np.float64], half: float) -> tuple[int, float, floa
     return value, cost, second, keep
 
 
-def _read_component(image: Image, contour: Contour) -> Candidate | None:
-    """Read one blob as one die: its pips, the layout they fit, and how well."""
+_SQUARE_3 = np.ones((3, 3), np.uint8)
+_SQUARE_5 = np.ones((5, 5), np.uint8)
+
+
+@dataclass(frozen=True, slots=True)
+class _Pips:
+    """A blob's pips found, before their layout is fitted (:func:`_read_components`)."""
+
+    box: tuple[int, int, int, int]
+    center: tuple[float, float]
+    side: float
+    aspect: float
+    found: list[tuple[float, float, float]]
+    points: npt.NDArray[np.float64]  # in the die's frame, from its centre
+    half: float  # the face's half side
+
+    def candidate(self, fit: tuple[int, float, float, list[int]]) -> Candidate:
+        """The die these pips read as with ``fit`` (:func:`_fit`)."""
+        value, cost, second, keep = fit
+        x, y = self.box[:2]
+        pips = [self.found[j] for j in keep]
+        confidence = max(0.0, min(1.0, 1.0 - cost)) * min(1.0, (second - cost) * 3 + 0.3)
+        return Candidate(
+            value=value,
+            confidence=float(confidence),
+            box=self.box,
+            center=self.center,
+            side=self.side,
+            aspect=self.aspect,
+            pips=len(pips),
+            pip_list=tuple((p[0] + x, p[1] + y) for p in pips),
+        )
+
+
+def _read_components(image: Image, contours: list[Contour]) -> list[Candidate | None]:
+    """Read blobs each as one die: their pips, the layouts they fit (fitted together), and
+    how well (None: no die read)."""
+    blobs = [_find_pips(image, contour) for contour in contours]
+    read = [b for b in blobs if b is not None]
+    firsts = iter(_first_fits([b.points for b in read], [b.half for b in read]))
+    return [None if b is None else b.candidate(_fit(b.points, b.half, next(firsts)))
+            for b in blobs]
+
+
+def _find_pips(image: Image, contour: Contour) -> _Pips | None:
+    """One blob's pips, in the frame of the die it would be (None: none found)."""
     (cx, cy), (rw, rh), angle = cv2.minAreaRect(contour)
     side = math.sqrt(max(rw * rh, 1.0))
     if side < 8:
@@ -295,7 +376,7 @@ def _read_component(image: Image, contour: Contour) -> Candidate | None:
     # colour (a white die on a light point or tray).
     hull = cv2.convexHull(contour - np.array([x, y]))
     cv2.drawContours(mask, [hull], -1, 255, cv2.FILLED)
-    depth = cv2.distanceTransform(cv2.dilate(mask, np.ones((3, 3), np.uint8)), cv2.DIST_L2, 3)
+    depth = cv2.distanceTransform(cv2.dilate(mask, _SQUARE_3), cv2.DIST_L2, 3)
     e = max(1, round(side * 0.05))
     inner = cv2.erode(mask, np.ones((2 * e + 1, 2 * e + 1), np.uint8)) > 0
     if not inner.any():
@@ -304,7 +385,7 @@ def _read_component(image: Image, contour: Contour) -> Candidate | None:
     rotate = np.array([[math.cos(theta), -math.sin(theta)], [math.sin(theta), math.cos(theta)]])
     # Pips are searched a little beyond the blob (a white face on a light board is
     # segmented short of its edge), but must lie inside it: rims and side faces are not.
-    around = cv2.dilate(mask, np.ones((5, 5), np.uint8)) > 0
+    around = narrow(cv2.dilate(mask, _SQUARE_5), np.uint8)
     score, floor = _pip_map(crop, inner)
     found = [p for p in _blobs(score, around, side, floor)
              if depth[min(h - 1, round(p[1])), min(w - 1, round(p[0]))] > 0.10 * side]
@@ -312,19 +393,8 @@ def _read_component(image: Image, contour: Contour) -> Candidate | None:
         return None
     pts = np.array([[p[0] + x - cx, p[1] + y - cy] for p in found], dtype=np.float64)
     # A face is a little smaller than its blob (rounded edges, side faces): 0.9.
-    value, cost, second, keep = _fit(pts @ rotate, side / 2 * 0.9)
-    pips = [found[j] for j in keep]
-    confidence = max(0.0, min(1.0, 1.0 - cost)) * min(1.0, (second - cost) * 3 + 0.3)
-    return Candidate(
-        value=value,
-        confidence=float(confidence),
-        box=(x, y, x + w, y + h),
-        center=(cx, cy),
-        side=side,
-        aspect=max(rw, rh) / max(1.0, min(rw, rh)),
-        pips=len(pips),
-        pip_list=tuple((p[0] + x, p[1] + y) for p in pips),
-    )
+    return _Pips((x, y, x + w, y + h), (cx, cy), side, max(rw, rh) / max(1.0, min(rw, rh)),
+                 found, pts @ rotate, side / 2 * 0.9)
 
 
 def _split(contour: Contour, parts: int) -> list[Contour]:
@@ -411,8 +481,9 @@ def find_dice(image: Image, mask: Image, *, limit: int | None = None) -> list[Ca
     compact = [_elongation(c) < 2.5 for c in contours]
     if limit is not None and sum(compact) > limit:
         raise ClutteredError(sum(compact), limit)
-    first = [_read_component(image, c) if ok else None
-             for c, ok in zip(contours, compact, strict=True)]
+    reads = iter(_read_components(image, [c for c, ok in zip(contours, compact, strict=True)
+                                          if ok]))
+    first = [next(reads) if ok else None for ok in compact]
     # The size of one die: from the blobs read confidently as single dice (specks and
     # clusters would bias a plain median).
     sure = [a for a, cand in zip(areas, first, strict=True)
@@ -427,7 +498,7 @@ def find_dice(image: Image, mask: Image, *, limit: int | None = None) -> list[Ca
             if cand is not None:
                 out.append(cand)
             continue
-        pieces = [_read_component(image, piece) for piece in _split(contour, parts)]
+        pieces = _read_components(image, _split(contour, parts))
         read = [c for c in pieces if c is not None]
         # Keep the cut only when it reads better than the whole blob did.
         whole = cand.confidence if cand is not None else 0.0

@@ -56,23 +56,35 @@ _OWN = (np.arange(_SIZES.max())[:, None] < _SIZES[None, :]).astype(np.float64)[:
 _SPREAD_RADII = np.where(_RADII > 0, _RADII, 1.0)
 
 
-def fit_layouts(pips: Floats, half_side: float = 1.0) -> tuple[npt.NDArray[np.int64], Floats,
-                                                                Floats]:
+def fit_layouts(pips: Floats, half_side: float | Floats = 1.0,
+                counts: npt.NDArray[np.int64] | None = None
+                ) -> tuple[npt.NDArray[np.int64], Floats, Floats]:  # fmt: skip
     """:func:`classify` of several sets of as many pips each (S x N x 2) at once: the
     values, the costs of the best fits and those of the second best fits (each S long).
 
-    Why at once: the reader fits a blob's pips once for each blob it may drop, and one
-    array computation costs about what one fit does.
+    Why at once: the reader fits a blob's pips once for each blob it may drop, and the
+    blobs of a frame together, and one array computation costs about what one fit does.
+    ``half_side`` is one for all sets or one per set; ``counts`` how many of each set's N
+    pips are its own (at least one), the others padding it to N, which must then stay
+    below 8: numpy sums so few in order, and the padding's zeros add exactly nothing (the
+    same numbers as each set fitted alone).
     """
-    sets, count = pips.shape[:2]
-    if count == 0:
+    sets, width = pips.shape[:2]
+    if width == 0:
         return np.full(sets, _VALUES[0]), np.full(sets, 9.0), np.full(sets, 9.0)
-    scale = np.full((sets, len(_VALUES)), half_side)
-    if count > 1:
-        spread = np.sqrt((pips**2).sum(axis=2).mean(axis=1))
-        scale = np.minimum(np.maximum(spread[:, None] / _SPREAD_RADII, 0.5 * half_side),
-                           1.5 * half_side)
-        scale[:, _RADII == 0] = half_side
+    count = np.full(sets, width) if counts is None else counts
+    padded = bool((count < width).any())
+    if padded and width >= 8:
+        raise ValueError(f"sets padded to {width} pips: at most 7 are summed in order")
+    half = np.broadcast_to(np.asarray(half_side, np.float64), (sets,))[:, None]
+    own = np.arange(width)[None, :] < count[:, None]
+    squares = (pips**2).sum(axis=2)
+    spread = np.sqrt((np.where(own, squares, 0.0) if padded else squares).sum(axis=1) / count)
+    scale = np.minimum(np.maximum(spread[:, None] / _SPREAD_RADII, 0.5 * half), 1.5 * half)
+    scale[:, _RADII == 0] = half
+    scale = np.where(count[:, None] > 1, scale, half)  # one pip has no spread
+    if padded:  # nearest to no layout pip, and left out of the sums below
+        pips = np.where(own[:, :, None], pips, _NOWHERE)
     scaled = (pips[:, None] / scale[:, :, None, None]).transpose(3, 2, 0, 1)[..., None, :, :,
                                                                             None]
     # N x 6 x sets x values x angles: the axes reduced over come first, where numpy
@@ -86,14 +98,16 @@ def fit_layouts(pips: Floats, half_side: float = 1.0) -> tuple[npt.NDArray[np.in
     # Each detected pip to its nearest layout pip, and each layout pip to its nearest
     # detected pip: a missing or an extra pip costs in one of the two directions.
     nearest = dist.min(axis=1)
-    if count < 8:  # summed in order, as numpy sums an axis of fewer than 8
-        to_layout = nearest.sum(axis=0) / count
+    if padded:
+        nearest = np.where(own.T[:, :, None, None], nearest, 0.0)
+    if width < 8:  # summed in order, as numpy sums an axis of fewer than 8
+        to_layout = nearest.sum(axis=0) / count[:, None, None]
     else:
         to_layout = np.ascontiguousarray(np.moveaxis(nearest, 0, -1)).mean(axis=-1)
     from_layout = dist.min(axis=0)
     from_layout *= _OWN
     both = (to_layout + from_layout.sum(axis=0) / _SIZES[:, None]) / 2
-    costs = both.min(axis=2) + 0.45 * np.abs(count - _SIZES)[None, :]
+    costs = both.min(axis=2) + 0.45 * np.abs(count[:, None] - _SIZES[None, :])
     ranked = np.sort(costs, axis=1)
     return _VALUES[costs.argmin(axis=1)], ranked[:, 0], ranked[:, 1]  # a tie: the lower value
 

@@ -62,3 +62,26 @@ def test_the_fit_of_all_values_at_once_is_the_fit_of_each_alone(count: int) -> N
             plain = sorted((_plain_cost(one, v, 13.0), v) for v in LAYOUTS)
             assert (value, cost, second) == pytest.approx(
                 (plain[0][1], plain[0][0], plain[1][0]), abs=1e-9), one.tolist()
+
+
+def test_sets_of_fewer_pips_padded_into_one_batch_fit_as_each_alone() -> None:
+    """The reader fits all the blobs of a frame at once, each set padded to the largest
+    (speed): each must get the very numbers of its own fit, with its own half side."""
+    rng = np.random.default_rng(7)
+    for _ in range(200):
+        counts = rng.integers(1, 8, int(rng.integers(2, 7)))
+        halves = rng.uniform(5.0, 25.0, len(counts))
+        sets = [rng.normal(0.0, half, (count, 2))
+                for count, half in zip(counts, halves, strict=True)]
+        batch = np.full((len(sets), int(counts.max()), 2), 1e3)  # the padding is left out
+        for row, one in enumerate(sets):
+            batch[row, : len(one)] = one
+        together = fit_layouts(batch, halves, counts)
+        for row, (one, half) in enumerate(zip(sets, halves, strict=True)):
+            alone = fit_layouts(one[None], float(half))
+            assert [x[row] for x in together] == [x[0] for x in alone], (counts, row)
+
+
+def test_a_padded_batch_of_eight_pips_is_refused() -> None:
+    with pytest.raises(ValueError, match="padded to 8 pips"):
+        fit_layouts(np.zeros((2, 8, 2)), 13.0, np.array([8, 3]))
