@@ -21,6 +21,7 @@ only when none can, so every node of the walk is on the way to a legal play.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable
 
 from controller.rules.board import Board, Player, check_board, flip
@@ -36,13 +37,65 @@ from controller.rules.plays import (
     legal_plays,
     plays_of_numbers,
 )
-from controller.rules.search import BAR, _highest, apply_step, search, single_steps
+from controller.rules.search import BAR, OFF, _highest, apply_step, search, single_steps
 from controller.rules.variants import BACKGAMMON, Unplayable, Variant
 
 __all__ = ["PlayTree"]
 
-_Node = tuple[Board, tuple[int, ...]]
-"""A board in the mover's view and the numbers still to play, highest first."""
+_Node = int
+"""A node of the tree as one exact integer: its board's counts and the numbers still to
+play, as their differences from the start's (0), in fields of a few bits. A step changes
+it by a few additions (:func:`_child`), so a child already met is found without making
+its board: most of a big double's edges lead to one. Exact: no field's difference
+reaches its base (30 checkers against 32, 15 codes against 16)."""
+
+_NUMBERS_BITS = 4
+"""The low bits of a node: which numbers are left (a multiset of four numbers has 16
+sub-multisets)."""
+
+_COUNT_BITS = 5
+"""The bits of one location's count, offset by 16 (from -15 to 15)."""
+
+_UNIT = tuple(1 << (_NUMBERS_BITS + _COUNT_BITS * index) for index in range(BAR + 1))
+"""What one more checker on each index of the view adds to a node."""
+
+
+def _child(node: _Node, view: Board, source: int, target: int) -> _Node:
+    """The node after one step of ``view`` (:func:`~controller.rules.search.apply_step`),
+    with the same numbers left."""
+    node -= _UNIT[source]
+    if target == OFF:
+        return node
+    if view[target] == -1:  # a blot hit: to the opponent's bar
+        return node + 2 * _UNIT[target] - _UNIT[0]
+    return node + _UNIT[target]
+
+
+_Left = tuple[int, ...]
+_Ways = dict[_Left, list[tuple[int, _Left, int]]]
+"""For each numbers left (highest first), each distinct number that may be played next,
+the numbers then left, and what playing it adds to a node."""
+
+
+@functools.cache
+def _numbers_left(numbers: _Left) -> _Ways:
+    """Every multiset of ``numbers`` left as play goes on, and the ways on from each."""
+    codes = {numbers: 0}
+    ways: _Ways = {}
+    pending = [numbers]
+    while pending:
+        left = pending.pop()
+        ways[left] = []
+        for index, number in enumerate(left):
+            if number in left[:index]:
+                continue
+            rest = left[:index] + left[index + 1 :]
+            if rest not in codes:
+                codes[rest] = len(codes)
+                pending.append(rest)
+            ways[left].append((number, rest, codes[rest] - codes[left]))
+    assert len(codes) <= 1 << _NUMBERS_BITS, numbers  # of_numbers takes four at most
+    return ways
 
 
 class PlayTree:
@@ -58,6 +111,7 @@ class PlayTree:
     """
 
     __slots__ = (
+        "_boards",
         "_by_board",
         "_children",
         "_dead",
@@ -66,6 +120,7 @@ class PlayTree:
         "_results",
         "_steps_of",
         "_to_view",
+        "_ways",
         "board",
         "dice",
         "numbers",
@@ -87,11 +142,14 @@ class PlayTree:
 
         Raises:
             InvalidPositionError: if ``board`` is not a possible board.
-            InvalidDiceError: if a number is not from 1 to 6.
+            InvalidDiceError: if a number is not from 1 to 6, or there are more than four
+                (a roll gives four at most; a node keeps which are left in four bits).
         """
         ordered = tuple(sorted(numbers, reverse=True))
         if any(not isinstance(n, int) or not 1 <= n <= 6 for n in ordered):
             raise InvalidDiceError(f"numbers must be from 1 to 6, got {list(ordered)!r}")
+        if len(ordered) > 4:
+            raise InvalidDiceError(f"at most four numbers are played, got {list(ordered)!r}")
         tree = cls.__new__(cls)
         tree.dice = None
         tree._build(check_board(board), player, ordered, variant)
@@ -104,8 +162,11 @@ class PlayTree:
         self.player = player
         self.numbers = numbers
         self.variant = variant
+        self._ways = _numbers_left(numbers)
         self._children: dict[_Node, list[tuple[int, int, _Node]]] = {}
+        self._boards: dict[_Node, Board] = {}
         self._dead: set[_Node] = set()
+        self._by_board: dict[Board, list[tuple[_Node, _Left]]] = {}
         self._plays: dict[Board, Play] | None = None
         if variant.is_backgammon_movement and self.dice is not None:
             self._to_view = self._from_view = _flipper(player)
@@ -114,106 +175,114 @@ class PlayTree:
             # hundreds, and a referee asks for the one the player made.
             self._results = search(view, self.dice)
             top = 24 if view[BAR] > 0 else _highest(view)  # as the search's scan
-            self._visit((view, numbers), set(self._results) or {view}, top)
+            self._visit(0, view, numbers, set(self._results) or {view}, top)
+            return
+        self._steps_of = _general_steps(variant)
+        self._to_view = lambda layout: _to_view(layout, player, variant)
+        self._from_view = lambda view: _from_view(view, player, variant)
+        plays = plays_of_numbers(board, player, numbers, variant)
+        self._plays = {play.result: play for play in plays}
+        view = self._to_view(board)
+        if variant.unplayable is Unplayable.LOST:
+            self._visit_every_order(0, view)
         else:
-            self._steps_of = _general_steps(variant)
-            self._to_view = lambda layout: _to_view(layout, player, variant)
-            self._from_view = lambda view: _from_view(view, player, variant)
-            plays = plays_of_numbers(board, player, numbers, variant)
-            self._plays = {play.result: play for play in plays}
-            start = (self._to_view(board), numbers)
-            if variant.unplayable is Unplayable.LOST:
-                self._visit_every_order(start)
-            else:
-                ends = {
-                    self._to_view(play.result): tuple(sorted(play.unused, reverse=True))
-                    for play in plays
-                }
-                self._visit_variant(start, ends)
-        self._by_board: dict[Board, list[_Node]] = {}
-        for node in self._children:
-            self._by_board.setdefault(node[0], []).append(node)
+            ends = {
+                self._to_view(play.result): tuple(sorted(play.unused, reverse=True))
+                for play in plays
+            }
+            self._visit_variant(0, view, numbers, ends)
 
-    def _visit(self, node: _Node, finals: set[Board], top: int) -> bool:
+    def _alive(
+        self, node: _Node, board: Board, left: _Left, children: list[tuple[int, int, _Node]]
+    ) -> None:
+        """Record ``node``, on the way to a legal play, and its children that are too."""
+        self._children[node] = children
+        self._boards[node] = board
+        self._by_board.setdefault(board, []).append((node, left))
+
+    def _visit(
+        self,
+        node: _Node,
+        board: Board,
+        left: _Left,
+        finals: set[Board],
+        top: int,
+    ) -> bool:
         """Record the legal children of ``node``; whether a legal play goes through it.
 
         Both answers are remembered: a dead end reached again by another order of the same
-        moves is not explored again (a 1-1 reaches most nodes by many paths).
+        moves is not explored again (a 1-1 reaches most nodes by many paths). A child's
+        node is found from its parent's by a few additions, and its board made only the
+        first time it is met; a last move's child is a legal play's end or nothing.
         """
-        if node in self._children:
-            return True
-        if node in self._dead:
-            return False
-        board, left = node
         children = []
         known = self._children
-        for index, die in enumerate(left):
-            if die in left[:index]:
-                continue
-            rest = left[:index] + left[index + 1 :]
-            for source, target in single_steps(board, die, top):
-                after = apply_step(board, source, target)
-                child = (after, rest)
-                if rest:
-                    if child in known or self._visit(child, finals, top):
-                        children.append((source, target, child))
-                elif after in finals:  # a last move: it ends a legal play or nothing
-                    known[child] = []
+        dead = self._dead
+        for number, rest, numbers_change in self._ways[left]:
+            for source, target in single_steps(board, number, top):
+                child = _child(node + numbers_change, board, source, target)
+                if child in known:
                     children.append((source, target, child))
+                elif rest:
+                    if child not in dead and self._visit(
+                        child, apply_step(board, source, target), rest, finals, top
+                    ):
+                        children.append((source, target, child))
+                elif child not in dead:  # a last move: it ends a legal play or nothing
+                    after = apply_step(board, source, target)
+                    if after in finals:
+                        self._alive(child, after, rest, [])
+                        children.append((source, target, child))
+                    else:
+                        dead.add(child)
         if children or board in finals:
-            self._children[node] = children
+            self._alive(node, board, left, children)
             return True
-        self._dead.add(node)
+        dead.add(node)
         return False
 
-    def _visit_variant(self, node: _Node, ends: dict[Board, tuple[int, ...]]) -> bool:
+    def _visit_variant(
+        self, node: _Node, board: Board, left: _Left, ends: dict[Board, tuple[int, ...]]
+    ) -> bool:
         """:meth:`_visit` for a variant: a play ends on a result with its unused numbers."""
-        if node in self._children:
-            return True
-        if node in self._dead:
-            return False
-        board, left = node
         children = []
         if max(board) > 0:  # rule 12: nothing is played once the last checker is off
-            for index, number in enumerate(left):
-                if number in left[:index]:
-                    continue
-                rest = left[:index] + left[index + 1 :]
+            for number, rest, numbers_change in self._ways[left]:
                 for source, target in self._steps_of(board, number):
-                    child = (apply_step(board, source, target), rest)
-                    if child in self._children or self._visit_variant(child, ends):
+                    child = _child(node + numbers_change, board, source, target)
+                    if child in self._children or (
+                        child not in self._dead
+                        and self._visit_variant(
+                            child, apply_step(board, source, target), rest, ends
+                        )
+                    ):
                         children.append((source, target, child))
         unused = ends.get(board)
         if children or (unused is not None and (unused == left or max(board) <= 0)):
-            self._children[node] = children
+            self._alive(node, board, left, children)
             return True
         self._dead.add(node)
         return False
 
-    def _visit_every_order(self, start: _Node) -> None:
+    def _visit_every_order(self, node: _Node, board: Board) -> None:
         """Ludii's ruleset: any number left that can move now may be played next.
 
         A node where no number left can move ends the play (its numbers are lost), so no
         path is pruned: there is no obligation that a later step could fail.
         """
-        stack = [start]
+        stack = [(node, board, self.numbers)]
         while stack:
-            node = stack.pop()
+            node, board, left = stack.pop()
             if node in self._children:
                 continue
-            board, left = node
             children: list[tuple[int, int, _Node]] = []
             if max(board) > 0:
-                for index, number in enumerate(left):
-                    if number in left[:index]:
-                        continue
-                    rest = left[:index] + left[index + 1 :]
-                    children += [
-                        (source, target, (apply_step(board, source, target), rest))
-                        for source, target in self._steps_of(board, number)
-                    ]
-            self._children[node] = children
-            stack += [child for _, _, child in children]
+                for number, rest, numbers_change in self._ways[left]:
+                    for source, target in self._steps_of(board, number):
+                        child = _child(node + numbers_change, board, source, target)
+                        children.append((source, target, child))
+                        stack.append((child, apply_step(board, source, target), rest))
+            self._alive(node, board, left, children)
 
     @property
     def plays(self) -> tuple[Play, ...]:
@@ -263,8 +332,8 @@ class PlayTree:
         """The single moves (one number each) that keep ``board`` on the way to a legal play."""
         unview = self._from_view
         return {
-            Move(source, target): unview(child[0])
-            for node in self._by_board.get(self._to_view(tuple(board)), ())
+            Move(source, target): unview(self._boards[child])
+            for node, _ in self._by_board.get(self._to_view(tuple(board)), ())
             for source, target, child in self._children[node]
         }
 
@@ -274,7 +343,8 @@ class PlayTree:
         The checker may use one number or several in a row, each intermediate point open.
         """
         found: set[int] = set()
-        frontier = [(node, source) for node in self._by_board.get(self._to_view(tuple(board)), ())]
+        nodes = self._by_board.get(self._to_view(tuple(board)), ())
+        frontier = [(node, source) for node, _ in nodes]
         seen: set[tuple[_Node, int]] = set()
         while frontier:
             node, point = frontier.pop()
