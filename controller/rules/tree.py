@@ -22,6 +22,7 @@ only when none can, so every node of the walk is on the way to a legal play.
 from __future__ import annotations
 
 import functools
+import gc
 from collections.abc import Callable, Iterable
 
 from controller.rules.board import Board, Player, check_board, flip
@@ -132,7 +133,7 @@ class PlayTree:
         self, board: Board, player: Player, dice: Iterable[int], *, variant: Variant = BACKGAMMON
     ) -> None:
         self.dice: tuple[int, int] | None = check_dice(dice)
-        self._build(check_board(board), player, variant.moves_of(self.dice), variant)
+        self._build_paused(check_board(board), player, variant.moves_of(self.dice), variant)
 
     @classmethod
     def of_numbers(
@@ -152,8 +153,26 @@ class PlayTree:
             raise InvalidDiceError(f"at most four numbers are played, got {list(ordered)!r}")
         tree = cls.__new__(cls)
         tree.dice = None
-        tree._build(check_board(board), player, ordered, variant)
+        tree._build_paused(check_board(board), player, ordered, variant)
         return tree
+
+    def _build_paused(
+        self, board: Board, player: Player, numbers: tuple[int, ...], variant: Variant
+    ) -> None:
+        """:meth:`_build` with the cyclic garbage collector paused (if it runs).
+
+        Why: a big double makes some 15,000 containers that form no cycle, and each
+        700 made start a collection that walks them again, and now and then the whole
+        heap: a fifth of the build, and more in a process holding much (the service).
+        """
+        if not gc.isenabled():
+            self._build(board, player, numbers, variant)
+            return
+        gc.disable()
+        try:
+            self._build(board, player, numbers, variant)
+        finally:
+            gc.enable()
 
     def _build(
         self, board: Board, player: Player, numbers: tuple[int, ...], variant: Variant
