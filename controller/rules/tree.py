@@ -45,20 +45,16 @@ __all__ = ["PlayTree"]
 
 _Node = int
 """A node of the tree as one exact integer: its board's counts and the numbers still to
-play, as their differences from the start's (0), in fields of a few bits. A step changes
-it by a few additions (:func:`_child`), so a child already met is found without making
-its board: most of a big double's edges lead to one. Exact: no field's difference
-reaches its base (30 checkers against 32, 15 codes against 16)."""
+play, as their differences from the start's (0). A step changes it by a few additions
+(:func:`_child`), so a child already met is found without making its board: most of a
+big double's edges lead to one. Exact: a count's difference (30 at most) never reaches
+its field's base (32), and the numbers left are coded above every count."""
 
-_NUMBERS_BITS = 4
-"""The low bits of a node: which numbers are left (a multiset of four numbers has 16
-sub-multisets)."""
-
-_COUNT_BITS = 5
-"""The bits of one location's count, offset by 16 (from -15 to 15)."""
-
-_UNIT = tuple(1 << (_NUMBERS_BITS + _COUNT_BITS * index) for index in range(BAR + 1))
+_UNIT = tuple(1 << (5 * index) for index in range(BAR + 1))
 """What one more checker on each index of the view adds to a node."""
+
+_NUMBERS_SHIFT = 5 * (BAR + 1)
+"""Where a node codes the numbers left: above the counts."""
 
 
 def _child(node: _Node, view: Board, source: int, target: int) -> _Node:
@@ -94,8 +90,7 @@ def _numbers_left(numbers: _Left) -> _Ways:
             if rest not in codes:
                 codes[rest] = len(codes)
                 pending.append(rest)
-            ways[left].append((number, rest, codes[rest] - codes[left]))
-    assert len(codes) <= 1 << _NUMBERS_BITS, numbers  # of_numbers takes four at most
+            ways[left].append((number, rest, (codes[rest] - codes[left]) << _NUMBERS_SHIFT))
     return ways
 
 
@@ -143,14 +138,11 @@ class PlayTree:
 
         Raises:
             InvalidPositionError: if ``board`` is not a possible board.
-            InvalidDiceError: if a number is not from 1 to 6, or there are more than four
-                (a roll gives four at most; a node keeps which are left in four bits).
+            InvalidDiceError: if a number is not from 1 to 6.
         """
         ordered = tuple(sorted(numbers, reverse=True))
         if any(not isinstance(n, int) or not 1 <= n <= 6 for n in ordered):
             raise InvalidDiceError(f"numbers must be from 1 to 6, got {list(ordered)!r}")
-        if len(ordered) > 4:
-            raise InvalidDiceError(f"at most four numbers are played, got {list(ordered)!r}")
         tree = cls.__new__(cls)
         tree.dice = None
         tree._build_paused(check_board(board), player, ordered, variant)

@@ -183,13 +183,6 @@ def test_numbers_must_be_1_to_6() -> None:
         PlayTree.of_numbers(START, 0, (7,), JACQUET)
 
 
-def test_at_most_four_numbers_are_played() -> None:
-    with pytest.raises(
-        InvalidDiceError, match=r"at most four numbers are played, got \[5, 4, 3, 2, 1\]"
-    ):
-        PlayTree.of_numbers(START, 0, (1, 2, 3, 4, 5), JACQUET)
-
-
 def _jacquet_turns(seed: int, variant: Variant) -> list[JacquetTurn]:
     game = play_jacquet_game(random.Random(seed), variant)
     return [item.turn for item in game if isinstance(item, JacquetPlayed)]
