@@ -38,7 +38,15 @@ from controller.rules.plays import (
     legal_plays,
     plays_of_numbers,
 )
-from controller.rules.search import BAR, OFF, _highest, apply_step, search, single_steps
+from controller.rules.search import (
+    BAR,
+    OFF,
+    Steps,
+    _highest,
+    apply_step,
+    search,
+    single_steps,
+)
 from controller.rules.variants import BACKGAMMON, Unplayable, Variant
 
 __all__ = ["PlayTree"]
@@ -111,11 +119,13 @@ class PlayTree:
         "_by_board",
         "_children",
         "_dead",
+        "_finals",
         "_from_view",
         "_plays",
         "_results",
         "_steps_of",
         "_to_view",
+        "_top",
         "_ways",
         "board",
         "dice",
@@ -182,11 +192,24 @@ class PlayTree:
         if variant.is_backgammon_movement and self.dice is not None:
             self._to_view = self._from_view = _flipper(player)
             view = self._to_view(board)
-            # The search's results, made into plays only when asked: a big double has
-            # hundreds, and a referee asks for the one the player made.
+            # The results, made into plays only when asked: a big double has hundreds,
+            # and a referee asks for the one the player made.
+            self._top = 24 if view[BAR] > 0 else _highest(view)  # as the search's scan
+            self._results: dict[Board, Steps] = {}
+            if self.dice[0] != self.dice[1] and self._top > 6:
+                # Every order of two different dice is walked anyway: when one plays both,
+                # the walk finds the results, in the search's order (search_by_scan). A
+                # checker outside home: no play of one die ends where a play of both does
+                # (that takes bearing off with a die too high, after all came home).
+                self._finals = None
+                self._visit(0, view, numbers, ())
+                if self._results:
+                    return
+                self._children, self._boards, self._by_board = {}, {}, {}
+                self._dead = set()
             self._results = search(view, self.dice)
-            top = 24 if view[BAR] > 0 else _highest(view)  # as the search's scan
-            self._visit(0, view, numbers, set(self._results) or {view}, top)
+            self._finals = set(self._results) or {view}
+            self._visit(0, view, numbers, ())
             return
         self._steps_of = _general_steps(variant)
         self._to_view = lambda layout: _to_view(layout, player, variant)
@@ -211,21 +234,18 @@ class PlayTree:
         self._boards[node] = board
         self._by_board.setdefault(board, []).append((node, left))
 
-    def _visit(
-        self,
-        node: _Node,
-        board: Board,
-        left: _Left,
-        finals: set[Board],
-        top: int,
-    ) -> bool:
-        """Record the legal children of ``node``; whether a legal play goes through it.
+    def _visit(self, node: _Node, board: Board, left: _Left, path: Steps) -> bool:
+        """Record the legal children of ``node``, reached by ``path``; whether a legal play
+        goes through it.
 
         Both answers are remembered: a dead end reached again by another order of the same
         moves is not explored again (a 1-1 reaches most nodes by many paths). A child's
         node is found from its parent's by a few additions, and its board made only the
-        first time it is met; a last move's child is a legal play's end or nothing.
+        first time it is met; a last move's child is a legal play's end or nothing. With
+        no finals known (two different dice), every last move ends a legal play, and the
+        first path to each end is kept as the search keeps it.
         """
+        finals, top = self._finals, self._top
         children = []
         known = self._children
         dead = self._dead
@@ -236,17 +256,21 @@ class PlayTree:
                     children.append((source, target, child))
                 elif rest:
                     if child not in dead and self._visit(
-                        child, apply_step(board, source, target), rest, finals, top
+                        child, apply_step(board, source, target), rest, (*path, (source, target))
                     ):
                         children.append((source, target, child))
                 elif child not in dead:  # a last move: it ends a legal play or nothing
                     after = apply_step(board, source, target)
-                    if after in finals:
+                    if finals is None:
+                        self._results[after] = (*path, (source, target))
+                        self._alive(child, after, rest, [])
+                        children.append((source, target, child))
+                    elif after in finals:
                         self._alive(child, after, rest, [])
                         children.append((source, target, child))
                     else:
                         dead.add(child)
-        if children or board in finals:
+        if children or (finals is not None and board in finals):
             self._alive(node, board, left, children)
             return True
         dead.add(node)
