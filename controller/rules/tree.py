@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import functools
 import gc
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 
 from controller.rules.board import Board, Player, check_board, flip
 from controller.rules.errors import InvalidDiceError
@@ -43,6 +43,7 @@ from controller.rules.search import (
     OFF,
     Steps,
     _highest,
+    _inserted,
     apply_step,
     search,
     single_steps,
@@ -65,15 +66,24 @@ _NUMBERS_SHIFT = 5 * (BAR + 1)
 """Where a node codes the numbers left: above the counts."""
 
 
+_HIT = tuple(2 * unit - _UNIT[0] for unit in _UNIT)
+"""What hitting a blot on each index adds to a node: the mover's checker replaces it, and
+it goes to the opponent's bar (index 0)."""
+
+_Edge = tuple[int, int, _Node]
+"""A step to a child: its source, its target, the child."""
+
+_NO_CHILDREN: tuple[_Edge, ...] = ()
+"""The children of a legal play's end."""
+
+
 def _child(node: _Node, view: Board, source: int, target: int) -> _Node:
     """The node after one step of ``view`` (:func:`~controller.rules.search.apply_step`),
     with the same numbers left."""
     node -= _UNIT[source]
     if target == OFF:
         return node
-    if view[target] == -1:  # a blot hit: to the opponent's bar
-        return node + 2 * _UNIT[target] - _UNIT[0]
-    return node + _UNIT[target]
+    return node + (_HIT[target] if view[target] == -1 else _UNIT[target])
 
 
 _Left = tuple[int, ...]
@@ -123,6 +133,7 @@ class PlayTree:
         "_from_view",
         "_plays",
         "_results",
+        "_start",
         "_steps_of",
         "_to_view",
         "_top",
@@ -184,14 +195,14 @@ class PlayTree:
         self.numbers = numbers
         self.variant = variant
         self._ways = _numbers_left(numbers)
-        self._children: dict[_Node, list[tuple[int, int, _Node]]] = {}
+        self._children: dict[_Node, Sequence[_Edge]] = {}
         self._boards: dict[_Node, Board] = {}
         self._dead: set[_Node] = set()
         self._by_board: dict[Board, list[tuple[_Node, _Left]]] = {}
         self._plays: dict[Board, Play] | None = None
         if variant.is_backgammon_movement and self.dice is not None:
             self._to_view = self._from_view = _flipper(player)
-            view = self._to_view(board)
+            view = self._start = self._to_view(board)
             # The results, made into plays only when asked: a big double has hundreds,
             # and a referee asks for the one the player made.
             self._top = 24 if view[BAR] > 0 else _highest(view)  # as the search's scan
@@ -202,14 +213,14 @@ class PlayTree:
                 # checker outside home: no play of one die ends where a play of both does
                 # (that takes bearing off with a die too high, after all came home).
                 self._finals = None
-                self._visit(0, view, numbers, ())
+                self._visit(0, view, numbers, (), self._plain_moves(view))
                 if self._results:
                     return
                 self._children, self._boards, self._by_board = {}, {}, {}
                 self._dead = set()
             self._results = search(view, self.dice)
             self._finals = set(self._results) or {view}
-            self._visit(0, view, numbers, ())
+            self._visit(0, view, numbers, (), self._plain_moves(view))
             return
         self._steps_of = _general_steps(variant)
         self._to_view = lambda layout: _to_view(layout, player, variant)
@@ -226,15 +237,30 @@ class PlayTree:
             }
             self._visit_variant(0, view, numbers, ends)
 
-    def _alive(
-        self, node: _Node, board: Board, left: _Left, children: list[tuple[int, int, _Node]]
-    ) -> None:
+    def _alive(self, node: _Node, board: Board, left: _Left, children: Sequence[_Edge]) -> None:
         """Record ``node``, on the way to a legal play, and its children that are too."""
         self._children[node] = children
         self._boards[node] = board
         self._by_board.setdefault(board, []).append((node, left))
 
-    def _visit(self, node: _Node, board: Board, left: _Left, path: Steps) -> bool:
+    def _plain_moves(self, view: Board) -> _Moves | None:
+        """Each number's moves at the start, when a node's moves follow from its parent's
+        (:func:`_moves_after`): nothing on the bar, and as many checkers outside home as
+        numbers, so none is borne off during the play (the search's fast paths' rule)."""
+        if view[BAR] > 0 or sum(n for n in view[7:BAR] if n > 0) < len(self.numbers):
+            return None
+        return {
+            number: [
+                (s, s - number)
+                for s in range(24, number, -1)
+                if view[s] > 0 and view[s - number] >= -1
+            ]
+            for number, _, _ in self._ways[self.numbers]
+        }
+
+    def _visit(
+        self, node: _Node, board: Board, left: _Left, path: Steps, moves: _Moves | None
+    ) -> bool:
         """Record the legal children of ``node``, reached by ``path``; whether a legal play
         goes through it.
 
@@ -243,33 +269,42 @@ class PlayTree:
         node is found from its parent's by a few additions, and its board made only the
         first time it is met; a last move's child is a legal play's end or nothing. With
         no finals known (two different dice), every last move ends a legal play, and the
-        first path to each end is kept as the search keeps it.
+        first path to each end is kept as the search keeps it. ``moves``: each number's
+        moves from ``board`` when they follow from its parent's (:meth:`_plain_moves`).
         """
         finals, top = self._finals, self._top
         children = []
-        known = self._children
-        dead = self._dead
+        known, dead, unit, hit = self._children, self._dead, _UNIT, _HIT
         for number, rest, numbers_change in self._ways[left]:
-            for source, target in single_steps(board, number, top):
-                child = _child(node + numbers_change, board, source, target)
+            moved = node + numbers_change
+            steps = single_steps(board, number, top) if moves is None else moves[number]
+            for step in steps:
+                source, target = step
+                child = moved - unit[source]  # :func:`_child`, inline: once an edge
+                if target != OFF:
+                    child += hit[target] if board[target] == -1 else unit[target]
                 if child in known:
                     children.append((source, target, child))
-                elif rest:
-                    if child not in dead and self._visit(
-                        child, apply_step(board, source, target), rest, (*path, (source, target))
-                    ):
-                        children.append((source, target, child))
-                elif child not in dead:  # a last move: it ends a legal play or nothing
-                    after = apply_step(board, source, target)
-                    if finals is None:
-                        self._results[after] = (*path, (source, target))
-                        self._alive(child, after, rest, [])
-                        children.append((source, target, child))
-                    elif after in finals:
-                        self._alive(child, after, rest, [])
-                        children.append((source, target, child))
-                    else:
-                        dead.add(child)
+                    continue
+                if child in dead:
+                    continue
+                after = apply_step(board, source, target)
+                if rest:
+                    follow = moves and {
+                        n: _moves_after(moves[n], board, self._start, step, n)
+                        for n, _, _ in self._ways[rest]
+                    }
+                    if not self._visit(child, after, rest, (*path, step), follow):
+                        continue
+                elif finals is None:  # a last move: it ends a legal play or nothing
+                    self._results[after] = (*path, step)
+                    self._alive(child, after, rest, _NO_CHILDREN)
+                elif after in finals:
+                    self._alive(child, after, rest, _NO_CHILDREN)
+                else:
+                    dead.add(child)
+                    continue
+                children.append((source, target, child))
         if children or (finals is not None and board in finals):
             self._alive(node, board, left, children)
             return True
@@ -310,7 +345,7 @@ class PlayTree:
             node, board, left = stack.pop()
             if node in self._children:
                 continue
-            children: list[tuple[int, int, _Node]] = []
+            children: list[_Edge] = []
             if max(board) > 0:
                 for number, rest, numbers_change in self._ways[left]:
                     for source, target in self._steps_of(board, number):
@@ -390,6 +425,27 @@ class PlayTree:
                         seen.add((child, target))
                         frontier.append((child, target))
         return frozenset(found)
+
+
+_Moves = dict[int, list[tuple[int, int]]]
+"""Each number's moves from a board, sources from the highest down."""
+
+
+def _moves_after(
+    moves: list[tuple[int, int]], board: Board, start: Board, step: tuple[int, int], number: int
+) -> list[tuple[int, int]]:
+    """The moves of ``number`` after ``step`` on ``board``, from ``moves`` before it.
+
+    As in :func:`~controller.rules.search._search_plain`: with nothing on the bar and no
+    bearing off, a step changes the sources only at its ends (its source may lose its last
+    checker, its target becomes one), and which points are open (``start``'s) not at all.
+    """
+    source, target = step
+    if board[source] == 1:
+        moves = [move for move in moves if move[0] != source]
+    if board[target] <= 0 and target > number and start[target - number] >= -1:
+        moves = _inserted(moves, (target, target - number))
+    return moves
 
 
 def _flipper(player: Player) -> Callable[[Board], Board]:
