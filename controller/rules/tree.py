@@ -137,6 +137,7 @@ class PlayTree:
         "_steps_of",
         "_to_view",
         "_top",
+        "_unsure",
         "_ways",
         "board",
         "dice",
@@ -207,14 +208,14 @@ class PlayTree:
             # and a referee asks for the one the player made.
             self._top = 24 if view[BAR] > 0 else _highest(view)  # as the search's scan
             self._results: dict[Board, Steps] = {}
-            if self.dice[0] != self.dice[1] and self._top > 6:
+            if self.dice[0] != self.dice[1]:
                 # Every order of two different dice is walked anyway: when one plays both,
-                # the walk finds the results, in the search's order (search_by_scan). A
-                # checker outside home: no play of one die ends where a play of both does
-                # (that takes bearing off with a die too high, after all came home).
+                # the walk finds the results, in the search's order (search_by_scan).
                 self._finals = None
+                self._unsure: list[tuple[_Node, tuple[int, int], _Left]] = []
                 self._visit(0, view, numbers, (), self._plain_moves(view))
                 if self._results:
+                    self._end_early(view)
                     return
                 self._children, self._boards, self._by_board = {}, {}, {}
                 self._dead = set()
@@ -242,6 +243,23 @@ class PlayTree:
         self._children[node] = children
         self._boards[node] = board
         self._by_board.setdefault(board, []).append((node, left))
+
+    def _end_early(self, view: Board) -> None:
+        """Add the steps of one die that end where a play of both dice does, found by the
+        walk of two different dice only once it is over.
+
+        Bearing off a checker with a die too high may leave no number to play the other
+        die with, on a board that the other order reaches with both (one checker on 4,
+        4-1: 4/off, or 4/3/off).
+        """
+        start = self._children[0]
+        assert isinstance(start, list)
+        for node, step, rest in self._unsure:
+            board = apply_step(view, *step)
+            if board in self._results:
+                self._dead.discard(node)
+                self._alive(node, board, rest, _NO_CHILDREN)
+                start.append((*step, node))
 
     def _plain_moves(self, view: Board) -> _Moves | None:
         """Each number's moves at the start, when a node's moves follow from its parent's
@@ -295,6 +313,8 @@ class PlayTree:
                         for n, _, _ in self._ways[rest]
                     }
                     if not self._visit(child, after, rest, (*path, step), follow):
+                        if finals is None:  # it may end a play found later (_end_early)
+                            self._unsure.append((child, step, rest))
                         continue
                 elif finals is None:  # a last move: it ends a legal play or nothing
                     self._results[after] = (*path, step)
