@@ -18,6 +18,7 @@ than finding it.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import TypeVar
 
 from controller.rules.board import Board
 
@@ -26,6 +27,7 @@ __all__ = [
     "OFF",
     "Steps",
     "apply_step",
+    "inserted",
     "search",
     "search_by_scan",
     "single_steps",
@@ -233,7 +235,7 @@ def _search_plain(view: Board, high: int, low: int, frame: _Frame) -> dict[Board
         follow_ups = lows if view[source] > 1 else [m for m in lows if m[0] != source]
         if view[target] <= 0 and target > low and view[target - low] >= -1:
             # The same checker moving on: a new source, where a scan of ``after`` lists it.
-            follow_ups = _inserted(follow_ups, (target, target - low))
+            follow_ups = inserted(follow_ups, (target, target - low))
         _add_leaves(found, after, frame, (step,), follow_ups)
     # The same checker moving on after the low die: the only new results low first.
     goes_on = [
@@ -271,7 +273,7 @@ def _search_plain_double(view: Board, die: int, frame: _Frame) -> dict[Board, St
                 source, target = step
                 rest = candidates[index:] if board[source] > 1 else candidates[index + 1 :]
                 if board[target] <= 0 and target > die and view[target - die] >= -1:
-                    rest = _inserted(rest, (target, target - die))  # a new source below
+                    rest = inserted(rest, (target, target - die))  # a new source below
                 stack.append((child, (*steps, step), rest))
         elif len(steps) >= best:
             if len(steps) > best:
@@ -280,7 +282,10 @@ def _search_plain_double(view: Board, die: int, frame: _Frame) -> dict[Board, St
     return found if best else {}
 
 
-def _inserted(moves: list[tuple[int, int]], move: tuple[int, int]) -> list[tuple[int, int]]:
+_Step = TypeVar("_Step", bound=tuple[int, int])
+
+
+def inserted(moves: list[_Step], move: _Step) -> list[_Step]:
     """``moves`` (sources from the highest down) with ``move`` at its source's place."""
     place = 0
     while place < len(moves) and moves[place][0] > move[0]:

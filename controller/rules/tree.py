@@ -43,8 +43,8 @@ from controller.rules.search import (
     OFF,
     Steps,
     _highest,
-    _inserted,
     apply_step,
+    inserted,
     search,
     single_steps,
 )
@@ -464,7 +464,7 @@ def _moves_after(
     if board[source] == 1:
         moves = [move for move in moves if move[0] != source]
     if board[target] <= 0 and target > number and start[target - number] >= -1:
-        moves = _inserted(moves, (target, target - number))
+        moves = inserted(moves, (target, target - number))
     return moves
 
 
