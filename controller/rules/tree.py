@@ -292,15 +292,13 @@ class PlayTree:
         """
         finals, top = self._finals, self._top
         children = []
-        known, dead, unit, hit = self._children, self._dead, _UNIT, _HIT
+        known, dead = self._children, self._dead
         for number, rest, numbers_change in self._ways[left]:
             moved = node + numbers_change
             steps = single_steps(board, number, top) if moves is None else moves[number]
             for step in steps:
                 source, target = step
-                child = moved - unit[source]  # :func:`_child`, inline: once an edge
-                if target != OFF:
-                    child += hit[target] if board[target] == -1 else unit[target]
+                child = _child(moved, board, source, target)
                 if child in known:
                     children.append((source, target, child))
                     continue
