@@ -55,7 +55,6 @@ from controller.rules import (
     RulesError,
     Variant,
     WinKind,
-    legal_plays,
 )
 from controller.rules.variants import BACKGAMMON, Scoring
 from hardware.board.scene import Colour, Lamp, Pattern, Scene
@@ -425,8 +424,7 @@ class Flow:
     ) -> tuple[Flow, list[recorded.Event]]:
         end = turn.end
         assert end is not None and turn.dice is not None
-        plays = legal_plays(turn.before, turn.player, turn.dice)
-        flow = self.fold(events, play_event(turn, end.board, plays))
+        flow = self.fold(events, play_event(turn, end.board))
         if flow.snapshot.pending is not None:
             return flow.end_game(events)
         cube = flow.cube

@@ -38,7 +38,6 @@ from controller.referee import (
     Phase,
     PositionCorrected,
     TurnState,
-    jacquet_playing,
     jacquet_state,
 )
 from controller.rules import JacquetTurn, Player, WinKind
@@ -156,12 +155,11 @@ def _end_turn(
     flow: Flow, turn: TurnState, events: list[recorded.Event]
 ) -> tuple[Flow, list[recorded.Event]]:
     end = turn.end
-    playing = jacquet_playing(turn)
-    assert end is not None and turn.dice is not None and playing is not None
+    assert end is not None and turn.dice is not None
     if end.declined:
         flow = flow.fold(events, recorded.Declined(turn.player))
     else:
-        flow = flow.fold(events, play_event(turn, end.board, playing.plays()))
+        flow = flow.fold(events, play_event(turn, end.board))
     if flow.snapshot.pending is not None:
         return flow.end_game(events)
     following = turn.next_turn()

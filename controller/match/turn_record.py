@@ -37,13 +37,14 @@ def canonical_notation(before: Board, player: Player, dice: tuple[int, int], aft
     return play.notation
 
 
-def play_event(
-    turn: TurnState, after: Board, plays: Iterable[Play]
-) -> recorded.Played | recorded.IllegalPlayAccepted:
-    """The record of the turn's play, ending on ``after``: the first of the legal ``plays``
-    that reaches it (its notation the canonical one), else the illegal play accepted."""
-    assert turn.dice is not None
-    play = _reaching(plays, after)
+def play_event(turn: TurnState, after: Board) -> recorded.Played | recorded.IllegalPlayAccepted:
+    """The record of the turn's play, ending on ``after``: the legal play that reaches it
+    (its notation the canonical one), else the illegal play accepted.
+
+    The play is the referee's tree's: built once for the roll, it is not searched again.
+    """
+    assert turn.dice is not None and turn.judge is not None
+    play = turn.judge.tree.play_for(after)
     if play is None:
         return recorded.IllegalPlayAccepted(turn.player, turn.dice, turn.before, after)
     return recorded.Played(turn.player, turn.dice, play.notation, after)
@@ -98,4 +99,3 @@ def ended_event(result: GameResult) -> recorded.GameEnded:
 def dice_changed(old: tuple[int, int] | None, new: tuple[int, int] | None) -> bool:
     """Whether ``new`` dice replace ``old`` ones (None: the dice were taken back)."""
     return new is not None and (old is None or sorted(old) != sorted(new))
-

@@ -21,7 +21,9 @@ only when none can, so every node of the walk is on the way to a legal play.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+import functools
+import gc
+from collections.abc import Callable, Iterable, Sequence
 
 from controller.rules.board import Board, Player, check_board, flip
 from controller.rules.errors import InvalidDiceError
@@ -36,13 +38,78 @@ from controller.rules.plays import (
     legal_plays,
     plays_of_numbers,
 )
-from controller.rules.search import BAR, _highest, apply_step, search, single_steps
+from controller.rules.search import (
+    BAR,
+    OFF,
+    Steps,
+    _highest,
+    apply_step,
+    inserted,
+    search,
+    single_steps,
+)
 from controller.rules.variants import BACKGAMMON, Unplayable, Variant
 
 __all__ = ["PlayTree"]
 
-_Node = tuple[Board, tuple[int, ...]]
-"""A board in the mover's view and the numbers still to play, highest first."""
+_Node = int
+"""A node of the tree as one exact integer: its board's counts and the numbers still to
+play, as their differences from the start's (0). A step changes it by a few additions
+(:func:`_child`), so a child already met is found without making its board: most of a
+big double's edges lead to one. Exact: a count's difference (30 at most) never reaches
+its field's base (32), and the numbers left are coded above every count."""
+
+_UNIT = tuple(1 << (5 * index) for index in range(BAR + 1))
+"""What one more checker on each index of the view adds to a node."""
+
+_NUMBERS_SHIFT = 5 * (BAR + 1)
+"""Where a node codes the numbers left: above the counts."""
+
+
+_HIT = tuple(2 * unit - _UNIT[0] for unit in _UNIT)
+"""What hitting a blot on each index adds to a node: the mover's checker replaces it, and
+it goes to the opponent's bar (index 0)."""
+
+_Edge = tuple[int, int, _Node]
+"""A step to a child: its source, its target, the child."""
+
+_NO_CHILDREN: tuple[_Edge, ...] = ()
+"""The children of a legal play's end."""
+
+
+def _child(node: _Node, view: Board, source: int, target: int) -> _Node:
+    """The node after one step of ``view`` (:func:`~controller.rules.search.apply_step`),
+    with the same numbers left."""
+    node -= _UNIT[source]
+    if target == OFF:
+        return node
+    return node + (_HIT[target] if view[target] == -1 else _UNIT[target])
+
+
+_Left = tuple[int, ...]
+_Ways = dict[_Left, list[tuple[int, _Left, int]]]
+"""For each numbers left (highest first), each distinct number that may be played next,
+the numbers then left, and what playing it adds to a node."""
+
+
+@functools.cache
+def _numbers_left(numbers: _Left) -> _Ways:
+    """Every multiset of ``numbers`` left as play goes on, and the ways on from each."""
+    codes = {numbers: 0}
+    ways: _Ways = {}
+    pending = [numbers]
+    while pending:
+        left = pending.pop()
+        ways[left] = []
+        for index, number in enumerate(left):
+            if number in left[:index]:
+                continue
+            rest = left[:index] + left[index + 1 :]
+            if rest not in codes:
+                codes[rest] = len(codes)
+                pending.append(rest)
+            ways[left].append((number, rest, (codes[rest] - codes[left]) << _NUMBERS_SHIFT))
+    return ways
 
 
 class PlayTree:
@@ -58,14 +125,20 @@ class PlayTree:
     """
 
     __slots__ = (
+        "_boards",
         "_by_board",
         "_children",
         "_dead",
+        "_finals",
         "_from_view",
         "_plays",
         "_results",
+        "_start",
         "_steps_of",
         "_to_view",
+        "_top",
+        "_unsure",
+        "_ways",
         "board",
         "dice",
         "numbers",
@@ -77,7 +150,7 @@ class PlayTree:
         self, board: Board, player: Player, dice: Iterable[int], *, variant: Variant = BACKGAMMON
     ) -> None:
         self.dice: tuple[int, int] | None = check_dice(dice)
-        self._build(check_board(board), player, variant.moves_of(self.dice), variant)
+        self._build_paused(check_board(board), player, variant.moves_of(self.dice), variant)
 
     @classmethod
     def of_numbers(
@@ -94,8 +167,26 @@ class PlayTree:
             raise InvalidDiceError(f"numbers must be from 1 to 6, got {list(ordered)!r}")
         tree = cls.__new__(cls)
         tree.dice = None
-        tree._build(check_board(board), player, ordered, variant)
+        tree._build_paused(check_board(board), player, ordered, variant)
         return tree
+
+    def _build_paused(
+        self, board: Board, player: Player, numbers: tuple[int, ...], variant: Variant
+    ) -> None:
+        """:meth:`_build` with the cyclic garbage collector paused (if it runs).
+
+        Why: a big double makes some 15,000 containers that form no cycle, and each
+        700 made start a collection that walks them again, and now and then the whole
+        heap: a fifth of the build, and more in a process holding much (the service).
+        """
+        if not gc.isenabled():
+            self._build(board, player, numbers, variant)
+            return
+        gc.disable()
+        try:
+            self._build(board, player, numbers, variant)
+        finally:
+            gc.enable()
 
     def _build(
         self, board: Board, player: Player, numbers: tuple[int, ...], variant: Variant
@@ -104,116 +195,182 @@ class PlayTree:
         self.player = player
         self.numbers = numbers
         self.variant = variant
-        self._children: dict[_Node, list[tuple[int, int, _Node]]] = {}
+        self._ways = _numbers_left(numbers)
+        self._children: dict[_Node, Sequence[_Edge]] = {}
+        self._boards: dict[_Node, Board] = {}
         self._dead: set[_Node] = set()
+        self._by_board: dict[Board, list[tuple[_Node, _Left]]] = {}
         self._plays: dict[Board, Play] | None = None
         if variant.is_backgammon_movement and self.dice is not None:
             self._to_view = self._from_view = _flipper(player)
-            view = self._to_view(board)
-            # The search's results, made into plays only when asked: a big double has
-            # hundreds, and a referee asks for the one the player made.
+            view = self._start = self._to_view(board)
+            # The results, made into plays only when asked: a big double has hundreds,
+            # and a referee asks for the one the player made.
+            self._top = 24 if view[BAR] > 0 else _highest(view)  # as the search's scan
+            self._results: dict[Board, Steps] = {}
+            if self.dice[0] != self.dice[1]:
+                # Every order of two different dice is walked anyway: when one plays both,
+                # the walk finds the results, in the search's order (search_by_scan).
+                self._finals = None
+                self._unsure: list[tuple[_Node, tuple[int, int], _Left]] = []
+                self._visit(0, view, numbers, (), self._plain_moves(view))
+                if self._results:
+                    self._end_early(view)
+                    return
+                self._children, self._boards, self._by_board = {}, {}, {}
+                self._dead = set()
             self._results = search(view, self.dice)
-            top = 24 if view[BAR] > 0 else _highest(view)  # as the search's scan
-            self._visit((view, numbers), set(self._results) or {view}, top)
+            self._finals = set(self._results) or {view}
+            self._visit(0, view, numbers, (), self._plain_moves(view))
+            return
+        self._steps_of = _general_steps(variant)
+        self._to_view = lambda layout: _to_view(layout, player, variant)
+        self._from_view = lambda view: _from_view(view, player, variant)
+        plays = plays_of_numbers(board, player, numbers, variant)
+        self._plays = {play.result: play for play in plays}
+        view = self._to_view(board)
+        if variant.unplayable is Unplayable.LOST:
+            self._visit_every_order(0, view)
         else:
-            self._steps_of = _general_steps(variant)
-            self._to_view = lambda layout: _to_view(layout, player, variant)
-            self._from_view = lambda view: _from_view(view, player, variant)
-            plays = plays_of_numbers(board, player, numbers, variant)
-            self._plays = {play.result: play for play in plays}
-            start = (self._to_view(board), numbers)
-            if variant.unplayable is Unplayable.LOST:
-                self._visit_every_order(start)
-            else:
-                ends = {
-                    self._to_view(play.result): tuple(sorted(play.unused, reverse=True))
-                    for play in plays
-                }
-                self._visit_variant(start, ends)
-        self._by_board: dict[Board, list[_Node]] = {}
-        for node in self._children:
-            self._by_board.setdefault(node[0], []).append(node)
+            ends = {
+                self._to_view(play.result): tuple(sorted(play.unused, reverse=True))
+                for play in plays
+            }
+            self._visit_variant(0, view, numbers, ends)
 
-    def _visit(self, node: _Node, finals: set[Board], top: int) -> bool:
-        """Record the legal children of ``node``; whether a legal play goes through it.
+    def _alive(self, node: _Node, board: Board, left: _Left, children: Sequence[_Edge]) -> None:
+        """Record ``node``, on the way to a legal play, and its children that are too."""
+        self._children[node] = children
+        self._boards[node] = board
+        self._by_board.setdefault(board, []).append((node, left))
+
+    def _end_early(self, view: Board) -> None:
+        """Add the steps of one die that end where a play of both dice does, found by the
+        walk of two different dice only once it is over.
+
+        Bearing off a checker with a die too high may leave no number to play the other
+        die with, on a board that the other order reaches with both (one checker on 4,
+        4-1: 4/off, or 4/3/off).
+        """
+        start = self._children[0]
+        assert isinstance(start, list)
+        for node, step, rest in self._unsure:
+            board = apply_step(view, *step)
+            if board in self._results:
+                self._dead.discard(node)
+                self._alive(node, board, rest, _NO_CHILDREN)
+                start.append((*step, node))
+
+    def _plain_moves(self, view: Board) -> _Moves | None:
+        """Each number's moves at the start, when a node's moves follow from its parent's
+        (:func:`_moves_after`): nothing on the bar, and as many checkers outside home as
+        numbers, so none is borne off during the play (the search's fast paths' rule)."""
+        if view[BAR] > 0 or sum(n for n in view[7:BAR] if n > 0) < len(self.numbers):
+            return None
+        return {
+            number: [
+                (s, s - number)
+                for s in range(24, number, -1)
+                if view[s] > 0 and view[s - number] >= -1
+            ]
+            for number, _, _ in self._ways[self.numbers]
+        }
+
+    def _visit(
+        self, node: _Node, board: Board, left: _Left, path: Steps, moves: _Moves | None
+    ) -> bool:
+        """Record the legal children of ``node``, reached by ``path``; whether a legal play
+        goes through it.
 
         Both answers are remembered: a dead end reached again by another order of the same
-        moves is not explored again (a 1-1 reaches most nodes by many paths).
+        moves is not explored again (a 1-1 reaches most nodes by many paths). A child's
+        node is found from its parent's by a few additions, and its board made only the
+        first time it is met; a last move's child is a legal play's end or nothing. With
+        no finals known (two different dice), every last move ends a legal play, and the
+        first path to each end is kept as the search keeps it. ``moves``: each number's
+        moves from ``board`` when they follow from its parent's (:meth:`_plain_moves`).
         """
-        if node in self._children:
-            return True
-        if node in self._dead:
-            return False
-        board, left = node
+        finals, top = self._finals, self._top
         children = []
-        known = self._children
-        for index, die in enumerate(left):
-            if die in left[:index]:
-                continue
-            rest = left[:index] + left[index + 1 :]
-            for source, target in single_steps(board, die, top):
-                after = apply_step(board, source, target)
-                child = (after, rest)
-                if rest:
-                    if child in known or self._visit(child, finals, top):
-                        children.append((source, target, child))
-                elif after in finals:  # a last move: it ends a legal play or nothing
-                    known[child] = []
+        known, dead = self._children, self._dead
+        for number, rest, numbers_change in self._ways[left]:
+            moved = node + numbers_change
+            steps = single_steps(board, number, top) if moves is None else moves[number]
+            for step in steps:
+                source, target = step
+                child = _child(moved, board, source, target)
+                if child in known:
                     children.append((source, target, child))
-        if children or board in finals:
-            self._children[node] = children
+                    continue
+                if child in dead:
+                    continue
+                after = apply_step(board, source, target)
+                if rest:
+                    follow = moves and {
+                        n: _moves_after(moves[n], board, self._start, step, n)
+                        for n, _, _ in self._ways[rest]
+                    }
+                    if not self._visit(child, after, rest, (*path, step), follow):
+                        if finals is None:  # it may end a play found later (_end_early)
+                            self._unsure.append((child, step, rest))
+                        continue
+                elif finals is None:  # a last move: it ends a legal play or nothing
+                    self._results[after] = (*path, step)
+                    self._alive(child, after, rest, _NO_CHILDREN)
+                elif after in finals:
+                    self._alive(child, after, rest, _NO_CHILDREN)
+                else:
+                    dead.add(child)
+                    continue
+                children.append((source, target, child))
+        if children or (finals is not None and board in finals):
+            self._alive(node, board, left, children)
             return True
-        self._dead.add(node)
+        dead.add(node)
         return False
 
-    def _visit_variant(self, node: _Node, ends: dict[Board, tuple[int, ...]]) -> bool:
+    def _visit_variant(
+        self, node: _Node, board: Board, left: _Left, ends: dict[Board, tuple[int, ...]]
+    ) -> bool:
         """:meth:`_visit` for a variant: a play ends on a result with its unused numbers."""
-        if node in self._children:
-            return True
-        if node in self._dead:
-            return False
-        board, left = node
         children = []
         if max(board) > 0:  # rule 12: nothing is played once the last checker is off
-            for index, number in enumerate(left):
-                if number in left[:index]:
-                    continue
-                rest = left[:index] + left[index + 1 :]
+            for number, rest, numbers_change in self._ways[left]:
                 for source, target in self._steps_of(board, number):
-                    child = (apply_step(board, source, target), rest)
-                    if child in self._children or self._visit_variant(child, ends):
+                    child = _child(node + numbers_change, board, source, target)
+                    if child in self._children or (
+                        child not in self._dead
+                        and self._visit_variant(
+                            child, apply_step(board, source, target), rest, ends
+                        )
+                    ):
                         children.append((source, target, child))
         unused = ends.get(board)
         if children or (unused is not None and (unused == left or max(board) <= 0)):
-            self._children[node] = children
+            self._alive(node, board, left, children)
             return True
         self._dead.add(node)
         return False
 
-    def _visit_every_order(self, start: _Node) -> None:
+    def _visit_every_order(self, node: _Node, board: Board) -> None:
         """Ludii's ruleset: any number left that can move now may be played next.
 
         A node where no number left can move ends the play (its numbers are lost), so no
         path is pruned: there is no obligation that a later step could fail.
         """
-        stack = [start]
+        stack = [(node, board, self.numbers)]
         while stack:
-            node = stack.pop()
+            node, board, left = stack.pop()
             if node in self._children:
                 continue
-            board, left = node
-            children: list[tuple[int, int, _Node]] = []
+            children: list[_Edge] = []
             if max(board) > 0:
-                for index, number in enumerate(left):
-                    if number in left[:index]:
-                        continue
-                    rest = left[:index] + left[index + 1 :]
-                    children += [
-                        (source, target, (apply_step(board, source, target), rest))
-                        for source, target in self._steps_of(board, number)
-                    ]
-            self._children[node] = children
-            stack += [child for _, _, child in children]
+                for number, rest, numbers_change in self._ways[left]:
+                    for source, target in self._steps_of(board, number):
+                        child = _child(node + numbers_change, board, source, target)
+                        children.append((source, target, child))
+                        stack.append((child, apply_step(board, source, target), rest))
+            self._alive(node, board, left, children)
 
     @property
     def plays(self) -> tuple[Play, ...]:
@@ -263,8 +420,8 @@ class PlayTree:
         """The single moves (one number each) that keep ``board`` on the way to a legal play."""
         unview = self._from_view
         return {
-            Move(source, target): unview(child[0])
-            for node in self._by_board.get(self._to_view(tuple(board)), ())
+            Move(source, target): unview(self._boards[child])
+            for node, _ in self._by_board.get(self._to_view(tuple(board)), ())
             for source, target, child in self._children[node]
         }
 
@@ -274,7 +431,8 @@ class PlayTree:
         The checker may use one number or several in a row, each intermediate point open.
         """
         found: set[int] = set()
-        frontier = [(node, source) for node in self._by_board.get(self._to_view(tuple(board)), ())]
+        nodes = self._by_board.get(self._to_view(tuple(board)), ())
+        frontier = [(node, source) for node, _ in nodes]
         seen: set[tuple[_Node, int]] = set()
         while frontier:
             node, point = frontier.pop()
@@ -285,6 +443,27 @@ class PlayTree:
                         seen.add((child, target))
                         frontier.append((child, target))
         return frozenset(found)
+
+
+_Moves = dict[int, list[tuple[int, int]]]
+"""Each number's moves from a board, sources from the highest down."""
+
+
+def _moves_after(
+    moves: list[tuple[int, int]], board: Board, start: Board, step: tuple[int, int], number: int
+) -> list[tuple[int, int]]:
+    """The moves of ``number`` after ``step`` on ``board``, from ``moves`` before it.
+
+    As in :func:`~controller.rules.search._search_plain`: with nothing on the bar and no
+    bearing off, a step changes the sources only at its ends (its source may lose its last
+    checker, its target becomes one), and which points are open (``start``'s) not at all.
+    """
+    source, target = step
+    if board[source] == 1:
+        moves = [move for move in moves if move[0] != source]
+    if board[target] <= 0 and target > number and start[target - number] >= -1:
+        moves = inserted(moves, (target, target - number))
+    return moves
 
 
 def _flipper(player: Player) -> Callable[[Board], Board]:

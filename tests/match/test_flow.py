@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from controller import record
@@ -19,7 +21,10 @@ from controller.referee import (
     PositionCorrected,
     cells_from_board,
 )
-from controller.rules import START, Rules, legal_plays
+from controller.rules import START, Board, Rules, legal_plays
+from controller.rules import plays as plays_module
+from controller.rules import search as search_module
+from controller.rules import tree as tree_module
 
 
 def started(dice: tuple[int, int] = (3, 1)) -> Flow:
@@ -61,6 +66,34 @@ def test_a_legal_play_is_committed_by_lifting_the_dice_and_the_opponent_rolls() 
     assert flow.phase == "roll" and flow.turn is not None and flow.turn.player == 1
     flow, events = flow.on(DiceRolled((6, 2)))
     assert events == [record.Rolled(1, (6, 2))] and flow.phase == "moving"
+
+
+def test_a_roll_is_searched_once_by_the_referee_and_the_record_takes_its_play(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 18: the referee's tree is built once per roll and shared by the turn; the
+    play recorded at its end is the tree's, not a second search of every legal play."""
+    after = next(p.result for p in legal_plays(START, 0, (3, 1)) if p.notation == "8/5 6/5")
+    built: list[tuple[int, ...]] = []
+    searched: list[tuple[int, int]] = []
+    build = tree_module.PlayTree._build
+
+    def counted_build(tree: tree_module.PlayTree, *args: Any) -> None:
+        built.append(args[2])  # the numbers
+        build(tree, *args)
+
+    def counted_search(view: Board, dice: tuple[int, int], *, flipped: bool = False) -> object:
+        searched.append(dice)
+        return search_module.search(view, dice, flipped=flipped)
+
+    monkeypatch.setattr(tree_module.PlayTree, "_build", counted_build)
+    monkeypatch.setattr(plays_module, "search", counted_search)  # legal_plays, legal_results
+    flow = started((3, 1))
+    flow, _ = flow.on(BoardSeen(cells_from_board(after)))
+    flow, events = flow.on(DiceLifted())
+    assert events == [record.Played(0, (3, 1), "8/5 6/5", after)]
+    assert built == [(3, 1)]
+    assert searched == []
 
 
 def test_a_cocked_roll_is_rolled_again_and_records_nothing() -> None:

@@ -57,6 +57,17 @@ def test_a_step_that_leaves_the_higher_die_unplayed_is_not_partial() -> None:
     assert [play.notation for play in tree.plays] == ["13/7"]
 
 
+def test_bearing_off_the_last_checker_with_the_higher_die_ends_the_play_too() -> None:
+    # 4-1 with one checker left on 4: 4/off leaves no checker for the 1, on the board that
+    # 4/3/off reaches with both dice; both ways are on the way to that legal play.
+    board = board_of({4: 1}, {20: 15})
+    tree = PlayTree(board, 0, (4, 1))
+    done = board_of({}, {20: 15})
+    assert tree.dice_left(done) == {(1,), ()}
+    assert tree.destinations(board, 4) == {3, 0}
+    assert [play.notation for play in tree.plays] == ["4/off"]
+
+
 def test_positions_are_the_partial_boards() -> None:
     tree = PlayTree(START, 1, (6, 5))
     assert START in tree.positions
