@@ -422,7 +422,10 @@ class CubeState:
             raise IllegalActionError(
                 f"player {player} cannot roll: it is player {self.turn}'s turn"
             )
-        return replace(self, phase=CubePhase.ROLLED)
+        # The constructor, not replace(), which reads the fields at each call: a resume
+        # folds a roll and an end of turn for every play of the match.
+        return CubeState(self.rules, self.value, self.owner, self.turn, CubePhase.ROLLED,
+                         self.crawford)  # fmt: skip
 
     def end_turn(self, player: Player) -> CubeState:
         """``player`` finished moving: the opponent's turn starts, before their roll.
@@ -437,7 +440,8 @@ class CubeState:
             )
         if self.phase is not CubePhase.ROLLED:
             raise IllegalActionError(f"player {player} cannot end the turn: {self._phase_text()}")
-        return replace(self, turn=1 - player, phase=CubePhase.TO_ROLL)
+        return CubeState(self.rules, self.value, self.owner, 1 - player, CubePhase.TO_ROLL,
+                         self.crawford)  # fmt: skip
 
     def _phase_text(self) -> str:
         if self.phase is CubePhase.DOUBLED:
