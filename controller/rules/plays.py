@@ -46,6 +46,7 @@ __all__ = [
     "legal_plays",
     "legal_results",
     "plays_of_numbers",
+    "plays_of_results",
     "step_moves",
 ]
 
@@ -403,12 +404,22 @@ def legal_plays(
     if not variant.is_backgammon_movement:
         return plays_of_numbers(board, player, variant.moves_of(pair), variant)
     view = _view(board, player)
-    results = search(view, pair, flipped=player == 1)
-    numbers = variant.moves_of(pair)
+    return plays_of_results(
+        board, view, variant.moves_of(pair), search(view, pair, flipped=player == 1)
+    )
+
+
+def plays_of_results(
+    board: Board, view: Board, numbers: tuple[int, ...], results: dict[Board, Steps]
+) -> tuple[Play, ...]:
+    """The plays of a backgammon search's ``results`` (layout boards, each with the first
+    steps found on ``view``), ordered by resulting board; the empty play if there is none.
+    """
     if not results:
         return (Play((), board, numbers, view),)
     plays = [backgammon_play(view, numbers, result, steps) for result, steps in results.items()]
-    return tuple(sorted(plays, key=lambda play: play.result))
+    plays.sort(key=_by_result)
+    return tuple(plays)
 
 
 def backgammon_play(view: Board, numbers: tuple[int, ...], result: Board, steps: Steps) -> Play:

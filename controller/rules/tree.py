@@ -35,8 +35,8 @@ from controller.rules.plays import (
     _to_view,
     backgammon_play,
     check_dice,
-    legal_plays,
     plays_of_numbers,
+    plays_of_results,
 )
 from controller.rules.search import (
     BAR,
@@ -375,9 +375,10 @@ class PlayTree:
     @property
     def plays(self) -> tuple[Play, ...]:
         """The complete legal plays, one per distinct result (as :func:`legal_plays`)."""
-        if self._plays is None:
-            assert self.dice is not None
-            plays = legal_plays(self.board, self.player, self.dice)
+        if self._plays is None:  # backgammon: the plays of the results the tree found
+            unview = self._from_view
+            results = {unview(result): steps for result, steps in self._results.items()}
+            plays = plays_of_results(self.board, self._start, self.numbers, results)
             self._plays = {play.result: play for play in plays}
         return tuple(self._plays.values())
 

@@ -8,6 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from controller.rules import plays as plays_module
+from controller.rules import search as search_module
 from controller.rules.board import START, Board
 from controller.rules.errors import InvalidDiceError
 from controller.rules.jacquet import JacquetTurn
@@ -226,3 +228,23 @@ def test_plays_made_on_demand_are_those_of_legal_plays() -> None:
         assert fresh.play_for(board) == (expected[0] if stuck else None)  # none left as it was
         no_move += stuck
     assert no_move  # the cases include a roll that cannot move
+
+
+def test_the_tree_s_plays_are_the_legal_plays_without_a_second_search(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 18: a referee asking the tree for its plays (a forced play? the illegal play's
+    diagnosis) gets the plays of the results the tree found, not a new search."""
+    cases = golden_cases()[::10]
+    expected = [legal_plays(tuple(c["board"]), c["player"], tuple(c["dice"])) for c in cases]
+    searched: list[tuple[int, int]] = []
+
+    def counted(view: Board, dice: tuple[int, int], *, flipped: bool = False) -> object:
+        searched.append(dice)
+        return search_module.search(view, dice, flipped=flipped)
+
+    monkeypatch.setattr(plays_module, "search", counted)  # legal_plays and legal_results
+    for case, plays in zip(cases, expected, strict=True):
+        tree = PlayTree(tuple(case["board"]), case["player"], tuple(case["dice"]))
+        assert tree.plays == plays, case["id"]
+    assert searched == []
