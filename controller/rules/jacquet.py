@@ -18,7 +18,6 @@ Readings where JACQUET.md leaves a choice, documented here:
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass, replace
 
 from controller.rules.board import CHECKERS, Board, Player, borne_off, check_board
@@ -49,14 +48,6 @@ def jacquet_result(board: Board) -> JacquetResult | None:
         if off[player] == CHECKERS:
             return JacquetResult(player, 2 if off[1 - player] == 0 else 1)
     return None
-
-
-@functools.lru_cache(maxsize=64)
-def _plays(
-    board: Board, player: Player, numbers: tuple[int, ...], variant: Variant
-) -> tuple[Play, ...]:
-    """The plays of a turn, cached: a referee asks for them on every observation."""
-    return plays_of_numbers(board, player, numbers, variant)
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,7 +161,7 @@ class JacquetTurn:
         self._check_open()
         if not self.numbers:
             raise IllegalActionError(f"player {self.player} must throw the dice first")
-        return _plays(self.board, self.player, self.numbers, self.variant)
+        return plays_of_numbers(self.board, self.player, self.numbers, self.variant)
 
     def may_decline(self) -> bool:
         """Rule 11: handed numbers that can only be played by breaking a point may be declined.

@@ -445,7 +445,15 @@ def plays_of_numbers(
     Raises:
         InvalidPositionError: if ``board`` is not a possible board.
     """
-    board = check_board(board)
+    return _plays_of_numbers(check_board(board), player, tuple(numbers), variant)
+
+
+@functools.lru_cache(maxsize=64)
+def _plays_of_numbers(
+    board: Board, player: Player, numbers: tuple[int, ...], variant: Variant
+) -> tuple[Play, ...]:
+    """:func:`plays_of_numbers` of a checked board, cached: a variant's turn asks for its
+    plays on every observation, and its referee's tree once more."""
     to_view, from_view = _viewers(variant.tracks[player], player)
     view = to_view(board)
     results = _enumerate_variant(view, numbers, variant)

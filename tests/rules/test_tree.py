@@ -248,3 +248,24 @@ def test_the_tree_s_plays_are_the_legal_plays_without_a_second_search(
         tree = PlayTree(tuple(case["board"]), case["player"], tuple(case["dice"]))
         assert tree.plays == plays, case["id"]
     assert searched == []
+
+
+def test_a_jacquet_turn_and_its_tree_search_the_numbers_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The turn's plays (asked on every observation) and the referee's tree of the same
+    numbers share one search."""
+    turns = _jacquet_turns(7, JACQUET)[5:15]
+    searched: list[tuple[int, ...]] = []
+    enumerate_variant = plays_module._enumerate_variant
+
+    def counted(view: Board, numbers: tuple[int, ...], variant: Variant) -> object:
+        searched.append(numbers)
+        return enumerate_variant(view, numbers, variant)
+
+    monkeypatch.setattr(plays_module, "_enumerate_variant", counted)
+    for turn in turns:
+        for _ in range(3):
+            turn.plays()
+            PlayTree.of_numbers(turn.board, turn.player, turn.numbers, JACQUET)
+    assert searched == [turn.numbers for turn in turns]
