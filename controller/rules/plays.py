@@ -33,7 +33,7 @@ from controller.rules.search import (
     OFF,
     Steps,
     apply_step,
-    inserted,
+    moves_after,
     search,
     single_steps,
 )
@@ -285,9 +285,9 @@ def _search_two(
             elif courier and (source >= START_INDEX or target <= 6) and _start_held(after) != held:
                 follow_ups = steps_of(after, second)  # the start point let go, or held back
             else:
-                follow_ups = scan if view[source] > 1 else [m for m in scan if m[0] != source]
-                if view[target] <= 0 and target > second and view[target - second] >= -1:
-                    follow_ups = inserted(follow_ups, _BY_DIE[second][target])
+                follow_ups = moves_after(
+                    scan, view, step, second, by_source=_BY_DIE[second], start=view
+                )
                 if limit is not None and 1 in after[19:BAR]:
                     follow_ups = _within_home_limit(after, follow_ups, limit)
             if first == numbers[0]:

@@ -25,9 +25,11 @@ from controller.rules.board import Board
 __all__ = [
     "BAR",
     "OFF",
+    "STEPS_BY_DIE",
     "Steps",
     "apply_step",
     "inserted",
+    "moves_after",
     "search",
     "search_by_scan",
     "single_steps",
@@ -230,12 +232,9 @@ def _search_plain(view: Board, high: int, low: int, frame: _Frame) -> dict[Board
     written = _start(view, frame)[1]
     highs = [(s, s - high) for s in range(24, high, -1) if view[s] > 0 and view[s - high] >= -1]
     lows = [(s, s - low) for s in range(24, low, -1) if view[s] > 0 and view[s - low] >= -1]
+    by_source = STEPS_BY_DIE[low]
     for step, after in zip(highs, _after_each(written, frame, highs), strict=True):
-        source, target = step
-        follow_ups = lows if view[source] > 1 else [m for m in lows if m[0] != source]
-        if view[target] <= 0 and target > low and view[target - low] >= -1:
-            # The same checker moving on: a new source, where a scan of ``after`` lists it.
-            follow_ups = inserted(follow_ups, (target, target - low))
+        follow_ups = moves_after(lows, view, step, low, by_source=by_source, start=view)
         _add_leaves(found, after, frame, (step,), follow_ups)
     # The same checker moving on after the low die: the only new results low first.
     goes_on = [
@@ -283,6 +282,37 @@ def _search_plain_double(view: Board, die: int, frame: _Frame) -> dict[Board, St
 
 
 _Step = TypeVar("_Step", bound=tuple[int, int])
+
+STEPS_BY_DIE: tuple[tuple[tuple[int, int], ...], ...] = tuple(
+    tuple((source, source - die) for source in range(BAR + 1)) for die in range(7)
+)
+"""The step of each die from each source, ``STEPS_BY_DIE[die][source]`` (a source above
+the die only)."""
+
+
+def moves_after(
+    moves: list[_Step],
+    board: Board,
+    step: tuple[int, int],
+    die: int,
+    *,
+    by_source: Sequence[_Step],
+    start: Board,
+) -> list[_Step]:
+    """The moves of ``die`` after ``step`` on ``board``, from ``moves``, its moves before
+    (sources from the highest down), in a play where no checker enters or bears off.
+
+    There one move changes the next one's options only at its ends: its source may lose
+    its last checker, its target becomes the mover's, and which points are open (as on
+    ``start``, the play's first board) does not change. ``by_source[source]`` is the move
+    of ``die`` from ``source``, as the caller writes moves.
+    """
+    source, target = step
+    if board[source] == 1:
+        moves = [move for move in moves if move[0] != source]
+    if board[target] <= 0 and target > die and start[target - die] >= -1:
+        moves = inserted(moves, by_source[target])  # the checker can move on from there
+    return moves
 
 
 def inserted(moves: list[_Step], move: _Step) -> list[_Step]:

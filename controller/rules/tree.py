@@ -41,10 +41,11 @@ from controller.rules.plays import (
 from controller.rules.search import (
     BAR,
     OFF,
+    STEPS_BY_DIE,
     Steps,
     _highest,
     apply_step,
-    inserted,
+    moves_after,
     search,
     single_steps,
 )
@@ -263,16 +264,12 @@ class PlayTree:
 
     def _plain_moves(self, view: Board) -> _Moves | None:
         """Each number's moves at the start, when a node's moves follow from its parent's
-        (:func:`_moves_after`): nothing on the bar, and as many checkers outside home as
-        numbers, so none is borne off during the play (the search's fast paths' rule)."""
+        (:func:`~controller.rules.search.moves_after`): nothing on the bar, and as many
+        checkers outside home as numbers, so none is borne off during the play."""
         if view[BAR] > 0 or sum(n for n in view[7:BAR] if n > 0) < len(self.numbers):
             return None
         return {
-            number: [
-                (s, s - number)
-                for s in range(24, number, -1)
-                if view[s] > 0 and view[s - number] >= -1
-            ]
+            number: single_steps(view, number, self._top)
             for number, _, _ in self._ways[self.numbers]
         }
 
@@ -307,7 +304,9 @@ class PlayTree:
                 after = apply_step(board, source, target)
                 if rest:
                     follow = moves and {
-                        n: _moves_after(moves[n], board, self._start, step, n)
+                        n: moves_after(
+                            moves[n], board, step, n, by_source=STEPS_BY_DIE[n], start=self._start
+                        )
                         for n, _, _ in self._ways[rest]
                     }
                     if not self._visit(child, after, rest, (*path, step), follow):
@@ -448,23 +447,6 @@ class PlayTree:
 
 _Moves = dict[int, list[tuple[int, int]]]
 """Each number's moves from a board, sources from the highest down."""
-
-
-def _moves_after(
-    moves: list[tuple[int, int]], board: Board, start: Board, step: tuple[int, int], number: int
-) -> list[tuple[int, int]]:
-    """The moves of ``number`` after ``step`` on ``board``, from ``moves`` before it.
-
-    As in :func:`~controller.rules.search._search_plain`: with nothing on the bar and no
-    bearing off, a step changes the sources only at its ends (its source may lose its last
-    checker, its target becomes one), and which points are open (``start``'s) not at all.
-    """
-    source, target = step
-    if board[source] == 1:
-        moves = [move for move in moves if move[0] != source]
-    if board[target] <= 0 and target > number and start[target - number] >= -1:
-        moves = inserted(moves, (target, target - number))
-    return moves
 
 
 def _flipper(player: Player) -> Callable[[Board], Board]:
