@@ -142,12 +142,14 @@ class Outcome:
     kind: WinKind
 
 
-def outcome(board: Board) -> Outcome | None:
+def outcome(board: Board, *, checked: bool = False) -> Outcome | None:
     """The game's outcome if a player has borne off every checker, else ``None``.
 
     The loser is gammoned if they bore off no checker, and backgammoned if moreover one of
     their checkers is on the bar or in the winner's home board (points 1..6 for player 0,
-    19..24 for player 1 in the layout).
+    19..24 for player 1 in the layout). ``checked``: ``board`` is known to be a possible
+    board (:func:`check_board`), as a play event's is, so it is not checked again (a
+    journal's replay asks this of every play).
 
     Raises:
         InvalidPositionError: for an impossible board, or one where both players bore off
@@ -157,7 +159,8 @@ def outcome(board: Board) -> Outcome | None:
     >>> outcome(START) is None
     True
     """
-    board = check_board(board)
+    if not checked:
+        board = check_board(board)
     off = borne_off(board)
     if off == (CHECKERS, CHECKERS):
         raise InvalidPositionError("both players have borne off all 15 checkers")

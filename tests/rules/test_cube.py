@@ -57,6 +57,20 @@ def test_backgammon_with_a_checker_on_the_bar() -> None:
     assert outcome(board({6: 14, 25: 1})) == Outcome(1, WinKind.BACKGAMMON)
 
 
+@pytest.mark.parametrize(
+    "cells", [{}, {19: -14}, {19: -15}, {6: 15}, {19: -14, 6: -1}, {6: 14, 25: 1}, {1: 1, 24: -1}]
+)
+def test_the_outcome_of_a_board_known_possible_is_the_same_unchecked(
+    cells: dict[int, int],
+) -> None:
+    """``checked=True`` (a play event's board, checked when the event was made) skips the
+    board's check, not the rules: the same outcome, and both borne off still refused."""
+    known = board(cells) if cells else START
+    assert outcome(known, checked=True) == outcome(known)
+    with pytest.raises(InvalidPositionError, match="both players have borne off"):
+        outcome(board({}), checked=True)
+
+
 def test_a_checker_just_outside_the_winners_home_board_is_only_a_gammon() -> None:
     assert outcome(board({19: -14, 7: -1})) == Outcome(0, WinKind.GAMMON)
     assert outcome(board({6: 14, 18: 1})) == Outcome(1, WinKind.GAMMON)
