@@ -198,10 +198,12 @@ class Journal:
 
     def _load(self, rows: Sequence[Row], head: Head | None, *, vouched: bool) -> None:
         """Replay the stored rows; ``vouched``: their checksums hold (a chained journal), so
-        each was checked against the rules when it was written (:meth:`Replayer.apply`)."""
+        each event was checked, as an event and against the rules, when it was written
+        (:func:`~controller.match.event_json.event_from_dict`, :meth:`Replayer.apply`)."""
         progress = self._progress
         for done, row in enumerate(rows, 1):
-            self._follow(row.seq, self._event(row.seq, row.event), stored=True, vouched=vouched)
+            event = self._event(row.seq, row.event, vouched=vouched)
+            self._follow(row.seq, event, stored=True, vouched=vouched)
             if progress is not None:
                 progress(done, len(rows))
         if rows:
@@ -253,10 +255,13 @@ class Journal:
         """The chain's head as it stands."""
         return Head(self._first_seq, self._last_seq, self._digest)
 
-    def _event(self, seq: int, text: str) -> Event:
-        """The event stored as ``text``; one that does not parse means a damaged journal."""
+    def _event(self, seq: int, text: str, *, vouched: bool = False) -> Event:
+        """The event stored as ``text``; one that does not parse means a damaged journal.
+
+        ``vouched``: its checksum holds, so it is as it was written from a checked event.
+        """
         try:
-            return event_from_json(text)
+            return event_from_json(text, vouched=vouched)
         except InvalidEventError as error:
             raise JournalCorruptError(f"journal {str(self.path)!r}, event {seq}: {error}") from None
 

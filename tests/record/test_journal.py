@@ -8,6 +8,7 @@ and open the copy: SQLite's own recovery must drop a torn tail and keep every co
 from __future__ import annotations
 
 import itertools
+import json
 import sqlite3
 from collections.abc import Callable
 from pathlib import Path
@@ -270,6 +271,19 @@ def test_a_stored_event_that_does_not_replay_names_its_sequence(tmp_path: Path) 
         Journal(path)
 
 
+def test_an_old_journal_still_checks_each_event_it_reads(tmp_path: Path) -> None:
+    """Without the chain nothing vouches for a row: an impossible board is refused, named,
+    as the event's own check says (a chained journal names the row changed first)."""
+    path = tmp_path / "j.db"
+    write_unchained(path, EVENTS[:5])
+    impossible = json.dumps({"v": 1, "type": "observed", "board": [0] + [1] * 16 + [0] * 9})
+    with sqlite3.connect(path) as connection:
+        connection.execute("UPDATE events SET event = ? WHERE seq = 4", (impossible,))
+    connection.close()
+    with pytest.raises(JournalCorruptError, match=r"event 4: invalid event .*more than 15"):
+        Journal(path, readonly=True)
+
+
 # Damage that SQLite does not see: the journal's own checks name what was lost or changed.
 
 
@@ -466,6 +480,7 @@ def test_reopening_a_chained_journal_trusts_its_plays_and_reaches_the_same_state
         checked.apply(index, event)
     with Journal(tmp_path / "j.db") as reopened:
         assert reopened.state == checked.snapshot
+        assert reopened.events() == events  # read without their checks, as they were written
     kinds = {type(event).__name__ for event in events}
     assert {"Played", "IllegalPlayAccepted", "PositionEdited"} <= kinds
 
