@@ -14,7 +14,7 @@ True
 from __future__ import annotations
 
 import json
-from dataclasses import MISSING, fields
+from dataclasses import fields
 from typing import Any, Final
 
 from controller.match.errors import InvalidEventError
@@ -43,6 +43,7 @@ from controller.match.events import (
 )
 from controller.rules import Rules, WinKind
 from controller.rules.errors import RulesError
+from hardware.board.frozen import Unchecked
 from hardware.board.json_types import JsonObject
 
 __all__ = [
@@ -83,13 +84,10 @@ _NAMES: Final = {cls: name for name, cls in _TYPES.items()}
 _FIELDS: Final = {cls: tuple(field.name for field in fields(cls)) for cls in _TYPES.values()}
 """Each event type's field names, read once: resuming parses every event of the journal."""
 _RULES_FIELDS: Final = tuple(field.name for field in fields(Rules))
-_DEFAULTS: Final = {
-    cls: {field.name: field.default for field in fields(cls) if field.default is not MISSING}
-    for cls in _TYPES.values()
+_UNCHECKED: Final[dict[type[Event], Unchecked[Event]]] = {
+    cls: Unchecked(cls) for cls in _TYPES.values()
 }
-"""Each event type's fields that have a default, and the default."""
-_new_event: Final = object.__new__
-_set_field: Final = object.__setattr__
+"""Each event type made without its checks, for a vouched row."""
 
 
 def event_kind(event: Event) -> str:
@@ -165,23 +163,11 @@ def event_from_dict(data: object, *, vouched: bool = False) -> Event:
             value = tuple(value)
         values[name] = value
     if vouched:
-        return _made(cls, values)
+        return _UNCHECKED[cls].make(values)
     try:
         return cls(**values)
     except InvalidEventError as error:
         raise fail(str(error)) from None
-
-
-def _made(cls: type[Event], values: dict[str, Any]) -> Event:
-    """An event of type ``cls`` with ``values`` (its defaults for the rest), made without
-    running its checks (``__post_init__``): its fields set as a frozen dataclass's own
-    ``__init__`` sets them."""
-    event = _new_event(cls)
-    for name, value in _DEFAULTS[cls].items():
-        _set_field(event, name, value)
-    for name, value in values.items():
-        _set_field(event, name, value)
-    return event
 
 
 def event_to_json(event: Event) -> str:

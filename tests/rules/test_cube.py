@@ -57,6 +57,23 @@ def test_backgammon_with_a_checker_on_the_bar() -> None:
     assert outcome(board({6: 14, 25: 1})) == Outcome(1, WinKind.BACKGAMMON)
 
 
+def test_a_roll_and_an_end_of_turn_are_not_checked_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A checked cube rolled or passed on stays valid: its next states are copies, unchecked
+    (a resume folds both for every play), equal to the checked states."""
+    cube = CubeState(MATCH7, value=2, owner=1, turn=1)
+    rolled, passed = CubeState(MATCH7, 2, 1, 1, CubePhase.ROLLED), CubeState(MATCH7, 2, 1, 0)
+    checks: list[CubeState] = []
+
+    def check(checked: CubeState) -> None:
+        checks.append(checked)
+
+    monkeypatch.setattr(CubeState, "__post_init__", check)
+    assert cube.roll(1) == rolled and cube.roll(1).end_turn(1) == passed
+    assert checks == []
+
+
 @pytest.mark.parametrize(
     "cells", [{}, {19: -14}, {19: -15}, {6: 15}, {19: -14, 6: -1}, {6: 14, 25: 1}, {1: 1, 24: -1}]
 )
