@@ -199,6 +199,10 @@ class GameResult:
 class CubePhase(enum.Enum):
     """Where the turn stands, as far as the cube is concerned."""
 
+    # By identity, as members compare, at C speed: Enum's own hash is Python code, and
+    # resuming a journal looks a member up in a dict for every event it folds.
+    __hash__ = object.__hash__
+
     TO_ROLL = "to roll"
     """The player on turn has not rolled: they may double, if allowed, or roll."""
     ROLLED = "rolled"

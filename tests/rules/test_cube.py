@@ -15,6 +15,7 @@ from controller.rules.cube import (
     outcome,
 )
 from controller.rules.errors import IllegalActionError, InvalidPositionError, InvalidRulesError
+from controller.rules.variants import Scoring
 
 MONEY = Rules()
 JACOBY = Rules(jacoby=True)
@@ -55,6 +56,14 @@ def test_backgammon_with_a_checker_in_the_winners_home_board() -> None:
 def test_backgammon_with_a_checker_on_the_bar() -> None:
     assert outcome(board({19: -14, 0: -1})) == Outcome(0, WinKind.BACKGAMMON)
     assert outcome(board({6: 14, 25: 1})) == Outcome(1, WinKind.BACKGAMMON)
+
+
+def test_the_phases_and_scorings_hash_by_identity_as_they_compare() -> None:
+    """Looked up for every event a resume folds: Enum's hash runs Python code, identity's
+    does not, and a member equals only itself."""
+    for member in [*CubePhase, *Scoring]:
+        assert hash(member) == object.__hash__(member) and {member: 1}[member] == 1
+    assert len({*CubePhase, *Scoring}) == len(CubePhase) + len(Scoring)
 
 
 def test_a_roll_and_an_end_of_turn_are_not_checked_again(
