@@ -29,12 +29,16 @@ from controller.rules import Rules
 from controller.simulated.players import SimulatedPlayer, play_match, record_events
 
 SMALL = ("--length", "1", "--repeats", "1")
+_LENGTH = 7
+"""The match's length when neither ``--length`` nor ``--games`` is given."""
 
 
 def add_options(parser: argparse.ArgumentParser) -> None:
     """The benchmark's options."""
     source = parser.add_mutually_exclusive_group()
-    source.add_argument("--length", type=count, default=7, help="the match's length")
+    # No default here, so that the report's command line never names both.
+    source.add_argument("--length", type=count, default=None,
+                        help=f"the match's length ({_LENGTH} unless --games)")  # fmt: skip
     source.add_argument("--games", type=count, default=None,
                         help="a money session of this many games instead of a match")  # fmt: skip
     parser.add_argument("--repeats", type=count, default=3, help="interleaved repeats")
@@ -78,7 +82,7 @@ def _in_new_files(folder: Path, work: Callable[[Path], object]) -> Callable[[], 
 
 def run(options: argparse.Namespace) -> list[Row]:
     """Measure and return the rows."""
-    events, source = _events(options.length, options.games)
+    events, source = _events(options.length or _LENGTH, options.games)
     texts = [event_to_json(event) for event in events]
 
     def append(path: Path) -> None:

@@ -7,6 +7,7 @@ none, and that what the benchmarks count (misses) is counted.
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import json
 import random
@@ -124,6 +125,10 @@ def test_journal_games_is_a_money_session_cut_after_that_many_games() -> None:
     assert sum(isinstance(event, GameEnded) for event in events) == 3
     match, what = bench_journal._events(1, None)
     assert what == "a 1-point match" and isinstance(match[-1], GameEnded)
+    parser = argparse.ArgumentParser()
+    bench_journal.add_options(parser)
+    for argv, command in [(["--games", "50"], "--games 50 --repeats 3"), ([], "--repeats 3")]:
+        assert report._options(vars(parser.parse_args(argv))) == command  # a command that runs
 
 
 def _late_open(path: str, baudrate: int) -> SerialPort:
