@@ -83,6 +83,8 @@ _TYPES: Final[dict[str, type[Event]]] = {
 _NAMES: Final = {cls: name for name, cls in _TYPES.items()}
 _FIELDS: Final = {cls: tuple(field.name for field in fields(cls)) for cls in _TYPES.values()}
 """Each event type's field names, read once: resuming parses every event of the journal."""
+_KEYS: Final = {cls: frozenset({"v", "type", *names}) for cls, names in _FIELDS.items()}
+"""The keys each event type's JSON object may have."""
 _RULES_FIELDS: Final = tuple(field.name for field in fields(Rules))
 _UNCHECKED: Final[dict[type[Event], Unchecked[Event]]] = {
     cls: Unchecked(cls) for cls in _TYPES.values()
@@ -137,8 +139,7 @@ def event_from_dict(data: object, *, vouched: bool = False) -> Event:
     if cls is None:
         raise fail(f"unknown type {data.get('type')!r}; known: {', '.join(_TYPES)}")
     names = _FIELDS[cls]
-    given = set(data) - {"v", "type"}
-    unexpected = given.difference(names)
+    unexpected = data.keys() - _KEYS[cls]
     if unexpected:
         raise fail(f"unexpected fields {sorted(unexpected)}")
     values: dict[str, Any] = {}
