@@ -14,6 +14,7 @@ True
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator, Sequence
 from dataclasses import fields
 from typing import Any, Final
 
@@ -53,6 +54,7 @@ __all__ = [
     "event_kind",
     "event_to_dict",
     "event_to_json",
+    "events_from_json",
 ]
 
 FORMAT_VERSION: Final = 1
@@ -169,6 +171,30 @@ def event_from_dict(data: object, *, vouched: bool = False) -> Event:
         return cls(**values)
     except InvalidEventError as error:
         raise fail(str(error)) from None
+
+
+def events_from_json(texts: Sequence[str], *, vouched: bool = False) -> Iterator[Event]:
+    """The events of ``texts``, each one line of JSON, in order.
+
+    Vouched texts are each one JSON object as :func:`event_to_json` wrote it, so they are
+    read as one JSON array, in one call (one call a text was a sixth of a long journal's
+    resume); should that fail, each is read alone, which says what is wrong with it.
+
+    Raises:
+        InvalidEventError: as :func:`event_from_json` for the first text that is no event
+            (the events before it were given).
+    """
+    if vouched:
+        try:
+            array = json.loads(f"[{','.join(texts)}]")
+        except json.JSONDecodeError:
+            array = None
+        if array is not None and len(array) == len(texts):
+            for data in array:
+                yield event_from_dict(data, vouched=True)
+            return
+    for text in texts:
+        yield event_from_json(text, vouched=vouched)
 
 
 def event_to_json(event: Event) -> str:

@@ -32,17 +32,16 @@ once, in one transaction, its head written just before the commit.
 
 from __future__ import annotations
 
-import json
 import logging
 import os
 import sqlite3
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from controller.match.event_json import event_from_dict, event_from_json, event_to_json
+from controller.match.event_json import event_from_json, event_to_json, events_from_json
 from controller.match.events import Event, MatchStarted
 from controller.match.replay import MatchRecord, Replayer
 from controller.match.snapshot import MatchSnapshot
@@ -202,8 +201,12 @@ class Journal:
         each event was checked, as an event and against the rules, when it was written
         (:func:`~controller.match.event_json.event_from_dict`, :meth:`Replayer.apply`)."""
         progress = self._progress
-        events = self._stored_events(rows, vouched=vouched)
-        for done, (row, event) in enumerate(zip(rows, events, strict=True), 1):
+        events = events_from_json([row.event for row in rows], vouched=vouched)
+        for done, row in enumerate(rows, 1):
+            try:
+                event = next(events)
+            except InvalidEventError as error:
+                raise self._damaged_event(row.seq, error) from None
             self._follow(row.seq, event, stored=True, vouched=vouched)
             if progress is not None:
                 progress(done, len(rows))
@@ -256,36 +259,10 @@ class Journal:
         """The chain's head as it stands."""
         return Head(self._first_seq, self._last_seq, self._digest)
 
-    def _stored_events(self, rows: Sequence[Row], *, vouched: bool) -> Iterator[Event]:
-        """The rows' events in order; a row that is no event means a damaged journal.
-
-        Vouched rows are each one JSON object as :func:`event_to_json` wrote it, so their
-        texts are read as one JSON array, in one call (one call a row was a sixth of a long
-        journal's resume). Should that fail, each row is read alone, which names the one
-        at fault.
-        """
-        if vouched:
-            try:
-                array = json.loads(f"[{','.join(row.event for row in rows)}]")
-            except json.JSONDecodeError:
-                array = None
-            if array is not None and len(array) == len(rows):
-                for row, data in zip(rows, array, strict=True):
-                    try:
-                        yield event_from_dict(data, vouched=True)
-                    except InvalidEventError as error:
-                        raise self._damaged_event(row.seq, error) from None
-                return
-        for row in rows:
-            yield self._event(row.seq, row.event, vouched=vouched)
-
-    def _event(self, seq: int, text: str, *, vouched: bool = False) -> Event:
-        """The event stored as ``text``; one that does not parse means a damaged journal.
-
-        ``vouched``: its checksum holds, so it is as it was written from a checked event.
-        """
+    def _event(self, seq: int, text: str) -> Event:
+        """The event stored as ``text``; one that does not parse means a damaged journal."""
         try:
-            return event_from_json(text, vouched=vouched)
+            return event_from_json(text)
         except InvalidEventError as error:
             raise self._damaged_event(seq, error) from None
 

@@ -13,6 +13,7 @@ from controller.match.event_json import (
     event_from_json,
     event_to_dict,
     event_to_json,
+    events_from_json,
 )
 from controller.match.events import (
     Beavered,
@@ -102,6 +103,16 @@ def test_a_vouched_event_reads_back_the_same_without_its_checks(
     assert event_from_json(event_to_json(event), vouched=True) == event
     assert checked == []
     assert event_from_dict(data) == event and checked == [event]  # unvouched: checked
+
+
+def test_many_lines_read_back_in_order_vouched_or_not() -> None:
+    texts = [event_to_json(event) for event in EVERY_KIND]
+    for vouched in (True, False):
+        assert list(events_from_json(texts, vouched=vouched)) == EVERY_KIND
+    spoiled = iter(events_from_json([*texts[:2], "{oops", texts[3]], vouched=True))
+    assert [next(spoiled), next(spoiled)] == EVERY_KIND[:2]  # read alone, up to the fault
+    with pytest.raises(InvalidEventError, match=r"invalid event '\{oops': not JSON"):
+        next(spoiled)
 
 
 def test_a_vouched_event_still_needs_a_known_version_type_and_fields() -> None:
