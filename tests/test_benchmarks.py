@@ -7,6 +7,7 @@ none, and that what the benchmarks count (misses) is counted.
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import json
 import random
@@ -20,9 +21,10 @@ from pathlib import Path
 import pytest
 import serial
 
-from benchmarks import bench_serial, bench_service, report
+from benchmarks import bench_journal, bench_serial, bench_service, report
 from benchmarks.__main__ import known, load, main
 from benchmarks.measure import Row
+from controller.record import GameEnded, MatchStarted
 from controller.referee import Mode
 from controller.simulated.demo import SimulatedBoard
 from firmware_bridge import SerialPort
@@ -86,6 +88,9 @@ def test_a_results_file_that_is_not_one_is_refused_in_one_line(
         (["service", "--idle-s", "-1"],
          "python -m benchmarks service: error: argument --idle-s: expected seconds above 0, "
          "got '-1'"),
+        (["journal", "--length", "3", "--games", "2"],
+         "python -m benchmarks journal: error: argument --games: not allowed with argument "
+         "--length"),
         (["journal", "--cases", "3"],
          "python -m benchmarks journal: error: unrecognized arguments: --cases 3"),
         (["vision", "--light-rolls", "1"],
@@ -107,6 +112,23 @@ def test_a_bad_name_or_option_is_refused_before_anything_runs(
     assert exit_.value.code == 2
     assert capsys.readouterr().err.splitlines()[-1] == error
     assert not results.exists()
+
+
+def test_journal_games_is_a_money_session_cut_after_that_many_games() -> None:
+    """``journal --games N`` (the issue's 50-game row) journals a money session up to its
+    N-th result: money play never ends, so the events stop there, not at a match's end."""
+    events, source = bench_journal._events(7, 3)
+    assert source == "a money session of 3 games"
+    started = events[0]
+    assert isinstance(started, MatchStarted) and started.rules.is_money
+    assert isinstance(events[-1], GameEnded)
+    assert sum(isinstance(event, GameEnded) for event in events) == 3
+    match, what = bench_journal._events(1, None)
+    assert what == "a 1-point match" and isinstance(match[-1], GameEnded)
+    parser = argparse.ArgumentParser()
+    bench_journal.add_options(parser)
+    for argv, command in [(["--games", "50"], "--games 50 --repeats 3"), ([], "--repeats 3")]:
+        assert report._options(vars(parser.parse_args(argv))) == command  # a command that runs
 
 
 def _late_open(path: str, baudrate: int) -> SerialPort:

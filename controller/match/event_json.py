@@ -14,6 +14,7 @@ True
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator, Sequence
 from dataclasses import fields
 from typing import Any, Final
 
@@ -43,6 +44,7 @@ from controller.match.events import (
 )
 from controller.rules import Rules, WinKind
 from controller.rules.errors import RulesError
+from hardware.board.frozen import Unchecked
 from hardware.board.json_types import JsonObject
 
 __all__ = [
@@ -52,6 +54,7 @@ __all__ = [
     "event_kind",
     "event_to_dict",
     "event_to_json",
+    "events_from_json",
 ]
 
 FORMAT_VERSION: Final = 1
@@ -82,7 +85,13 @@ _TYPES: Final[dict[str, type[Event]]] = {
 _NAMES: Final = {cls: name for name, cls in _TYPES.items()}
 _FIELDS: Final = {cls: tuple(field.name for field in fields(cls)) for cls in _TYPES.values()}
 """Each event type's field names, read once: resuming parses every event of the journal."""
+_KEYS: Final = {cls: frozenset({"v", "type", *names}) for cls, names in _FIELDS.items()}
+"""The keys each event type's JSON object may have."""
 _RULES_FIELDS: Final = tuple(field.name for field in fields(Rules))
+_UNCHECKED: Final[dict[type[Event], Unchecked[Event]]] = {
+    cls: Unchecked(cls) for cls in _TYPES.values()
+}
+"""Each event type made without its checks, for a vouched row."""
 
 
 def event_kind(event: Event) -> str:
@@ -109,8 +118,12 @@ def event_to_dict(event: Event) -> JsonObject:
     return data
 
 
-def event_from_dict(data: object) -> Event:
+def event_from_dict(data: object, *, vouched: bool = False) -> Event:
     """The event a JSON object describes.
+
+    ``vouched``: ``data`` is as :func:`event_to_dict` wrote it from an event, checked when
+    it was made (a journal row whose checksum holds), so the event is built without
+    checking its fields again; its version, type and fields are still read as ever.
 
     Raises:
         InvalidEventError: naming the object and what is wrong with it (an unknown version
@@ -128,8 +141,7 @@ def event_from_dict(data: object) -> Event:
     if cls is None:
         raise fail(f"unknown type {data.get('type')!r}; known: {', '.join(_TYPES)}")
     names = _FIELDS[cls]
-    given = set(data) - {"v", "type"}
-    unexpected = given.difference(names)
+    unexpected = data.keys() - _KEYS[cls]
     if unexpected:
         raise fail(f"unexpected fields {sorted(unexpected)}")
     values: dict[str, Any] = {}
@@ -153,10 +165,36 @@ def event_from_dict(data: object) -> Event:
         elif isinstance(value, list):
             value = tuple(value)
         values[name] = value
+    if vouched:
+        return _UNCHECKED[cls].make(values)
     try:
         return cls(**values)
     except InvalidEventError as error:
         raise fail(str(error)) from None
+
+
+def events_from_json(texts: Sequence[str], *, vouched: bool = False) -> Iterator[Event]:
+    """The events of ``texts``, each one line of JSON, in order.
+
+    Vouched texts are each one JSON object as :func:`event_to_json` wrote it, so they are
+    read as one JSON array, in one call (one call a text was a sixth of a long journal's
+    resume); should that fail, each is read alone, which says what is wrong with it.
+
+    Raises:
+        InvalidEventError: as :func:`event_from_json` for the first text that is no event
+            (the events before it were given).
+    """
+    if vouched:
+        try:
+            array = json.loads(f"[{','.join(texts)}]")
+        except json.JSONDecodeError:
+            array = None
+        if array is not None and len(array) == len(texts):
+            for data in array:
+                yield event_from_dict(data, vouched=True)
+            return
+    for text in texts:
+        yield event_from_json(text, vouched=vouched)
 
 
 def event_to_json(event: Event) -> str:
@@ -164,8 +202,8 @@ def event_to_json(event: Event) -> str:
     return json.dumps(event_to_dict(event), separators=(",", ":"), ensure_ascii=False)
 
 
-def event_from_json(text: str) -> Event:
-    """The event of one line of JSON.
+def event_from_json(text: str, *, vouched: bool = False) -> Event:
+    """The event of one line of JSON (``vouched``: :func:`event_from_dict`'s).
 
     Raises:
         InvalidEventError: for text that is not JSON or not an event, naming it.
@@ -174,4 +212,4 @@ def event_from_json(text: str) -> Event:
         data = json.loads(text)
     except (json.JSONDecodeError, TypeError) as error:
         raise InvalidEventError(f"invalid event {text!r}: not JSON ({error})") from None
-    return event_from_dict(data)
+    return event_from_dict(data, vouched=vouched)

@@ -237,7 +237,7 @@ def _play(
     after = event.board if isinstance(event, Played) else event.after
     if not vouched:
         _check_play(s, event)
-    ended = outcome(after)
+    ended = outcome(after, checked=True)  # the event checked its board when it was made
     if ended is not None:
         return _next(s, board=after, dice=None, partial=None, pending=cube.result(ended))
     return _next(s, board=after, dice=None, partial=None, cube=cube.end_turn(event.player))

@@ -10,8 +10,7 @@ own (Jacquet) says its phase through the :class:`VariantReplay` hooks it registe
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, fields, replace
-from operator import attrgetter
+from dataclasses import dataclass, replace
 from typing import Final, Protocol
 
 from controller.match.events import Event, OrientationConfirmed, Resigned
@@ -33,6 +32,7 @@ from controller.rules import (
     Xgid,
 )
 from controller.rules.variants import Scoring
+from hardware.board.frozen import Unchecked
 
 __all__ = [
     "MatchSnapshot",
@@ -106,14 +106,11 @@ class MatchSnapshot:
 
         Why: resuming folds every event of the journal into a new snapshot, and
         ``replace`` (which reads the fields' descriptions at each call) was most of the
-        time a long match took to resume. A name that is no field raises AttributeError.
+        time a long match took to resume; the fields are copied through their slots
+        (:class:`~hardware.board.frozen.Unchecked`). A name that is no field raises
+        AttributeError.
         """
-        evolved = _new_snapshot(MatchSnapshot)
-        for name, value in zip(_FIELD_NAMES, _field_values(self), strict=True):
-            _set_field(evolved, name, value)
-        for name, value in changes.items():
-            _set_field(evolved, name, value)
-        return evolved
+        return _UNCHECKED.copy(self, changes)
 
     @property
     def phase(self) -> Phase:
@@ -224,10 +221,7 @@ class MatchSnapshot:
         )
 
 
-_FIELD_NAMES: Final = tuple(field.name for field in fields(MatchSnapshot))
-_field_values: Final = attrgetter(*_FIELD_NAMES)
-_new_snapshot: Final = object.__new__
-_set_field: Final = object.__setattr__
+_UNCHECKED: Final = Unchecked(MatchSnapshot)
 
 
 class VariantReplay(Protocol):

@@ -41,7 +41,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from controller.match.event_json import event_from_json, event_to_json
+from controller.match.event_json import event_from_json, event_to_json, events_from_json
 from controller.match.events import Event, MatchStarted
 from controller.match.replay import MatchRecord, Replayer
 from controller.match.snapshot import MatchSnapshot
@@ -198,10 +198,16 @@ class Journal:
 
     def _load(self, rows: Sequence[Row], head: Head | None, *, vouched: bool) -> None:
         """Replay the stored rows; ``vouched``: their checksums hold (a chained journal), so
-        each was checked against the rules when it was written (:meth:`Replayer.apply`)."""
+        each event was checked, as an event and against the rules, when it was written
+        (:func:`~controller.match.event_json.event_from_dict`, :meth:`Replayer.apply`)."""
         progress = self._progress
+        events = events_from_json([row.event for row in rows], vouched=vouched)
         for done, row in enumerate(rows, 1):
-            self._follow(row.seq, self._event(row.seq, row.event), stored=True, vouched=vouched)
+            try:
+                event = next(events)
+            except InvalidEventError as error:
+                raise self._damaged_event(row.seq, error) from None
+            self._follow(row.seq, event, stored=True, vouched=vouched)
             if progress is not None:
                 progress(done, len(rows))
         if rows:
@@ -258,7 +264,11 @@ class Journal:
         try:
             return event_from_json(text)
         except InvalidEventError as error:
-            raise JournalCorruptError(f"journal {str(self.path)!r}, event {seq}: {error}") from None
+            raise self._damaged_event(seq, error) from None
+
+    def _damaged_event(self, seq: int, error: InvalidEventError) -> JournalCorruptError:
+        """The error for the stored event ``seq``, which ``error`` refuses."""
+        return JournalCorruptError(f"journal {str(self.path)!r}, event {seq}: {error}")
 
     def _follow(self, seq: int, event: Event, *, stored: bool, vouched: bool = False) -> None:
         """Replay ``event`` on the state; a stored event that fails means a damaged journal."""
@@ -272,9 +282,7 @@ class Journal:
                 self._replayer.apply(len(self._events), event, vouched=vouched)
         except InvalidEventError as error:
             if stored:
-                raise JournalCorruptError(
-                    f"journal {str(self.path)!r}, event {seq}: {error}"
-                ) from None
+                raise self._damaged_event(seq, error) from None
             raise
         self._events.append(event)
 

@@ -93,6 +93,10 @@ class FirstTurn(enum.Enum):
 class Scoring(enum.Enum):
     """How a game won on the board is scored."""
 
+    # By identity, as members compare, at C speed: Enum's own hash is Python code, and
+    # resuming a journal looks a member up in a dict for every event it folds.
+    __hash__ = object.__hash__
+
     BACKGAMMON = "backgammon"
     """Cube value times 1, 2 (gammon) or 3 (backgammon)."""
     JACQUET = "jacquet"

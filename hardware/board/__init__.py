@@ -12,4 +12,6 @@ it imports nothing but the standard library (``tests/test_layering.py``).
 * :mod:`~hardware.board.scene`: what the LEDs show, for the referee and every LED back-end.
 * :mod:`~hardware.board.json_types`: JSON payloads as a type, for whatever crosses packages
   as JSON (statuses, events, requests).
+* :mod:`~hardware.board.frozen`: frozen dataclasses made or copied without their checks,
+  where the values are vouched for (the rules' cube, the match's snapshot and events).
 """

@@ -19,7 +19,8 @@ from controller.match.flow import Flow
 from controller.match.fold import new_match
 from controller.match.replay import Replayer
 from controller.referee import BoardSeen, Button, ButtonPressed, DiceRolled, Input, cells_from_board
-from controller.rules import START, CubeState, Rules, WinKind, legal_plays
+from controller.rules import START, CubeState, Rules, WinKind, check_board, legal_plays
+from controller.rules import cube as cube_module
 
 NAMES = ("Ann", "Bob")
 RULES = Rules(match_length=5)
@@ -41,6 +42,28 @@ def test_evolve_is_replace_for_every_field() -> None:
     assert snapshot.evolve() == snapshot and snapshot.evolve() is not snapshot
     with pytest.raises(AttributeError):
         snapshot.evolve(score=(1, 0))
+
+
+def test_a_play_folded_is_not_checked_again_for_its_outcome(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A play event checked its board when it was made: folding it asks the board's outcome
+    without checking the board again (twice a play made resuming slow)."""
+    board = next(p.result for p in legal_plays(START, 0, (3, 1)) if p.notation == "8/5 6/5")
+    events = [OpeningRolled((3, 1)), Played(0, (3, 1), "8/5 6/5", board)]
+    checked: list[object] = []
+
+    def counted(checking: object) -> tuple[int, ...]:
+        checked.append(checking)
+        return check_board(checking)
+
+    monkeypatch.setattr(cube_module, "check_board", counted)
+    replayer = Replayer(MatchStarted(NAMES, RULES))
+    for index, event in enumerate(events, 1):
+        replayer.apply(index, event, vouched=True)
+    assert replayer.snapshot.board == board and replayer.snapshot.cube is not None
+    assert replayer.snapshot.cube.turn == 1
+    assert checked == []
 
 
 def _recorded(flow: Flow, *inputs: Input) -> tuple[Flow, list[Event]]:

@@ -8,6 +8,8 @@ and open the copy: SQLite's own recovery must drop a torn tail and keep every co
 from __future__ import annotations
 
 import itertools
+import json
+import re
 import sqlite3
 from collections.abc import Callable
 from pathlib import Path
@@ -28,6 +30,7 @@ from controller.record import (
     event_to_json,
     replay,
 )
+from controller.record._chain import GENESIS, Head, chain_digest, create_head
 from controller.record.journal import APPLICATION_ID, Journal, head_path
 from controller.rules import Rules
 from tests.record.damage import (
@@ -270,6 +273,19 @@ def test_a_stored_event_that_does_not_replay_names_its_sequence(tmp_path: Path) 
         Journal(path)
 
 
+def test_an_old_journal_still_checks_each_event_it_reads(tmp_path: Path) -> None:
+    """Without the chain nothing vouches for a row: an impossible board is refused, named,
+    as the event's own check says (a chained journal names the row changed first)."""
+    path = tmp_path / "j.db"
+    write_unchained(path, EVENTS[:5])
+    impossible = json.dumps({"v": 1, "type": "observed", "board": [0] + [1] * 16 + [0] * 9})
+    with sqlite3.connect(path) as connection:
+        connection.execute("UPDATE events SET event = ? WHERE seq = 4", (impossible,))
+    connection.close()
+    with pytest.raises(JournalCorruptError, match=r"event 4: invalid event .*more than 15"):
+        Journal(path, readonly=True)
+
+
 # Damage that SQLite does not see: the journal's own checks name what was lost or changed.
 
 
@@ -466,8 +482,64 @@ def test_reopening_a_chained_journal_trusts_its_plays_and_reaches_the_same_state
         checked.apply(index, event)
     with Journal(tmp_path / "j.db") as reopened:
         assert reopened.state == checked.snapshot
+        assert reopened.events() == events  # read without their checks, as they were written
     kinds = {type(event).__name__ for event in events}
     assert {"Played", "IllegalPlayAccepted", "PositionEdited"} <= kinds
+
+
+def forge(path: Path, seq: int, text: str) -> None:
+    """Write ``text`` as event ``seq`` and chain every row again, head included: a row
+    the chain vouches for that no event wrote (a forger's, or a faulty writer's)."""
+    with sqlite3.connect(path) as connection:
+        connection.execute("UPDATE events SET event = ? WHERE seq = ?", (text, seq))
+        rows = connection.execute("SELECT seq, at, event FROM events ORDER BY seq").fetchall()
+        digest = GENESIS
+        for row_seq, at, event in rows:
+            digest = chain_digest(digest, row_seq, at, event)
+            connection.execute("UPDATE events SET digest = ? WHERE seq = ?", (digest, row_seq))
+    connection.close()
+    create_head(head_path(path), Head(rows[0][0], rows[-1][0], digest))
+
+
+def test_a_chained_journal_reads_its_json_in_one_call(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Its rows are each one object as written: one JSON array for the journal, not one
+    parse a row (an old journal's rows are read one by one)."""
+    write(path := tmp_path / "j.db", EVENTS[:30]).close()
+    write_unchained(old := tmp_path / "old.db", EVENTS[:30])
+    parses: list[str] = []
+    loads = json.loads
+
+    def counted(text: str) -> object:
+        parses.append(text)
+        return loads(text)
+
+    monkeypatch.setattr(json, "loads", counted)
+    with Journal(path, readonly=True) as journal:
+        assert journal.events() == EVENTS[:30]
+    assert len(parses) == 1
+    with Journal(old, readonly=True) as journal:
+        assert journal.events() == EVENTS[:30]
+    assert len(parses) == 31
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        ("oops", "invalid event 'oops': not JSON"),
+        ('{"v":1,"type":"taken","player":0},{"v":1,"type":"taken","player":1}', "Extra data"),
+        ('{"v":1,"type":"conceded","player":0}', "unknown type 'conceded'"),
+        ('{"v":1,"type":"taken","player":1}', "Taken(player=1): player 1 cannot take"),
+    ],
+    ids=["not JSON", "two objects", "no event", "refused by the rules"],
+)
+def test_a_vouched_row_that_is_no_event_is_named(tmp_path: Path, text: str, reason: str) -> None:
+    """Read as one array, a row that spoils it is still named: each is then read alone."""
+    write(path := tmp_path / "j.db", EVENTS[:10]).close()
+    forge(path, 4, text)
+    with pytest.raises(JournalCorruptError, match=f"journal .*, event 4: .*{re.escape(reason)}"):
+        Journal(path, readonly=True)
 
 
 def test_a_vouched_play_is_still_refused_out_of_turn() -> None:

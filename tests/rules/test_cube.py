@@ -15,6 +15,7 @@ from controller.rules.cube import (
     outcome,
 )
 from controller.rules.errors import IllegalActionError, InvalidPositionError, InvalidRulesError
+from controller.rules.variants import Scoring
 
 MONEY = Rules()
 JACOBY = Rules(jacoby=True)
@@ -55,6 +56,45 @@ def test_backgammon_with_a_checker_in_the_winners_home_board() -> None:
 def test_backgammon_with_a_checker_on_the_bar() -> None:
     assert outcome(board({19: -14, 0: -1})) == Outcome(0, WinKind.BACKGAMMON)
     assert outcome(board({6: 14, 25: 1})) == Outcome(1, WinKind.BACKGAMMON)
+
+
+def test_the_phases_and_scorings_hash_by_identity_as_they_compare() -> None:
+    """Looked up for every event a resume folds: Enum's hash runs Python code, identity's
+    does not, and a member equals only itself."""
+    for member in [*CubePhase, *Scoring]:
+        assert hash(member) == object.__hash__(member) and {member: 1}[member] == 1
+    assert len({*CubePhase, *Scoring}) == len(CubePhase) + len(Scoring)
+
+
+def test_a_roll_and_an_end_of_turn_are_not_checked_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A checked cube rolled or passed on stays valid: its next states are copies, unchecked
+    (a resume folds both for every play), equal to the checked states."""
+    cube = CubeState(MATCH7, value=2, owner=1, turn=1)
+    rolled, passed = CubeState(MATCH7, 2, 1, 1, CubePhase.ROLLED), CubeState(MATCH7, 2, 1, 0)
+    checks: list[CubeState] = []
+
+    def check(checked: CubeState) -> None:
+        checks.append(checked)
+
+    monkeypatch.setattr(CubeState, "__post_init__", check)
+    assert cube.roll(1) == rolled and cube.roll(1).end_turn(1) == passed
+    assert checks == []
+
+
+@pytest.mark.parametrize(
+    "cells", [{}, {19: -14}, {19: -15}, {6: 15}, {19: -14, 6: -1}, {6: 14, 25: 1}, {1: 1, 24: -1}]
+)
+def test_the_outcome_of_a_board_known_possible_is_the_same_unchecked(
+    cells: dict[int, int],
+) -> None:
+    """``checked=True`` (a play event's board, checked when the event was made) skips the
+    board's check, not the rules: the same outcome, and both borne off still refused."""
+    known = board(cells) if cells else START
+    assert outcome(known, checked=True) == outcome(known)
+    with pytest.raises(InvalidPositionError, match="both players have borne off"):
+        outcome(board({}), checked=True)
 
 
 def test_a_checker_just_outside_the_winners_home_board_is_only_a_gammon() -> None:
