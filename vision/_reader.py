@@ -9,6 +9,7 @@ sure of is ``unreadable`` (ask for manual entry), never a guess.
 from __future__ import annotations
 
 import math
+import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
@@ -222,7 +223,7 @@ class DiceReader:
         # The cube's side only means something on the board view: read it when calibrated.
         cube = None
         if self.calibration is not None:
-            die_side = float(np.median([c.side for c in candidates])) if candidates else 30.0
+            die_side = statistics.median(c.side for c in candidates) if candidates else 30.0
             # Seen at an angle, a die's blob (its top and side faces) is cube-sized.
             held = tuple(cv2.boundingRect(o.hull) for o in outlines or () if any(
                 cv2.pointPolygonTest(o.hull, c.center, False) >= 0 for c in candidates))

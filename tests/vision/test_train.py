@@ -8,7 +8,7 @@ import pytest
 pytest.importorskip("torch")
 
 from vision._calibration import BOARD_SIZE
-from vision._net import STRIDE
+from vision._net import CROP, STRIDE
 from vision.train import classifier_samples, detector_sample, oblique_rolls
 
 
@@ -40,11 +40,12 @@ def test_classifier_samples_label_dice_and_negatives() -> None:
     patches, labels = classifier_samples(
         [(image, dice)], np.random.default_rng(0), copies=4, negatives=1.0
     )
-    assert patches.shape[1:] == (40, 40, 3)
+    assert patches.shape[1:] == (CROP, CROP, 3)
     assert sorted(set(labels.tolist())) == [0, 3]
     assert (labels == 3).sum() == 4
     # A die patch is dark in the middle, a negative is not centred on the die.
-    assert patches[labels == 3][:, 18:22, 18:22].mean() < 100
+    middle = slice(CROP // 2 - 2, CROP // 2 + 2)
+    assert patches[labels == 3][:, middle, middle].mean() < 100
 
 
 def test_oblique_rolls_are_board_views_labelled_with_the_top_faces() -> None:
