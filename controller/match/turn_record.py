@@ -9,12 +9,10 @@ once here.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
 from controller.match import events as recorded
 from controller.match.errors import InvalidEventError, RefusedError
 from controller.referee import Kind, Phase, TurnState
-from controller.rules import Board, GameResult, Play, Player, legal_plays
+from controller.rules import Board, GameResult, Player, legal_plays
 
 __all__ = [
     "canonical_notation",
@@ -31,7 +29,7 @@ def canonical_notation(before: Board, player: Player, dice: tuple[int, int], aft
     Raises:
         RefusedError: when no legal play reaches ``after``.
     """
-    play = _reaching(legal_plays(before, player, dice), after)
+    play = next((p for p in legal_plays(before, player, dice) if p.result == after), None)
     if play is None:
         raise RefusedError(f"no legal play of {dice!r} reaches {after!r}")
     return play.notation
@@ -48,10 +46,6 @@ def play_event(turn: TurnState, after: Board) -> recorded.Played | recorded.Ille
     if play is None:
         return recorded.IllegalPlayAccepted(turn.player, turn.dice, turn.before, after)
     return recorded.Played(turn.player, turn.dice, play.notation, after)
-
-
-def _reaching(plays: Iterable[Play], after: Board) -> Play | None:
-    return next((play for play in plays if play.result == after), None)
 
 
 def seen_events(

@@ -38,7 +38,7 @@ from controller.referee.inputs import (
     Roll,
     TurnInput,
 )
-from controller.referee.jacquet_turn import jacquet_playing, jacquet_state, jacquet_turn_of
+from controller.referee.jacquet_turn import jacquet_state, jacquet_turn_of
 from controller.referee.judge import (
     Diagnosis,
     Judge,
@@ -101,7 +101,6 @@ __all__ = [
     "check_cells",
     "describe_dice",
     "explaining_dice",
-    "jacquet_playing",
     "jacquet_state",
     "jacquet_turn_of",
     "judge",

@@ -46,7 +46,7 @@ from controller.rules import (
 )
 from hardware.board.geometry import Location
 
-__all__ = ["JacquetTurnRules", "jacquet_playing", "jacquet_state", "jacquet_turn_of"]
+__all__ = ["JacquetTurnRules", "jacquet_state", "jacquet_turn_of"]
 
 
 def jacquet_state(
@@ -101,13 +101,6 @@ def jacquet_turn_of(rules: TurnRules) -> JacquetTurn | None:
     """The rules' Jacquet turn model that ``rules`` carry (a state's, or a turn end's
     following), or None for another variant's rules."""
     return rules.turn if isinstance(rules, JacquetTurnRules) else None
-
-
-def jacquet_playing(state: TurnState) -> JacquetTurn | None:
-    """The Jacquet turn model with the numbers ``state``'s mover plays
-    (:meth:`JacquetTurnRules.playing`), or None before the throw or for another variant."""
-    rules = state.rules
-    return rules.playing(state) if isinstance(rules, JacquetTurnRules) else None
 
 
 @dataclass(frozen=True, slots=True)
