@@ -57,8 +57,10 @@ _Node = int
 """A node of the tree as one exact integer: its board's counts and the numbers still to
 play, as their differences from the start's (0). A step changes it by a few additions
 (:func:`_child`), so a child already met is found without making its board: most of a
-big double's edges lead to one. Exact: a count's difference (30 at most) never reaches
-its field's base (32), and the numbers left are coded above every count."""
+big double's edges lead to one. Exact: a step changes a count by 2 at most (a hit) and a
+play has 4 steps at most, so each count's difference stays within 8 either way, inside
+half its field's base (32): differences that borrow from the field above still give one
+sum for one board. The numbers left are coded above every count."""
 
 _UNIT = tuple(1 << (5 * index) for index in range(BAR + 1))
 """What one more checker on each index of the view adds to a node."""
