@@ -58,9 +58,9 @@ _Node = int
 play, as their differences from the start's (0). A step changes it by a few additions
 (:func:`_child`), so a child already met is found without making its board: most of a
 big double's edges lead to one. Exact: a step changes a count by 2 at most (a hit) and a
-play has 4 steps at most, so each count's difference stays within 8 either way, inside
-half its field's base (32): differences that borrow from the field above still give one
-sum for one board. The numbers left are coded above every count."""
+play has 6 steps at most (Jacquet's 6-6), so each count's difference stays within 12
+either way, under half its field's base (32): differences that borrow from the field
+above still give one sum for one board. The numbers left are coded above every count."""
 
 _UNIT = tuple(1 << (5 * index) for index in range(BAR + 1))
 """What one more checker on each index of the view adds to a node."""
@@ -163,11 +163,15 @@ class PlayTree:
 
         Raises:
             InvalidPositionError: if ``board`` is not a possible board.
-            InvalidDiceError: if a number is not from 1 to 6.
+            InvalidDiceError: if a number is not from 1 to 6, or there are more than six
+                (no turn plays more: Jacquet's 6-6; the nodes' code, :data:`_Node`, is
+                exact only so).
         """
         ordered = tuple(sorted(numbers, reverse=True))
         if any(not isinstance(n, int) or not 1 <= n <= 6 for n in ordered):
             raise InvalidDiceError(f"numbers must be from 1 to 6, got {list(ordered)!r}")
+        if len(ordered) > 6:
+            raise InvalidDiceError(f"a turn plays six numbers at most, got {list(ordered)!r}")
         tree = cls.__new__(cls)
         tree.dice = None
         tree._build_paused(check_board(board), player, ordered, variant)

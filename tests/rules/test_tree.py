@@ -196,6 +196,14 @@ def test_numbers_must_be_1_to_6() -> None:
         PlayTree.of_numbers(START, 0, (7,), JACQUET)
 
 
+def test_a_turn_plays_six_numbers_at_most() -> None:
+    """Seven numbers are refused, not given a tree whose nodes the code may no longer tell
+    apart (each count's difference must stay under half its field's base)."""
+    PlayTree.of_numbers(START, 0, (6,) * 6, JACQUET)  # Jacquet's 6-6
+    with pytest.raises(InvalidDiceError, match=r"six numbers at most, got \[6, 6, 6, 6, 6, 6, 1\]"):
+        PlayTree.of_numbers(START, 0, (6,) * 6 + (1,), JACQUET)
+
+
 def _jacquet_turns(seed: int, variant: Variant) -> list[JacquetTurn]:
     game = play_jacquet_game(random.Random(seed), variant)
     return [item.turn for item in game if isinstance(item, JacquetPlayed)]
