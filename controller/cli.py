@@ -20,7 +20,7 @@ import importlib
 import os
 import sys
 from collections.abc import Sequence
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from hardware.board.errors import TabulaError
 
@@ -43,8 +43,35 @@ COMMANDS: dict[str, str] = {
 }
 
 
+class _Formatter(argparse.HelpFormatter):
+    """argparse's help formatter, given the terminal's width as :mod:`shutil` would find it.
+
+    Why: argparse makes a formatter for every argument added, and without a width it
+    imports :mod:`shutil`, which brings three compression modules into every start of
+    ``tabula plays`` (on a Pi, a start is mostly imports).
+    """
+
+    def __init__(self, prog: str) -> None:
+        super().__init__(prog, width=_terminal_columns() - 2)  # argparse's own margin
+
+
+def _terminal_columns() -> int:
+    """``$COLUMNS``, or standard output's terminal width, or 80 (``shutil``'s order)."""
+    columns = os.environ.get("COLUMNS", "")
+    if columns.isdigit() and int(columns) > 0:
+        return int(columns)
+    try:
+        return os.get_terminal_size(sys.__stdout__.fileno()).columns or 80
+    except (AttributeError, ValueError, OSError):  # no standard output, or not a terminal
+        return 80
+
+
 class _Parser(argparse.ArgumentParser):
     """argparse's parser, saying a mistake in one line like the commands do (status 2)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", _Formatter)  # sub-commands' parsers too
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")

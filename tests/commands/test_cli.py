@@ -74,6 +74,18 @@ def test_help_still_exits_0(capsys: pytest.CaptureFixture[str]) -> None:
     assert capsys.readouterr().out.startswith("usage: tabula plays")
 
 
+@pytest.mark.parametrize("columns", [40, 200])
+def test_help_fills_the_width_columns_gives(
+    columns: int, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The help is wrapped to $COLUMNS as argparse does, without shutil finding it."""
+    monkeypatch.setenv("COLUMNS", str(columns))
+    assert main(["plays", "--help"]) == 0
+    widest = max(map(len, capsys.readouterr().out.splitlines()))
+    assert widest <= columns - 2
+    assert widest > 80 if columns > 80 else widest > columns - 10
+
+
 def test_a_command_that_logs_to_stderr_keeps_an_unexpected_traceback_there(
     tmp_path: Path,
 ) -> None:

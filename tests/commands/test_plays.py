@@ -140,12 +140,14 @@ def test_batch_plays_jacquet_and_nackgammon_with_handed_over_numbers() -> None:
 
 def test_plays_imports_only_the_rules() -> None:
     """`tabula plays` imports its own command and the rules, not every command's module
-    (the service, OpenCV, the web): its start on a Pi is mostly imports."""
+    (the service, OpenCV, the web), nor shutil and its compression modules, which argparse
+    imports when it must find the terminal's width itself: its start on a Pi is mostly
+    imports."""
     code = (
         "import json, sys; from controller.cli import main; "
         f"main(['plays', '{START_XGID}', '31']); "
         "print(json.dumps(sorted(m for m in sys.modules if m.startswith(('controller.', "
-        "'vision', 'firmware_bridge', 'cv2', 'numpy', 'serial', 'asyncio')))))"
+        "'vision', 'firmware_bridge', 'cv2', 'numpy', 'serial', 'asyncio', 'shutil')))))"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     imported = json.loads(done.stdout.splitlines()[-1])
