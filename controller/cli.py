@@ -61,7 +61,7 @@ def _terminal_columns() -> int:
     if columns.isdigit() and int(columns) > 0:
         return int(columns)
     try:
-        return os.get_terminal_size(sys.__stdout__.fileno()).columns or 80
+        return os.get_terminal_size(sys.__stdout__.fileno()).columns or 80  # type: ignore[union-attr]
     except (AttributeError, ValueError, OSError):  # no standard output, or not a terminal
         return 80
 
