@@ -213,3 +213,21 @@ def test_batch_refuses_a_line_that_is_not_utf8_and_answers_the_rest() -> None:
     assert [a["id"] for a in answers] == ["ok", None, "ok"]
     assert "line 2: bad JSON" in answers[1]["error"]
     assert len(answers[2]["results"]) == case["n"]
+
+
+@pytest.mark.parametrize(
+    "response",
+    [
+        {"id": 7, "results": [tuple(range(-15, 11)), tuple(range(15, -11, -1))]},
+        {"id": "a", "plays": ["24/18"], "results": [(0,) * 26], "handed_over": [6, 6]},
+        {"id": None, "error": 'line 3: bad JSON: "x"'},
+        {"id": 1, "results": []},
+    ],
+)
+def test_a_batch_line_is_the_json_of_its_response(response: dict[str, object]) -> None:
+    """The boards are written by hand (faster than JSON's encoder): the same JSON."""
+    from controller.commands.plays import json_line
+
+    line = json_line(response)
+    assert line.endswith("\n") and "\n" not in line[:-1]
+    assert json.loads(line) == json.loads(json.dumps(response))
