@@ -137,9 +137,25 @@ def _add_leaves(
     steps: Steps,
     last_steps: Sequence[tuple[int, int]],
 ) -> None:
-    """Add the result of ``steps`` then each of ``last_steps`` to ``found``, unless there."""
-    for step, board in zip(last_steps, _after_each(written, frame, last_steps), strict=True):
-        found.setdefault(tuple(board), (*steps, step))
+    """Add the result of ``steps`` then each of ``last_steps`` to ``found``, unless there.
+
+    :func:`_after_each`'s loop, but each board straight into ``found``: most results are
+    made here, and a list of them to walk again cost a third of a plain search.
+    """
+    at, sign = frame
+    bar = at[0]
+    for step in last_steps:
+        source, target = step
+        after = written.copy()
+        after[at[source]] -= sign
+        if target != OFF:
+            point = at[target]
+            if after[point] == -sign:  # a blot hit: to the opponent's bar
+                after[point] = sign
+                after[bar] -= sign
+            else:
+                after[point] += sign
+        found.setdefault(tuple(after), steps + (step,))  # noqa: RUF005 (faster than unpacking)
 
 
 def apply_step(view: Board, source: int, target: int) -> Board:
@@ -253,31 +269,44 @@ def _search_plain_double(view: Board, die: int, frame: _Frame) -> dict[Board, St
 
     The same search (non-increasing sources, the same order), but each node's moves come
     from its parent's instead of a scan of the board: as in :func:`_search_plain`, a
-    move changes the sources only at its ends, and which points are open not at all.
+    move changes the sources only at its ends, and which points are open not at all. So a
+    node needs only its board in the results' frame, read back through the frame: no view
+    of it is made.
     """
+    at, sign = frame
+    bar = at[0]
     found: dict[Board, Steps] = {}
     best = 0
     moves = [(s, s - die) for s in range(24, die, -1) if view[s] > 0 and view[s - die] >= -1]
-    stack: list[tuple[_Node, Steps, list[tuple[int, int]]]] = [(_start(view, frame), (), moves)]
+    stack: list[tuple[list[int], Steps, list[tuple[int, int]]]] = [
+        (_start(view, frame)[1], (), moves)
+    ]
     while stack:
-        node, steps, candidates = stack.pop()
+        board, steps, candidates = stack.pop()
         if candidates and len(steps) == 3:  # the last moves: straight to their results
             if best < 4:
                 best, found = 4, {}
-            _add_leaves(found, node[1], frame, steps, candidates[::-1])
+            _add_leaves(found, board, frame, steps, candidates[::-1])
         elif candidates:
-            board = node[0]
-            children = _children(node, frame, candidates)
-            for index, (step, child) in enumerate(zip(candidates, children, strict=True)):
+            for index, step in enumerate(candidates):
                 source, target = step
-                rest = candidates[index:] if board[source] > 1 else candidates[index + 1 :]
-                if board[target] <= 0 and target > die and view[target - die] >= -1:
+                after = board.copy()
+                after[at[source]] -= sign
+                rest = candidates[index:] if after[at[source]] != 0 else candidates[index + 1 :]
+                point = at[target]
+                held = after[point] * sign  # the mover's checkers there before the move
+                if held == -1:  # a blot hit: to the opponent's bar
+                    after[point] = sign
+                    after[bar] -= sign
+                else:
+                    after[point] += sign
+                if held <= 0 and target > die and view[target - die] >= -1:
                     rest = inserted(rest, (target, target - die))  # a new source below
-                stack.append((child, (*steps, step), rest))
+                stack.append((after, steps + (step,), rest))  # noqa: RUF005 (faster)
         elif len(steps) >= best:
             if len(steps) > best:
                 best, found = len(steps), {}
-            found.setdefault(tuple(node[1]), steps)
+            found.setdefault(tuple(board), steps)
     return found if best else {}
 
 
