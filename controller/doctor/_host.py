@@ -13,7 +13,7 @@ from controller.config import EngineConfig, GpioConfig, MqttConfig
 from controller.devices import DevicesError, PiDevices, make_pin_factory
 from controller.doctor._finding import Finding, current_user, fail, ok, warn
 from controller.engine import EngineError, configured_engine
-from controller.mqtt import client_options
+from controller.mqtt import client_options, connected
 from controller.rules import Xgid
 from firmware_bridge import LedFrame
 
@@ -131,7 +131,7 @@ async def check_mqtt(mqtt: MqttConfig | None, *, timeout: float) -> Finding:
             client = aiomqtt.Client(
                 **client_options(mqtt), identifier=f"tabula-doctor-{mqtt.board_id}", timeout=timeout
             )
-            async with client:
+            async with connected(client):
                 pass
     except aiomqtt.MqttCodeError as error:
         return fail(

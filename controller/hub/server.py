@@ -27,7 +27,7 @@ from controller.closing import cancel_and_wait
 from controller.config import MqttConfig
 from controller.hub.state import WHOLE, Archive, HubState, Shard
 from controller.mqtt.codec import subscriptions
-from controller.mqtt.publisher import ClientFactory, backoff_delay, client_options
+from controller.mqtt.publisher import ClientFactory, backoff_delay, client_options, connected
 from controller.web.app import (
     STATIC,
     Fanout,
@@ -147,11 +147,13 @@ class Hub:
         while True:
             delay = backoff_delay(attempt, self._rng, base=0.2, cap=10.0)
             try:
-                async with self._client_factory(
-                    **client_options(self.config),
-                    identifier=self._identifier,
-                    keepalive=self._keepalive,
-                    clean_session=False,
+                async with connected(
+                    self._client_factory(
+                        **client_options(self.config),
+                        identifier=self._identifier,
+                        keepalive=self._keepalive,
+                        clean_session=False,
+                    )
                 ) as client:
                     for pattern in subscriptions(self.config.topic_prefix):
                         await client.subscribe(pattern, qos=1)

@@ -25,7 +25,7 @@ from controller.mqtt.codec import (
 )
 from controller.mqtt.errors import MqttError, PayloadError, TopicError
 from controller.mqtt.outbox import Outbox
-from controller.mqtt.publisher import MqttPublisher, backoff_delay, client_options
+from controller.mqtt.publisher import MqttPublisher, backoff_delay, client_options, connected
 
 __all__ = [
     "KINDS",
@@ -39,6 +39,7 @@ __all__ = [
     "TopicError",
     "backoff_delay",
     "client_options",
+    "connected",
     "decode_event",
     "decode_heartbeat",
     "decode_online",

@@ -38,7 +38,7 @@ from controller.mqtt.codec import (
 from controller.mqtt.outbox import Outbox
 from controller.status import BoardEvent, BoardService, BoardStatus
 
-__all__ = ["ClientOptions", "MqttPublisher", "backoff_delay", "client_options"]
+__all__ = ["ClientOptions", "MqttPublisher", "backoff_delay", "client_options", "connected"]
 
 _log = logging.getLogger(__name__)
 
@@ -96,6 +96,26 @@ def client_options(config: MqttConfig) -> ClientOptions:
             )
         options["tls_context"] = context
     return options
+
+
+@contextlib.asynccontextmanager
+async def connected(client: aiomqtt.Client) -> AsyncIterator[aiomqtt.Client]:
+    """``async with client``, closing the connection if cancelled while it connects.
+
+    aiomqtt 2.5's ``Client.__aenter__`` leaves paho's socket open when its task is
+    cancelled while the broker has not answered yet (a stop, or a caller's timeout). The
+    client and paho's refer to each other, so only the cyclic garbage collector closes it,
+    maybe after its event loop is closed ("Event loop is closed" from paho's ``__del__``),
+    and until then the broker keeps a half-open session.
+    """
+    try:
+        await client.__aenter__()
+    except asyncio.CancelledError:
+        client._client._sock_close()  # paho's own close: aiomqtt stops watching the socket
+        raise
+    async with contextlib.AsyncExitStack() as exit_stack:
+        exit_stack.push_async_exit(client)
+        yield client
 
 
 class MqttPublisher:
@@ -212,7 +232,7 @@ class MqttPublisher:
         while True:
             delay = backoff_delay(attempt, self._rng, base=self._backoff[0], cap=self._backoff[1])
             try:
-                async with self._client() as client:
+                async with connected(self._client()) as client:
                     self.connected, attempt = True, 0
                     self.connections += 1
                     _log.info(
@@ -254,9 +274,7 @@ class MqttPublisher:
         watch = asyncio.create_task(self._watch(client))
         beat = asyncio.create_task(self._beat(client))
         try:
-            done, _ = await asyncio.wait(
-                {pump, watch, beat}, return_when=asyncio.FIRST_COMPLETED
-            )
+            done, _ = await asyncio.wait({pump, watch, beat}, return_when=asyncio.FIRST_COMPLETED)
         finally:
             for task in (pump, watch, beat):
                 task.cancel()
