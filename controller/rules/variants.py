@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from controller.rules.board import NACKGAMMON_START, START, Board
 from controller.rules.errors import RulesError
@@ -155,10 +155,13 @@ class Variant:
     """Whether GNU Backgammon's match files (``.mat``, ``.sgf``) can hold its matches:
     backgammon's only (they name no variant)."""
 
-    @property
-    def is_backgammon_movement(self) -> bool:
-        """Whether plays follow backgammon's movement exactly (the generator's fast path)."""
-        return (
+    is_backgammon_movement: bool = field(init=False, repr=False, compare=False)
+    """Whether plays follow backgammon's movement exactly (the generator's fast path).
+    Worked out once: every query of the rules asks, and comparing the tracks took longer
+    than a small search."""
+
+    def __post_init__(self) -> None:
+        backgammon_movement = (
             self.tracks == BACKGAMMON_TRACKS
             and self.doublets is Doublets.FOUR
             and self.blocked_by == 2
@@ -168,6 +171,7 @@ class Variant:
             and self.home_point_limit is None
             and self.unplayable is Unplayable.FORFEIT
         )
+        object.__setattr__(self, "is_backgammon_movement", backgammon_movement)
 
     def moves_of(self, dice: tuple[int, int]) -> tuple[int, ...]:
         """The numbers a roll gives to play, highest first: ``(6, 5)``, ``(3, 3, 3, 3)``."""
