@@ -100,9 +100,7 @@ class Orientation:
         """
         sides = ("far", "near") if self.far else ("near", "far")
         colours = ("B", "A") if self.colour_b else ("A", "B")
-        return "; ".join(
-            f"{names[p]} {sides[p]} side, colour {colours[p]}" for p in (0, 1)
-        )
+        return "; ".join(f"{names[p]} {sides[p]} side, colour {colours[p]}" for p in (0, 1))
 
     def scene(self, cells: Cells | None) -> Scene:
         """The LEDs that show who is who: player 0's checkers green, player 1's red, the

@@ -75,9 +75,7 @@ def make_durable(connection: sqlite3.Connection) -> None:
     connection.execute("PRAGMA synchronous=FULL")
 
 
-def create_journal_file(
-    path: Path, head: Head, connect: Callable[..., sqlite3.Connection]
-) -> None:
+def create_journal_file(path: Path, head: Head, connect: Callable[..., sqlite3.Connection]) -> None:
     """Create an empty journal whole beside ``path``, with its head; then rename it there.
 
     Why: a journal is then never seen empty or half made at its path, so an empty file
@@ -251,8 +249,7 @@ def verify_rows(path: Path, rows: Sequence[Row], head: Head | None, version: int
     problems = check.problems()
     if head is None and version == SCHEMA_VERSION and rows:
         problems.append(
-            f"its head file {str(head_path(path))!r} is missing, "
-            "so a lost tail cannot be ruled out"
+            f"its head file {str(head_path(path))!r} is missing, so a lost tail cannot be ruled out"
         )
     if problems:
         raise damaged_error(path, problems, missing=check.missing, changed=check.changed)

@@ -83,6 +83,7 @@ __all__ = ["APPLICATION_ID", "Journal", "JournalEntry", "archive_path", "head_pa
 
 _log = logging.getLogger(__name__)
 
+
 @dataclass(frozen=True, slots=True)
 class JournalEntry:
     """One journalled event: its sequence number (from 1), when it was written, the event."""
