@@ -53,14 +53,17 @@ def board_problems(board: object) -> list[str]:
     """Every reason why ``board`` is not a possible board, or an empty list.
 
     Legality is a query (as python-chess's ``status()``): callers that must refuse a board
-    use :func:`check_board`, which raises with these texts.
+    use :func:`check_board`, which raises with these texts. Every query of the rules runs
+    it, so a possible board passes in a few C-level passes.
     """
-    if not isinstance(board, tuple | list) or len(board) != 26:
+    if not isinstance(board, (tuple, list)) or len(board) != 26:
         return [f"a board is 26 integers, got {board!r}"]
-    if set(map(type, board)) != {int}:  # one C-level pass: this runs on every query
+    if set(map(type, board)) != _INTEGERS:
         return [f"a board holds integers only, got {board!r}"]
+    counts = _on_board(board)
+    if board[25] >= 0 and board[0] <= 0 and max(counts) <= CHECKERS:
+        return []
     problems = []
-    counts = _on_board(tuple(board))
     if board[25] < 0:
         problems.append(f"player 0's bar (index 25) cannot be negative, got {board[25]}")
     if board[0] > 0:
@@ -71,7 +74,10 @@ def board_problems(board: object) -> list[str]:
     return problems
 
 
-def _on_board(board: Board) -> tuple[int, int]:
+_INTEGERS: Final = {int}
+
+
+def _on_board(board: Board | list[int]) -> tuple[int, int]:
     """Checkers each player has on the board and the bar."""
     net, total = sum(board), sum(map(abs, board))  # C-level passes: this runs on every query
     return (total + net) // 2, (total - net) // 2
@@ -86,7 +92,7 @@ def check_board(board: object) -> Board:
     problems = board_problems(board)
     if problems:
         raise InvalidPositionError("; ".join(problems))
-    assert isinstance(board, tuple | list)
+    assert isinstance(board, (tuple, list))
     return tuple(board)
 
 
