@@ -23,7 +23,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Iterable
 from operator import attrgetter, itemgetter, neg
-from typing import NamedTuple
+from typing import NamedTuple, TypeGuard
 
 from controller.rules.board import Board, Player, check_board, flip
 from controller.rules.errors import InvalidDiceError
@@ -87,11 +87,15 @@ def check_dice(dice: Iterable[int]) -> tuple[int, int]:
         InvalidDiceError: for anything else, naming it.
     """
     pair = tuple(dice)
-    if len(pair) != 2 or not all(
-        isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= 6 for d in pair
-    ):
-        raise InvalidDiceError(f"dice must be two numbers from 1 to 6, got {list(pair)!r}")
-    return pair[0], pair[1]
+    if len(pair) == 2:
+        first, second = pair
+        if _is_die(first) and _is_die(second):
+            return first, second
+    raise InvalidDiceError(f"dice must be two numbers from 1 to 6, got {list(pair)!r}")
+
+
+def _is_die(number: object) -> TypeGuard[int]:
+    return isinstance(number, int) and not isinstance(number, bool) and 1 <= number <= 6
 
 
 def step_moves(view: Board, die: int) -> list[Move]:
