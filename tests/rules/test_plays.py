@@ -173,7 +173,15 @@ def test_doubles_are_played_four_times() -> None:
 
 @pytest.mark.parametrize(
     ("dice", "message"),
-    [((7, 1), "[7, 1]"), ((0, 3), "[0, 3]"), ((1,), "[1]"), ((1, 2, 3), "[1, 2, 3]")],
+    [
+        ((7, 1), "[7, 1]"),
+        ((0, 3), "[0, 3]"),
+        ((1,), "[1]"),
+        ((1, 2, 3), "[1, 2, 3]"),
+        ((True, 2), "[True, 2]"),
+        ((4, 2.0), "[4, 2.0]"),
+        (("5", 2), "['5', 2]"),
+    ],
 )
 def test_bad_dice_are_refused_with_a_message(dice: tuple[int, ...], message: str) -> None:
     with pytest.raises(InvalidDiceError, match="two numbers from 1 to 6") as error:
