@@ -301,7 +301,9 @@ class PlayTree:
             steps = single_steps(board, number, top) if moves is None else moves[number]
             for step in steps:
                 source, target = step
-                child = _child(moved, board, source, target)
+                child = moved - _UNIT[source]  # _child's sum, inlined: the walk's inner loop
+                if target != OFF:
+                    child += _HIT[target] if board[target] == -1 else _UNIT[target]
                 if child in known:
                     children.append((source, target, child))
                     continue
@@ -315,12 +317,12 @@ class PlayTree:
                         )
                         for n, _, _ in self._ways[rest]
                     }
-                    if not self._visit(child, after, rest, (*path, step), follow):
+                    if not self._visit(child, after, rest, path + (step,), follow):  # noqa: RUF005 (faster)
                         if finals is None:  # it may end a play found later (_end_early)
                             self._unsure.append((child, step, rest))
                         continue
                 elif finals is None:  # a last move: it ends a legal play or nothing
-                    self._results[after] = (*path, step)
+                    self._results[after] = path + (step,)  # noqa: RUF005 (faster than unpacking)
                     self._alive(child, after, rest, _NO_CHILDREN)
                 elif after in finals:
                     self._alive(child, after, rest, _NO_CHILDREN)
