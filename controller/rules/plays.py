@@ -32,6 +32,8 @@ from controller.rules.search import (
     BAR,
     OFF,
     Steps,
+    _after_each,
+    _Frame,
     apply_step,
     moves_after,
     search,
@@ -209,51 +211,120 @@ def _within_home_limit(view: Board, steps: list[Move], limit: int) -> list[Move]
     return kept
 
 
+_UNIT = tuple(1 << (5 * index) for index in range(BAR + 1))
+"""What one more checker on each index of a view adds to its integer code (:func:`_child`)."""
+
+_HIT = tuple(2 * unit - _UNIT[0] for unit in _UNIT)
+"""What hitting a blot on each index adds to a code: the mover's checker replaces it, and
+it goes to the opponent's bar (index 0)."""
+
+
+def _child(node: int, view: Board, source: int, target: int) -> int:
+    """The code of ``view`` after one step (:func:`~controller.rules.search.apply_step`),
+    from the code ``node`` of ``view``, by a few additions.
+
+    Each index's count has a field of 5 bits. A code stands for one board while each
+    field holds the count plus 15 (:func:`_code`), or its difference from a start coded 0
+    stays under 16 either way (borrows between fields then still give one sum for one
+    board: :data:`~controller.rules.tree._Node`).
+    """
+    node -= _UNIT[source]
+    if target == OFF:
+        return node
+    return node + (_HIT[target] if view[target] == -1 else _UNIT[target])
+
+
+def _code(view: Board) -> int:
+    """The integer code of ``view``: each count plus 15 in its 5-bit field, so that the
+    codes :func:`_child` derives stay exact however many steps a play makes."""
+    return sum((count + 15) << shift for count, shift in zip(view, _SHIFTS, strict=True))
+
+
+_SHIFTS = tuple(5 * index for index in range(BAR + 1))
+
+
 def _search_all(
-    view: Board, numbers: tuple[int, ...], variant: Variant
-) -> dict[tuple[Board, tuple[int, ...]], _Moves]:
-    """Every end of a play in any order: the board and the numbers left, with one way there.
+    board: Board, player: Player, view: Board, numbers: tuple[int, ...], variant: Variant
+) -> dict[Board, Play]:
+    """The legal plays of ``numbers`` in any order on ``view``, by result (``board``, the
+    same in the layout, is ``player``'s).
 
     A play ends when no number left can be played, which includes the moment the mover has
-    borne off every checker.
+    borne off every checker. The search is depth first, the last move found tried first,
+    and a result keeps the first way found to it. A node is known by its integer code
+    (:func:`_child`), so that a child met before (most of a doublet's) is passed over
+    without making its board; a board is made only when its node is visited, and the last
+    moves' results are written straight in the layout.
     """
-    if len(numbers) == 2 and numbers[0] != numbers[1]:  # the common case
-        return _search_two(view, numbers, variant)
     steps_of = _general_steps(variant)
-    ends: dict[tuple[Board, tuple[int, ...]], _Moves] = {}
-    # The boards reached, by the numbers left, so that a node (board, numbers left) is
-    # hashed as its board alone, and once when popped: 6% fewer instructions on Jacquet's
-    # doublets than a set of pairs.
-    seen: dict[tuple[int, ...], set[Board]] = {}
-    stack: list[tuple[Board, _Moves, tuple[int, ...]]] = [(view, (), numbers)]
+    from_view, frame = _viewers(variant.tracks[player], player)[1], _frame(variant, player)
+    # The plays by how many numbers they leave: all must use as many as they can, but
+    # Ludii's ruleset (LOST), where a number is lost only when no number left can move,
+    # which is where the search stops, keeps every end.
+    lost = variant.unplayable is Unplayable.LOST
+    found: dict[int, dict[Board, Play]] = {}
+    # The codes visited, by the numbers left: a node (board, numbers left) is hashed as
+    # its code alone.
+    seen: dict[tuple[int, ...], set[int]] = {numbers: set()}
+    # A node to visit: its code, its parent's board and way there, the step from the
+    # parent (None for the start, whose board it carries) and the numbers left.
+    stack: list[tuple[int, Board, _Moves, Move | None, tuple[int, ...]]] = [
+        (_code(view), view, (), None, numbers)
+    ]
     while stack:
-        board, steps, left = stack.pop()
-        boards = seen.setdefault(left, set())
-        known = len(boards)
-        boards.add(board)
-        if len(boards) == known:
+        node, after, steps, step, left = stack.pop()
+        codes = seen[left]
+        if node in codes:
             continue
+        codes.add(node)
+        if step is not None:
+            after = apply_step(after, *step)
+            steps = (*steps, step)
         moved = False
-        if left and max(board) > 0:
+        if left and max(after) > 0:
             for number in (left[0],) if left.count(left[0]) == len(left) else dict.fromkeys(left):
                 index = left.index(number)
                 rest = left[:index] + left[index + 1 :]
-                moves = steps_of(board, number)
-                moved = moved or bool(moves)
+                moves = steps_of(after, number)
+                if not moves:
+                    continue
+                moved = True
                 known_after = seen.setdefault(rest, set())
-                for step in moves:
-                    after = apply_step(board, *step)
-                    if after not in known_after:  # it would be skipped when popped
-                        stack.append((after, (*steps, step), rest))
+                if rest:
+                    for move in moves:
+                        child = _child(node, after, *move)
+                        if child not in known_after:  # it would be passed over when popped
+                            stack.append((child, after, steps, move, rest))
+                    continue
+                # The last number: its children end plays, visited here as they would be
+                # popped (the last first). A node's children are different boards.
+                last = []
+                for move in reversed(moves):
+                    child = _child(node, after, *move)
+                    if child not in known_after:
+                        known_after.add(child)
+                        last.append(move)
+                if last:
+                    plays = found.setdefault(-1 if lost else 0, {})
+                    ends = _after_each(list(from_view(after)), frame, last)
+                    for move, end in zip(last, ends, strict=True):
+                        result = tuple(end)
+                        plays.setdefault(result, _new_play(((*steps, move), result, (), view)))
         if not moved:
-            ends.setdefault((board, left), steps)
-    return ends
+            result = from_view(after)
+            # Jacquet's rule 12: the game ends with the last checker off, even mid-turn, and
+            # nothing is left to hand over.
+            unused = left if not left or max(after) > 0 else ()
+            plays = found.setdefault(len(left) if not lost else -1, {})
+            plays.setdefault(result, _new_play((steps, result, unused, view)))
+    return found[min(found)]
 
 
 def _search_two(
-    view: Board, numbers: tuple[int, ...], variant: Variant
-) -> dict[tuple[Board, tuple[int, ...]], _Moves]:
-    """:func:`_search_all` of two different numbers, unrolled.
+    board: Board, player: Player, view: Board, numbers: tuple[int, ...], variant: Variant
+) -> dict[Board, Play]:
+    """:func:`_search_all` of two different numbers (the same plays, first ways and order),
+    unrolled.
 
     Two moves legal in either order leave the same board: the second order makes only the
     boards of the pairs the first did not play. Where two or more checkers are outside the
@@ -261,10 +332,11 @@ def _search_two(
     off, and one move changes the next one's options only at its ends (as in
     :func:`~controller.rules.search.search`'s plain path; the bar is the highest source):
     the second moves come from one scan of the view, and only the courier and the home
-    limit are checked again on each board. The same ends, first ways and order as a scan of
-    each board, which the differential tests check.
+    limit are checked again on each board. Each result is written straight in ``board``'s
+    layout, as the backgammon search does.
     """
     steps_of = _general_steps(variant)
+    frame = _frame(variant, player)
     plain = not (variant.must_enter_first and view[BAR] > 0) and (
         sum(n for n in view[7:] if n > 0) >= 2
     )
@@ -272,11 +344,18 @@ def _search_two(
     held = courier and _start_held(view)
     top = START_INDEX - 1 if held else BAR  # held only with no checker on the bar
     limit = variant.home_point_limit
-    ends: dict[tuple[Board, tuple[int, ...]], _Moves] = {}
+    # Ludii's ruleset (LOST) keeps every end, the first found on each board; the others
+    # keep the plays of both numbers if any, else those of the higher alone, else the lower.
+    both: dict[Board, Play] = {}
+    singles: dict[int, dict[Board, Play]] = {number: {} for number in numbers}
+    if variant.unplayable is Unplayable.LOST:
+        singles = dict.fromkeys(numbers, both)
     played: set[tuple[Move, Move]] = set()
+    start = list(board)
     for first, second in (numbers, numbers[::-1]):
         scan = _scan(view, second, top) if plain else []
-        for step in steps_of(view, first):
+        firsts = steps_of(view, first)
+        for step, written in zip(firsts, _after_each(start, frame, firsts), strict=True):
             source, target = step
             after = apply_step(view, source, target)
             if not plain:
@@ -295,35 +374,28 @@ def _search_two(
                 new = follow_ups
             else:
                 new = [follow_up for follow_up in follow_ups if (follow_up, step) not in played]
-            for follow_up in new:
-                ends.setdefault((apply_step(after, *follow_up), ()), (step, follow_up))
+            for follow_up, written_end in zip(new, _after_each(written, frame, new), strict=True):
+                result = tuple(written_end)
+                both.setdefault(result, _new_play(((step, follow_up), result, (), view)))
             if not follow_ups:
-                ends.setdefault((after, (second,)), (step,))
-    return ends or {(view, numbers): ()}
+                # Jacquet's rule 12: the game ends with the last checker off, even mid-turn,
+                # and nothing is left to hand over.
+                result, left = tuple(written), (second,) if max(after) > 0 else ()
+                singles[first].setdefault(result, _new_play(((step,), result, left, view)))
+    found = both or singles[numbers[0]] or singles[numbers[1]]
+    return found or {board: _new_play(((), board, numbers if max(view) > 0 else (), view))}
 
 
-def _enumerate_variant(
-    view: Board, numbers: tuple[int, ...], variant: Variant
-) -> dict[Board, tuple[_Moves, tuple[int, ...]]]:
-    """Results of the legal plays of ``numbers`` under ``variant``, with the numbers unused."""
-    ends = _search_all(view, numbers, variant)
-    # Ludii's ruleset (LOST) keeps every end: a number is lost only when no number left
-    # can move, which is where the search stops. The others must use as many as they can.
-    if variant.unplayable is not Unplayable.LOST:
-        fewest_left = min(map(len, map(itemgetter(1), ends)))
-        if any(len(left) != fewest_left for _, left in ends):
-            ends = {end: steps for end, steps in ends.items() if len(end[1]) == fewest_left}
-        if len(numbers) - fewest_left == 1 and len(numbers) == 2 and numbers[0] != numbers[1]:
-            # Either number but not both: the higher one (the numbers come highest first).
-            higher = {end: steps for end, steps in ends.items() if end[1] == numbers[1:]}
-            ends = higher or ends
-    results: dict[Board, tuple[_Moves, tuple[int, ...]]] = {}
-    for (board, left), steps in ends.items():
-        # Jacquet's rule 12: the game ends with the last checker off, even mid-turn, and
-        # nothing is left to hand over.
-        if board not in results:
-            results[board] = (steps, left if not left or max(board) > 0 else ())
-    return results
+def _frame(variant: Variant, player: Player) -> _Frame:
+    """Where a search writes ``player``'s results: back in the layout, from their view."""
+    return variant.tracks[player], 1 - 2 * player
+
+
+_new_play: Callable[[tuple[_Moves, Board, tuple[int, ...], Board]], Play] = functools.partial(
+    tuple.__new__, Play
+)
+"""A :class:`Play` of its fields: a named tuple's own constructor is Python code, and a
+doublet makes a hundred plays."""
 
 
 def _to_view(board: Board, player: Player, variant: Variant) -> Board:
@@ -454,16 +526,19 @@ def _plays_of_numbers(
 ) -> tuple[Play, ...]:
     """:func:`plays_of_numbers` of a checked board, cached: a variant's turn asks for its
     plays on every observation, and its referee's tree once more."""
-    to_view, from_view = _viewers(variant.tracks[player], player)
-    view = to_view(board)
-    results = _enumerate_variant(view, numbers, variant)
-    if not results:
-        return (Play((), board, numbers, view),)
-    plays = [
-        Play(steps, from_view(result), unused, view) for result, (steps, unused) in results.items()
-    ]
-    plays.sort(key=_by_result)  # a key: sorting (board, moves, numbers) tuples cost twice
+    plays = list(_search_plays(board, player, numbers, variant).values())
+    plays.sort(key=_by_result)  # a key: sorting (moves, board, ...) tuples cost twice
     return tuple(plays)
+
+
+def _search_plays(
+    board: Board, player: Player, numbers: tuple[int, ...], variant: Variant
+) -> dict[Board, Play]:
+    """The legal plays of ``numbers`` by result: the one search of a turn's numbers."""
+    track = variant.tracks[player]
+    view = _viewers(track, player)[0](board)
+    search = _search_two if len(numbers) == 2 and numbers[0] != numbers[1] else _search_all
+    return search(board, player, view, numbers, variant)
 
 
 _by_result = attrgetter("result")

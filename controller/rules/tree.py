@@ -30,6 +30,7 @@ from controller.rules.errors import InvalidDiceError
 from controller.rules.plays import (
     Move,
     Play,
+    _child,
     _from_view,
     _general_steps,
     _to_view,
@@ -40,7 +41,6 @@ from controller.rules.plays import (
 )
 from controller.rules.search import (
     BAR,
-    OFF,
     STEPS_BY_DIE,
     Steps,
     _highest,
@@ -56,37 +56,21 @@ __all__ = ["PlayTree"]
 _Node = int
 """A node of the tree as one exact integer: its board's counts and the numbers still to
 play, as their differences from the start's (0). A step changes it by a few additions
-(:func:`_child`), so a child already met is found without making its board: most of a
-big double's edges lead to one. Exact: a step changes a count by 2 at most (a hit) and a
-play has 6 steps at most (Jacquet's 6-6), so each count's difference stays within 12
-either way, under half its field's base (32): differences that borrow from the field
-above still give one sum for one board. The numbers left are coded above every count."""
-
-_UNIT = tuple(1 << (5 * index) for index in range(BAR + 1))
-"""What one more checker on each index of the view adds to a node."""
+(:func:`~controller.rules.plays._child`), so a child already met is found without making
+its board: most of a big double's edges lead to one. Exact: a step changes a count by 2
+at most (a hit) and a play has 6 steps at most (Jacquet's 6-6), so each count's
+difference stays within 12 either way, under half its field's base (32): differences
+that borrow from the field above still give one sum for one board. The numbers left are
+coded above every count."""
 
 _NUMBERS_SHIFT = 5 * (BAR + 1)
 """Where a node codes the numbers left: above the counts."""
-
-
-_HIT = tuple(2 * unit - _UNIT[0] for unit in _UNIT)
-"""What hitting a blot on each index adds to a node: the mover's checker replaces it, and
-it goes to the opponent's bar (index 0)."""
 
 _Edge = tuple[int, int, _Node]
 """A step to a child: its source, its target, the child."""
 
 _NO_CHILDREN: tuple[_Edge, ...] = ()
 """The children of a legal play's end."""
-
-
-def _child(node: _Node, view: Board, source: int, target: int) -> _Node:
-    """The node after one step of ``view`` (:func:`~controller.rules.search.apply_step`),
-    with the same numbers left."""
-    node -= _UNIT[source]
-    if target == OFF:
-        return node
-    return node + (_HIT[target] if view[target] == -1 else _UNIT[target])
 
 
 _Left = tuple[int, ...]
