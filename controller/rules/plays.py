@@ -196,10 +196,21 @@ def _courier_lets_go(view: Board) -> bool:
 
 
 def _within_home_limit(view: Board, steps: list[Move], limit: int) -> list[Move]:
-    """Jacquet's rule 8: keep the steps after which few enough first-quadrant points are made."""
-    made = len([n for n in view[19:BAR] if n >= 2])
+    """Jacquet's rule 8: keep the steps after which few enough first-quadrant points are made.
+
+    ``steps`` come in a scan's order (the bar's entry, then the sources from the highest
+    down), so their targets come from the highest down: those in the first quadrant first.
+    """
     # One step makes at most one more point, and only by joining a lone checker there.
-    if made < limit or not any(target >= 19 and view[target] == 1 for _, target in steps):
+    for _, target in steps:
+        if target < 19:
+            return steps
+        if view[target] == 1:
+            break
+    else:
+        return steps
+    made = len([n for n in view[19:BAR] if n >= 2])
+    if made < limit:
         return steps
     kept = []
     for step in steps:
@@ -242,6 +253,35 @@ def _code(view: Board) -> int:
 
 _SHIFTS = tuple(5 * index for index in range(BAR + 1))
 
+_NUMBERS_SHIFT = 5 * (BAR + 1)
+"""Where a code (:func:`_child`) codes the numbers left: above the counts."""
+
+
+_Left = tuple[int, ...]
+_Ways = dict[_Left, list[tuple[int, _Left, int]]]
+"""For each numbers left (highest first), each distinct number that may be played next,
+the numbers then left, and what playing it adds to a node."""
+
+
+@functools.cache
+def _numbers_left(numbers: _Left) -> _Ways:
+    """Every multiset of ``numbers`` left as play goes on, and the ways on from each."""
+    codes = {numbers: 0}
+    ways: _Ways = {}
+    pending = [numbers]
+    while pending:
+        left = pending.pop()
+        ways[left] = []
+        for index, number in enumerate(left):
+            if number in left[:index]:
+                continue
+            rest = left[:index] + left[index + 1 :]
+            if rest not in codes:
+                codes[rest] = len(codes)
+                pending.append(rest)
+            ways[left].append((number, rest, (codes[rest] - codes[left]) << _NUMBERS_SHIFT))
+    return ways
+
 
 def _search_all(
     board: Board, player: Player, view: Board, numbers: tuple[int, ...], variant: Variant
@@ -263,46 +303,43 @@ def _search_all(
     # which is where the search stops, keeps every end.
     lost = variant.unplayable is Unplayable.LOST
     found: dict[int, dict[Board, Play]] = {}
-    # The codes visited, by the numbers left: a node (board, numbers left) is hashed as
-    # its code alone.
-    seen: dict[tuple[int, ...], set[int]] = {numbers: set()}
+    ways = _numbers_left(numbers)
+    # The nodes visited: a node's code holds its board and the numbers left.
+    seen: set[int] = set()
     # A node to visit: its code, its parent's board and way there, the step from the
     # parent (None for the start, whose board it carries) and the numbers left.
-    stack: list[tuple[int, Board, _Moves, Move | None, tuple[int, ...]]] = [
+    stack: list[tuple[int, Board, _Moves, Move | None, _Left]] = [
         (_code(view), view, (), None, numbers)
     ]
     while stack:
         node, after, steps, step, left = stack.pop()
-        codes = seen[left]
-        if node in codes:
+        if node in seen:
             continue
-        codes.add(node)
+        seen.add(node)
         if step is not None:
             after = apply_step(after, *step)
             steps = (*steps, step)
         moved = False
         if left and max(after) > 0:
-            for number in (left[0],) if left.count(left[0]) == len(left) else dict.fromkeys(left):
-                index = left.index(number)
-                rest = left[:index] + left[index + 1 :]
+            for number, rest, numbers_change in ways[left]:
                 moves = steps_of(after, number)
                 if not moves:
                     continue
                 moved = True
-                known_after = seen.setdefault(rest, set())
+                played = node + numbers_change
                 if rest:
                     for move in moves:
-                        child = _child(node, after, *move)
-                        if child not in known_after:  # it would be passed over when popped
+                        child = _child(played, after, *move)
+                        if child not in seen:  # it would be passed over when popped
                             stack.append((child, after, steps, move, rest))
                     continue
                 # The last number: its children end plays, visited here as they would be
                 # popped (the last first). A node's children are different boards.
                 last = []
                 for move in reversed(moves):
-                    child = _child(node, after, *move)
-                    if child not in known_after:
-                        known_after.add(child)
+                    child = _child(played, after, *move)
+                    if child not in seen:
+                        seen.add(child)
                         last.append(move)
                 if last:
                     plays = found.setdefault(-1 if lost else 0, {})
@@ -350,7 +387,8 @@ def _search_two(
     singles: dict[int, dict[Board, Play]] = {number: {} for number in numbers}
     if variant.unplayable is Unplayable.LOST:
         singles = dict.fromkeys(numbers, both)
-    played: set[tuple[Move, Move]] = set()
+    # The second moves of each first move of the higher number first.
+    follow_ups_of: dict[Move, list[Move]] = {}
     start = list(board)
     for first, second in (numbers, numbers[::-1]):
         scan = _scan(view, second, top) if plain else []
@@ -370,10 +408,13 @@ def _search_two(
                 if limit is not None and 1 in after[19:BAR]:
                     follow_ups = _within_home_limit(after, follow_ups, limit)
             if first == numbers[0]:
-                played.update((step, follow_up) for follow_up in follow_ups)
-                new = follow_ups
+                follow_ups_of[step] = new = follow_ups
             else:
-                new = [follow_up for follow_up in follow_ups if (follow_up, step) not in played]
+                new = [
+                    follow_up
+                    for follow_up in follow_ups
+                    if step not in follow_ups_of.get(follow_up, ())
+                ]
             for follow_up, written_end in zip(new, _after_each(written, frame, new), strict=True):
                 result = tuple(written_end)
                 both.setdefault(result, _new_play(((step, follow_up), result, (), view)))

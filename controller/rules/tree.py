@@ -21,7 +21,6 @@ only when none can, so every node of the walk is on the way to a legal play.
 
 from __future__ import annotations
 
-import functools
 import gc
 from collections.abc import Callable, Iterable, Sequence
 
@@ -33,6 +32,8 @@ from controller.rules.plays import (
     _child,
     _from_view,
     _general_steps,
+    _Left,
+    _numbers_left,
     _to_view,
     backgammon_play,
     check_dice,
@@ -61,42 +62,14 @@ its board: most of a big double's edges lead to one. Exact: a step changes a cou
 at most (a hit) and a play has 6 steps at most (Jacquet's 6-6), so each count's
 difference stays within 12 either way, under half its field's base (32): differences
 that borrow from the field above still give one sum for one board. The numbers left are
-coded above every count."""
-
-_NUMBERS_SHIFT = 5 * (BAR + 1)
-"""Where a node codes the numbers left: above the counts."""
+coded above every count
+(:func:`~controller.rules.plays._numbers_left`)."""
 
 _Edge = tuple[int, int, _Node]
 """A step to a child: its source, its target, the child."""
 
 _NO_CHILDREN: tuple[_Edge, ...] = ()
 """The children of a legal play's end."""
-
-
-_Left = tuple[int, ...]
-_Ways = dict[_Left, list[tuple[int, _Left, int]]]
-"""For each numbers left (highest first), each distinct number that may be played next,
-the numbers then left, and what playing it adds to a node."""
-
-
-@functools.cache
-def _numbers_left(numbers: _Left) -> _Ways:
-    """Every multiset of ``numbers`` left as play goes on, and the ways on from each."""
-    codes = {numbers: 0}
-    ways: _Ways = {}
-    pending = [numbers]
-    while pending:
-        left = pending.pop()
-        ways[left] = []
-        for index, number in enumerate(left):
-            if number in left[:index]:
-                continue
-            rest = left[:index] + left[index + 1 :]
-            if rest not in codes:
-                codes[rest] = len(codes)
-                pending.append(rest)
-            ways[left].append((number, rest, (codes[rest] - codes[left]) << _NUMBERS_SHIFT))
-    return ways
 
 
 class PlayTree:
