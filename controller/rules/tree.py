@@ -21,7 +21,6 @@ only when none can, so every node of the walk is on the way to a legal play.
 
 from __future__ import annotations
 
-import gc
 from collections.abc import Callable, Iterable, Sequence
 
 from controller.rules.board import Board, Player, check_board, flip
@@ -29,12 +28,7 @@ from controller.rules.errors import InvalidDiceError
 from controller.rules.plays import (
     Move,
     Play,
-    _child,
-    _from_view,
-    _general_steps,
-    _Left,
-    _numbers_left,
-    _to_view,
+    _gc_paused,
     backgammon_play,
     check_dice,
     plays_of_numbers,
@@ -50,6 +44,14 @@ from controller.rules.search import (
     search,
     single_steps,
 )
+from controller.rules.variant_search import (
+    _child,
+    _from_view,
+    _general_steps,
+    _Left,
+    _numbers_left,
+    _to_view,
+)
 from controller.rules.variants import BACKGAMMON, Unplayable, Variant
 
 __all__ = ["PlayTree"]
@@ -57,13 +59,13 @@ __all__ = ["PlayTree"]
 _Node = int
 """A node of the tree as one exact integer: its board's counts and the numbers still to
 play, as their differences from the start's (0). A step changes it by a few additions
-(:func:`~controller.rules.plays._child`), so a child already met is found without making
+(:func:`~controller.rules.variant_search._child`), so a child already met is found without making
 its board: most of a big double's edges lead to one. Exact: a step changes a count by 2
 at most (a hit) and a play has 6 steps at most (Jacquet's 6-6), so each count's
 difference stays within 12 either way, under half its field's base (32): differences
 that borrow from the field above still give one sum for one board. The numbers left are
 coded above every count
-(:func:`~controller.rules.plays._numbers_left`)."""
+(:func:`~controller.rules.variant_search._numbers_left`)."""
 
 _Edge = tuple[int, int, _Node]
 """A step to a child: its source, its target, the child."""
@@ -110,7 +112,7 @@ class PlayTree:
         self, board: Board, player: Player, dice: Iterable[int], *, variant: Variant = BACKGAMMON
     ) -> None:
         self.dice: tuple[int, int] | None = check_dice(dice)
-        self._build_paused(check_board(board), player, variant.moves_of(self.dice), variant)
+        _gc_paused(self._build, check_board(board), player, variant.moves_of(self.dice), variant)
 
     @classmethod
     def of_numbers(
@@ -131,26 +133,8 @@ class PlayTree:
             raise InvalidDiceError(f"a turn plays six numbers at most, got {list(ordered)!r}")
         tree = cls.__new__(cls)
         tree.dice = None
-        tree._build_paused(check_board(board), player, ordered, variant)
+        _gc_paused(tree._build, check_board(board), player, ordered, variant)
         return tree
-
-    def _build_paused(
-        self, board: Board, player: Player, numbers: tuple[int, ...], variant: Variant
-    ) -> None:
-        """:meth:`_build` with the cyclic garbage collector paused (if it runs).
-
-        Why: a big double makes some 15,000 containers that form no cycle, and each
-        700 made start a collection that walks them again, and now and then the whole
-        heap: a fifth of the build, and more in a process holding much (the service).
-        """
-        if not gc.isenabled():
-            self._build(board, player, numbers, variant)
-            return
-        gc.disable()
-        try:
-            self._build(board, player, numbers, variant)
-        finally:
-            gc.enable()
 
     def _build(
         self, board: Board, player: Player, numbers: tuple[int, ...], variant: Variant

@@ -155,6 +155,12 @@ class Variant:
     """Whether GNU Backgammon's match files (``.mat``, ``.sgf``) can hold its matches:
     backgammon's only (they name no variant)."""
 
+    def __hash__(self) -> int:
+        # By name (equal variants have equal names): the generated hash of every field,
+        # Enum's own hash being Python code, took 2 us, and every search of a turn's plays
+        # looks its variant up twice (its cache, its rules' step function).
+        return hash(self.name)
+
     @property
     def is_backgammon_movement(self) -> bool:
         """Whether plays follow backgammon's movement exactly (the generator's fast path)."""
