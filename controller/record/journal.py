@@ -73,11 +73,7 @@ from controller.record._journal_file import (
     remove_journal_files,
     verify_rows,
 )
-from controller.record.errors import (
-    InvalidEventError,
-    JournalCorruptError,
-    JournalError,
-)
+from controller.record.errors import InvalidEventError, JournalCorruptError, JournalError
 
 __all__ = ["APPLICATION_ID", "Journal", "JournalEntry", "archive_path", "head_path"]
 

@@ -21,8 +21,6 @@ only when none can, so every node of the walk is on the way to a legal play.
 
 from __future__ import annotations
 
-import functools
-import gc
 from collections.abc import Callable, Iterable, Sequence
 
 from controller.rules.board import Board, Player, check_board, flip
@@ -30,9 +28,7 @@ from controller.rules.errors import InvalidDiceError
 from controller.rules.plays import (
     Move,
     Play,
-    _from_view,
-    _general_steps,
-    _to_view,
+    _gc_paused,
     backgammon_play,
     check_dice,
     plays_of_numbers,
@@ -49,6 +45,16 @@ from controller.rules.search import (
     search,
     single_steps,
 )
+from controller.rules.variant_search import (
+    _HIT,
+    _UNIT,
+    _child,
+    _from_view,
+    _general_steps,
+    _Left,
+    _numbers_left,
+    _to_view,
+)
 from controller.rules.variants import BACKGAMMON, Unplayable, Variant
 
 __all__ = ["PlayTree"]
@@ -56,63 +62,19 @@ __all__ = ["PlayTree"]
 _Node = int
 """A node of the tree as one exact integer: its board's counts and the numbers still to
 play, as their differences from the start's (0). A step changes it by a few additions
-(:func:`_child`), so a child already met is found without making its board: most of a
-big double's edges lead to one. Exact: a step changes a count by 2 at most (a hit) and a
-play has 6 steps at most (Jacquet's 6-6), so each count's difference stays within 12
-either way, under half its field's base (32): differences that borrow from the field
-above still give one sum for one board. The numbers left are coded above every count."""
-
-_UNIT = tuple(1 << (5 * index) for index in range(BAR + 1))
-"""What one more checker on each index of the view adds to a node."""
-
-_NUMBERS_SHIFT = 5 * (BAR + 1)
-"""Where a node codes the numbers left: above the counts."""
-
-
-_HIT = tuple(2 * unit - _UNIT[0] for unit in _UNIT)
-"""What hitting a blot on each index adds to a node: the mover's checker replaces it, and
-it goes to the opponent's bar (index 0)."""
+(:func:`~controller.rules.variant_search._child`), so a child already met is found without making
+its board: most of a big double's edges lead to one. Exact: a step changes a count by 2
+at most (a hit) and a play has 6 steps at most (Jacquet's 6-6), so each count's
+difference stays within 12 either way, under half its field's base (32): differences
+that borrow from the field above still give one sum for one board. The numbers left are
+coded above every count
+(:func:`~controller.rules.variant_search._numbers_left`)."""
 
 _Edge = tuple[int, int, _Node]
 """A step to a child: its source, its target, the child."""
 
 _NO_CHILDREN: tuple[_Edge, ...] = ()
 """The children of a legal play's end."""
-
-
-def _child(node: _Node, view: Board, source: int, target: int) -> _Node:
-    """The node after one step of ``view`` (:func:`~controller.rules.search.apply_step`),
-    with the same numbers left."""
-    node -= _UNIT[source]
-    if target == OFF:
-        return node
-    return node + (_HIT[target] if view[target] == -1 else _UNIT[target])
-
-
-_Left = tuple[int, ...]
-_Ways = dict[_Left, list[tuple[int, _Left, int]]]
-"""For each numbers left (highest first), each distinct number that may be played next,
-the numbers then left, and what playing it adds to a node."""
-
-
-@functools.cache
-def _numbers_left(numbers: _Left) -> _Ways:
-    """Every multiset of ``numbers`` left as play goes on, and the ways on from each."""
-    codes = {numbers: 0}
-    ways: _Ways = {}
-    pending = [numbers]
-    while pending:
-        left = pending.pop()
-        ways[left] = []
-        for index, number in enumerate(left):
-            if number in left[:index]:
-                continue
-            rest = left[:index] + left[index + 1 :]
-            if rest not in codes:
-                codes[rest] = len(codes)
-                pending.append(rest)
-            ways[left].append((number, rest, (codes[rest] - codes[left]) << _NUMBERS_SHIFT))
-    return ways
 
 
 class PlayTree:
@@ -153,7 +115,7 @@ class PlayTree:
         self, board: Board, player: Player, dice: Iterable[int], *, variant: Variant = BACKGAMMON
     ) -> None:
         self.dice: tuple[int, int] | None = check_dice(dice)
-        self._build_paused(check_board(board), player, variant.moves_of(self.dice), variant)
+        _gc_paused(self._build, check_board(board), player, variant.moves_of(self.dice), variant)
 
     @classmethod
     def of_numbers(
@@ -174,26 +136,8 @@ class PlayTree:
             raise InvalidDiceError(f"a turn plays six numbers at most, got {list(ordered)!r}")
         tree = cls.__new__(cls)
         tree.dice = None
-        tree._build_paused(check_board(board), player, ordered, variant)
+        _gc_paused(tree._build, check_board(board), player, ordered, variant)
         return tree
-
-    def _build_paused(
-        self, board: Board, player: Player, numbers: tuple[int, ...], variant: Variant
-    ) -> None:
-        """:meth:`_build` with the cyclic garbage collector paused (if it runs).
-
-        Why: a big double makes some 15,000 containers that form no cycle, and each
-        700 made start a collection that walks them again, and now and then the whole
-        heap: a fifth of the build, and more in a process holding much (the service).
-        """
-        if not gc.isenabled():
-            self._build(board, player, numbers, variant)
-            return
-        gc.disable()
-        try:
-            self._build(board, player, numbers, variant)
-        finally:
-            gc.enable()
 
     def _build(
         self, board: Board, player: Player, numbers: tuple[int, ...], variant: Variant

@@ -173,6 +173,12 @@ class Variant:
         )
         object.__setattr__(self, "is_backgammon_movement", backgammon_movement)
 
+    def __hash__(self) -> int:
+        # By name (equal variants have equal names): the generated hash of every field,
+        # Enum's own hash being Python code, took 2 us, and every search of a turn's plays
+        # looks its variant up twice (its cache, its rules' step function).
+        return hash(self.name)
+
     def moves_of(self, dice: tuple[int, int]) -> tuple[int, ...]:
         """The numbers a roll gives to play, highest first: ``(6, 5)``, ``(3, 3, 3, 3)``."""
         high, low = max(dice), min(dice)

@@ -265,13 +265,13 @@ def test_a_jacquet_turn_and_its_tree_search_the_numbers_once(
     numbers share one search."""
     turns = _jacquet_turns(7, JACQUET)[5:15]
     searched: list[tuple[int, ...]] = []
-    enumerate_variant = plays_module._enumerate_variant
+    search_plays = plays_module._search_plays
 
-    def counted(view: Board, numbers: tuple[int, ...], variant: Variant) -> object:
+    def counted(board: Board, player: int, numbers: tuple[int, ...], variant: Variant) -> object:
         searched.append(numbers)
-        return enumerate_variant(view, numbers, variant)
+        return search_plays(board, player, numbers, variant)
 
-    monkeypatch.setattr(plays_module, "_enumerate_variant", counted)
+    monkeypatch.setattr(plays_module, "_search_plays", counted)
     for turn in turns:
         for _ in range(3):
             turn.plays()

@@ -1,0 +1,396 @@
+"""The variants' search: every legal play of a list of numbers under a variant's
+description (:mod:`controller.rules.variants`), the path every variant but backgammon's
+movement takes (:func:`controller.rules.plays.plays_of_numbers`).
+
+It works on the mover's view along their track (the module docstring of
+:mod:`~controller.rules.variants`) and writes each result back in the layout. The single
+moves of a die follow the variant's rules (the courier, the two-point limit, bearing off
+with any higher number); the searches find every end of a play in any order, keep the
+first way found to each result, and apply what the variant says of numbers that cannot
+be played. :mod:`controller.rules.tree` walks the same moves, and shares the nodes' code.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from operator import itemgetter, neg
+
+from controller.rules.board import Board, Player, flip
+from controller.rules.moves import Move, Play, _Moves, _new_play
+from controller.rules.search import BAR, OFF, _after_each, _Frame, apply_step, moves_after
+from controller.rules.variants import BearOff, Unplayable, Variant
+
+__all__: list[str] = []
+
+
+_StepFunction = Callable[[Board, int], list[Move]]
+
+
+@functools.cache
+def _general_steps(variant: Variant) -> _StepFunction:
+    """The single moves of a die under ``variant``'s description (the slower path).
+
+    Built once per variant, with its rules read into local flags: the searches call it for
+    every board they reach, and re-reading the description each time cost more than the
+    moves themselves. The moves come from :data:`_MOVES`, so that a play's moves need no
+    copying.
+    """
+    must_enter_first = variant.must_enter_first
+    any_higher = variant.bear_off is BearOff.ANY_HIGHER
+    courier = variant.courier
+    limit = variant.home_point_limit
+    enter, bear_off = _MOVES[BAR], [moves[OFF] for moves in _MOVES]
+
+    def steps_of(view: Board, die: int) -> list[Move]:
+        # The order is the one a plain scan gives (the bar, then sources from the highest
+        # down): the searches keep the first way they find to each result.
+        steps = []
+        on_bar = view[BAR] > 0
+        if on_bar:
+            if view[BAR - die] >= -1:
+                steps.append(enter[BAR - die])
+            if must_enter_first:
+                return steps if limit is None else _within_home_limit(view, steps, limit)
+        steps += _scan(view, die, START_INDEX - 1 if courier and _start_held(view) else START_INDEX)
+        if not on_bar and max(view[7:BAR]) <= 0:  # every checker home: bearing off
+            highest = 6
+            while highest and view[highest] <= 0:
+                highest -= 1
+            steps += [
+                bear_off[source]
+                for source in range(min(highest, die), 0, -1)
+                if view[source] > 0 and (any_higher or source in (die, highest))
+            ]
+        # Rule 8 needs a lone checker in the first quadrant to join (most boards have none).
+        if limit is None or 1 not in view[19:BAR]:
+            return steps
+        return _within_home_limit(view, steps, limit)
+
+    return steps_of
+
+
+_MOVES: tuple[tuple[Move, ...], ...] = tuple(
+    tuple(Move(source, destination) for destination in range(BAR + 1)) for source in range(BAR + 1)
+)
+"""Every move, made once: ``_MOVES[source][destination]``."""
+
+_BY_DIE: tuple[tuple[Move, ...], ...] = tuple(
+    tuple(_MOVES[source][max(source - die, 0)] for source in range(BAR + 1)) for die in range(7)
+)
+"""The moves of each die: ``_BY_DIE[die][source]`` (the off moves unused)."""
+
+START_INDEX = 24
+"""The view index of ``pos`` 1, where Jacquet's checkers start."""
+
+
+def _scan(view: Board, die: int, top: int) -> list[Move]:
+    """The moves of ``die`` from ``top`` down (the bar is 25), not bearing off."""
+    row = _BY_DIE[die]
+    return [
+        row[source]
+        for source in range(top, die, -1)
+        if view[source] > 0 and view[source - die] >= -1
+    ]
+
+
+def _start_held(view: Board) -> bool:
+    """Jacquet's rule 5 holds the checkers of the start point back now."""
+    return view[START_INDEX] > 0 and not _courier_lets_go(view)
+
+
+def _courier_lets_go(view: Board) -> bool:
+    """Jacquet's rule 5: may a checker leave the start point now?
+
+    Yes if one is on the bar, fewer than 14 remain at the start, no other checker is out,
+    or one has reached the last quadrant (the cheap tests first).
+    """
+    return (
+        view[BAR] > 0
+        or view[START_INDEX] < 14
+        or max(view[1:START_INDEX]) <= 0
+        or max(view[1:7]) > 0
+    )
+
+
+def _within_home_limit(view: Board, steps: list[Move], limit: int) -> list[Move]:
+    """Jacquet's rule 8: keep the steps after which few enough first-quadrant points are made.
+
+    ``steps`` come in a scan's order (the bar's entry, then the sources from the highest
+    down), so their targets come from the highest down: those in the first quadrant first.
+    """
+    # One step makes at most one more point, and only by joining a lone checker there.
+    for _, target in steps:
+        if target < 19:
+            return steps
+        if view[target] == 1:
+            break
+    else:
+        return steps
+    made = len([n for n in view[19:BAR] if n >= 2])
+    if made < limit:
+        return steps
+    kept = []
+    for step in steps:
+        source, target = step
+        after = made - (19 <= source <= 24 and view[source] == 2)
+        after += 19 <= target <= 24 and view[target] == 1
+        if after <= limit:
+            kept.append(step)
+    return kept
+
+
+_UNIT = tuple(1 << (5 * index) for index in range(BAR + 1))
+"""What one more checker on each index of a view adds to its integer code (:func:`_child`)."""
+
+_HIT = tuple(2 * unit - _UNIT[0] for unit in _UNIT)
+"""What hitting a blot on each index adds to a code: the mover's checker replaces it, and
+it goes to the opponent's bar (index 0)."""
+
+
+def _child(node: int, view: Board, source: int, target: int) -> int:
+    """The code of ``view`` after one step (:func:`~controller.rules.search.apply_step`),
+    from the code ``node`` of ``view``, by a few additions.
+
+    Each index's count has a field of 5 bits. A code stands for one board while each
+    field holds the count plus 15 (:func:`_code`), or its difference from a start coded 0
+    stays under 16 either way (borrows between fields then still give one sum for one
+    board: :data:`~controller.rules.tree._Node`).
+    """
+    node -= _UNIT[source]
+    if target == OFF:
+        return node
+    return node + (_HIT[target] if view[target] == -1 else _UNIT[target])
+
+
+def _code(view: Board) -> int:
+    """The integer code of ``view``: each count plus 15 in its 5-bit field, so that the
+    codes :func:`_child` derives stay exact however many steps a play makes."""
+    return sum((count + 15) << shift for count, shift in zip(view, _SHIFTS, strict=True))
+
+
+_SHIFTS = tuple(5 * index for index in range(BAR + 1))
+
+_NUMBERS_SHIFT = 5 * (BAR + 1)
+"""Where a code (:func:`_child`) codes the numbers left: above the counts."""
+
+
+_Left = tuple[int, ...]
+_Ways = dict[_Left, list[tuple[int, _Left, int]]]
+"""For each numbers left (highest first), each distinct number that may be played next,
+the numbers then left, and what playing it adds to a node."""
+
+
+@functools.cache
+def _numbers_left(numbers: _Left) -> _Ways:
+    """Every multiset of ``numbers`` left as play goes on, and the ways on from each."""
+    codes = {numbers: 0}
+    ways: _Ways = {}
+    pending = [numbers]
+    while pending:
+        left = pending.pop()
+        ways[left] = []
+        for index, number in enumerate(left):
+            if number in left[:index]:
+                continue
+            rest = left[:index] + left[index + 1 :]
+            if rest not in codes:
+                codes[rest] = len(codes)
+                pending.append(rest)
+            ways[left].append((number, rest, (codes[rest] - codes[left]) << _NUMBERS_SHIFT))
+    return ways
+
+
+def _search_all(
+    board: Board, player: Player, view: Board, numbers: tuple[int, ...], variant: Variant
+) -> dict[Board, Play]:
+    """The legal plays of ``numbers`` in any order on ``view``, by result (``board``, the
+    same in the layout, is ``player``'s).
+
+    A play ends when no number left can be played, which includes the moment the mover has
+    borne off every checker. The search is depth first, the last move found tried first,
+    and a result keeps the first way found to it. A node is known by its integer code
+    (:func:`_child`), so that a child met before (most of a doublet's) is passed over
+    without making its board; a board is made only when its node is visited, and the last
+    moves' results are written straight in the layout.
+    """
+    steps_of = _general_steps(variant)
+    from_view, frame = _viewers(variant.tracks[player], player)[1], _frame(variant, player)
+    # The plays by how many numbers they leave: all must use as many as they can, but
+    # Ludii's ruleset (LOST), where a number is lost only when no number left can move,
+    # which is where the search stops, keeps every end.
+    lost = variant.unplayable is Unplayable.LOST
+    found: dict[int, dict[Board, Play]] = {}
+    ways = _numbers_left(numbers)
+    # The nodes visited: a node's code holds its board and the numbers left.
+    seen: set[int] = set()
+    # A node to visit: its code, its parent's board and way there, the step from the
+    # parent (None for the start, whose board it carries) and the numbers left.
+    stack: list[tuple[int, Board, _Moves, Move | None, _Left]] = [
+        (_code(view), view, (), None, numbers)
+    ]
+    while stack:
+        node, after, steps, step, left = stack.pop()
+        if node in seen:
+            continue
+        seen.add(node)
+        if step is not None:
+            after = apply_step(after, *step)
+            steps = (*steps, step)
+        moved = False
+        if left and max(after) > 0:
+            for number, rest, numbers_change in ways[left]:
+                moves = steps_of(after, number)
+                if not moves:
+                    continue
+                moved = True
+                played = node + numbers_change
+                if rest:
+                    for move in moves:
+                        child = _child(played, after, *move)
+                        if child not in seen:  # it would be passed over when popped
+                            stack.append((child, after, steps, move, rest))
+                    continue
+                # The last number: its children end plays, visited here as they would be
+                # popped (the last first). A node's children are different boards.
+                last = []
+                for move in reversed(moves):
+                    child = _child(played, after, *move)
+                    if child not in seen:
+                        seen.add(child)
+                        last.append(move)
+                if last:
+                    plays = found.setdefault(-1 if lost else 0, {})
+                    ends = _after_each(list(from_view(after)), frame, last)
+                    for move, end in zip(last, ends, strict=True):
+                        result = tuple(end)
+                        plays.setdefault(result, _new_play(((*steps, move), result, (), view)))
+        if not moved:
+            result = from_view(after)
+            # Jacquet's rule 12: the game ends with the last checker off, even mid-turn, and
+            # nothing is left to hand over.
+            unused = left if not left or max(after) > 0 else ()
+            plays = found.setdefault(len(left) if not lost else -1, {})
+            plays.setdefault(result, _new_play((steps, result, unused, view)))
+    return found[min(found)]
+
+
+def _search_two(
+    board: Board, player: Player, view: Board, numbers: tuple[int, ...], variant: Variant
+) -> dict[Board, Play]:
+    """:func:`_search_all` of two different numbers (the same plays, first ways and order),
+    unrolled.
+
+    Two moves legal in either order leave the same board: the second order makes only the
+    boards of the pairs the first did not play. Where two or more checkers are outside the
+    last quadrant (the bar counts) and none must enter first, no move of the play bears
+    off, and one move changes the next one's options only at its ends (as in
+    :func:`~controller.rules.search.search`'s plain path; the bar is the highest source):
+    the second moves come from one scan of the view, and only the courier and the home
+    limit are checked again on each board. Each result is written straight in ``board``'s
+    layout, as the backgammon search does.
+    """
+    steps_of = _general_steps(variant)
+    frame = _frame(variant, player)
+    plain = not (variant.must_enter_first and view[BAR] > 0) and (
+        sum(n for n in view[7:] if n > 0) >= 2
+    )
+    courier = variant.courier
+    held = courier and _start_held(view)
+    top = START_INDEX - 1 if held else BAR  # held only with no checker on the bar
+    limit = variant.home_point_limit
+    # Ludii's ruleset (LOST) keeps every end, the first found on each board; the others
+    # keep the plays of both numbers if any, else those of the higher alone, else the lower.
+    both: dict[Board, Play] = {}
+    singles: dict[int, dict[Board, Play]] = {number: {} for number in numbers}
+    if variant.unplayable is Unplayable.LOST:
+        singles = dict.fromkeys(numbers, both)
+    # The second moves of each first move of the higher number first.
+    follow_ups_of: dict[Move, list[Move]] = {}
+    start = list(board)
+    for first, second in (numbers, numbers[::-1]):
+        scan = _scan(view, second, top) if plain else []
+        firsts = steps_of(view, first)
+        for step, written in zip(firsts, _after_each(start, frame, firsts), strict=True):
+            source, target = step
+            after = apply_step(view, source, target)
+            if not plain:
+                # Only a bear-off (destination 0) can have taken the last checker off.
+                follow_ups = steps_of(after, second) if target or max(after) > 0 else []
+            elif courier and (source >= START_INDEX or target <= 6) and _start_held(after) != held:
+                follow_ups = steps_of(after, second)  # the start point let go, or held back
+            else:
+                follow_ups = moves_after(
+                    scan, view, step, second, by_source=_BY_DIE[second], start=view
+                )
+                if limit is not None and 1 in after[19:BAR]:
+                    follow_ups = _within_home_limit(after, follow_ups, limit)
+            if first == numbers[0]:
+                follow_ups_of[step] = new = follow_ups
+            else:
+                new = [
+                    follow_up
+                    for follow_up in follow_ups
+                    if step not in follow_ups_of.get(follow_up, ())
+                ]
+            for follow_up, written_end in zip(new, _after_each(written, frame, new), strict=True):
+                result = tuple(written_end)
+                both.setdefault(result, _new_play(((step, follow_up), result, (), view)))
+            if not follow_ups:
+                # Jacquet's rule 12: the game ends with the last checker off, even mid-turn,
+                # and nothing is left to hand over.
+                result, left = tuple(written), (second,) if max(after) > 0 else ()
+                singles[first].setdefault(result, _new_play(((step,), result, left, view)))
+    found = both or singles[numbers[0]] or singles[numbers[1]]
+    return found or {board: _new_play(((), board, numbers if max(view) > 0 else (), view))}
+
+
+def _frame(variant: Variant, player: Player) -> _Frame:
+    """Where a search writes ``player``'s results: back in the layout, from their view."""
+    return variant.tracks[player], 1 - 2 * player
+
+
+def _to_view(board: Board, player: Player, variant: Variant) -> Board:
+    """The board as ``player`` sees it along their track under ``variant``."""
+    return _viewers(variant.tracks[player], player)[0](board)
+
+
+def _from_view(view: Board, player: Player, variant: Variant) -> Board:
+    """The layout board of a view of ``player`` (the inverse of :func:`_to_view`)."""
+    return _viewers(variant.tracks[player], player)[1](view)
+
+
+_Viewer = Callable[[Board], Board]
+
+
+@functools.cache
+def _viewers(track: tuple[int, ...], player: Player) -> tuple[_Viewer, _Viewer]:
+    """The functions from a layout board to ``player``'s view along ``track``, and back.
+
+    Made once per track: a turn converts every result back to the layout.
+    """
+    if track == _IDENTITY and player == 0:
+        return _same, _same
+    if track == _IDENTITY[::-1] and player == 1:
+        return flip, flip
+    to_view, from_view = itemgetter(*track), itemgetter(*_inverse(track))
+    if player == 0:
+        return to_view, from_view
+    return (
+        lambda board: tuple(map(neg, to_view(board))),
+        lambda view: tuple(map(neg, from_view(view))),
+    )
+
+
+_IDENTITY = tuple(range(BAR + 1))
+
+
+def _same(board: Board) -> Board:
+    return board
+
+
+def _inverse(track: tuple[int, ...]) -> tuple[int, ...]:
+    inverse = [0] * len(track)
+    for view_index, layout_index in enumerate(track):
+        inverse[layout_index] = view_index
+    return tuple(inverse)
