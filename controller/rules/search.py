@@ -89,17 +89,24 @@ def _highest(view: Board | list[int], top: int = 24) -> int:
 
 
 def _after_each(
-    board: list[int], frame: _Frame, steps: Iterable[tuple[int, int]]
+    board: list[int],
+    frame: _Frame,
+    steps: Iterable[tuple[int, int]],
+    results: dict[Board, Steps] | None = None,
+    played: Steps = (),
 ) -> list[list[int]]:
-    """Copies of ``board`` (written in ``frame``), each after one of ``steps`` of the view.
+    """Copies of ``board`` (written in ``frame``), each after one of ``steps`` of the view;
+    or, given ``results``, each added there as the result of ``played`` then its step
+    (unless there), and none returned.
 
-    One loop for many steps: most of a search's time is spent here, making results, and a
-    call for each cost a quarter of it.
+    One loop for many steps: most of a search's time is spent here, making results; a call
+    for each cost a quarter of it, and a list of results to walk again a tenth.
     """
     at, sign = frame
     bar = at[0]
     boards = []
-    for source, target in steps:
+    for step in steps:
+        source, target = step
         after = board.copy()
         after[at[source]] -= sign
         if target != OFF:
@@ -109,7 +116,10 @@ def _after_each(
                 after[bar] -= sign
             else:
                 after[point] += sign
-        boards.append(after)
+        if results is None:
+            boards.append(after)
+        else:
+            results.setdefault(tuple(after), played + (step,))  # noqa: RUF005 (faster)
     return boards
 
 
@@ -140,25 +150,8 @@ def _add_leaves(
     steps: Steps,
     last_steps: Sequence[tuple[int, int]],
 ) -> None:
-    """Add the result of ``steps`` then each of ``last_steps`` to ``found``, unless there.
-
-    :func:`_after_each`'s loop, but each board straight into ``found``: most results are
-    made here, and a list of them to walk again cost a third of a plain search.
-    """
-    at, sign = frame
-    bar = at[0]
-    for step in last_steps:
-        source, target = step
-        after = written.copy()
-        after[at[source]] -= sign
-        if target != OFF:
-            point = at[target]
-            if after[point] == -sign:  # a blot hit: to the opponent's bar
-                after[point] = sign
-                after[bar] -= sign
-            else:
-                after[point] += sign
-        found.setdefault(tuple(after), steps + (step,))  # noqa: RUF005 (faster than unpacking)
+    """Add the result of ``steps`` then each of ``last_steps`` to ``found``, unless there."""
+    _after_each(written, frame, last_steps, found, steps)
 
 
 def apply_step(view: Board, source: int, target: int) -> Board:
