@@ -164,7 +164,7 @@ def json_line(response: dict[str, Any]) -> str:
         return _compact_json(response) + "\n"
     rest = _compact_json({key: value for key, value in response.items() if key != "results"})
     rows = "],[".join([",".join(map(_NUMBER_TEXT, board)) for board in boards])
-    return f'{rest[:-1]},"results":[[{rows}]]}}\n'
+    return f'{rest[:-1]}{"," if len(rest) > 2 else ""}"results":[[{rows}]]}}\n'
 
 
 def _flushing_lines(lines: TextIO, out: TextIO) -> Iterator[str]:

@@ -222,6 +222,7 @@ def test_batch_refuses_a_line_that_is_not_utf8_and_answers_the_rest() -> None:
         {"id": "a", "plays": ["24/18"], "results": [(0,) * 26], "handed_over": [6, 6]},
         {"id": None, "error": 'line 3: bad JSON: "x"'},
         {"id": 1, "results": []},
+        {"results": [(0,) * 26]},
     ],
 )
 def test_a_batch_line_is_the_json_of_its_response(response: dict[str, object]) -> None:
