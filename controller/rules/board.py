@@ -74,7 +74,7 @@ def board_problems(board: object) -> list[str]:
     return problems
 
 
-_INTEGERS: Final = {int}
+_INTEGERS: Final = frozenset({int})
 
 
 def _on_board(board: Board | list[int]) -> tuple[int, int]:

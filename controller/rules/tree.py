@@ -62,12 +62,12 @@ __all__ = ["PlayTree"]
 _Node = int
 """A node of the tree as one exact integer: its board's counts and the numbers still to
 play, as their differences from the start's (0). A step changes it by a few additions
-(:func:`~controller.rules.variant_search._child`), so a child already met is found without making
-its board: most of a big double's edges lead to one. Exact: a step changes a count by 2
-at most (a hit) and a play has 6 steps at most (Jacquet's 6-6), so each count's
-difference stays within 12 either way, under half its field's base (32): differences
-that borrow from the field above still give one sum for one board. The numbers left are
-coded above every count
+(:func:`~controller.rules.variant_search._child`), so a child already met is found
+without making its board: most of a big double's edges lead to one. Exact: a step changes
+a count by 2 at most (a hit) and a play has 6 steps at most (Jacquet's 6-6), so each
+count's difference stays within 12 either way, under half its field's base (32):
+differences that borrow from the field above still give one sum for one board. The
+numbers left are coded above every count
 (:func:`~controller.rules.variant_search._numbers_left`)."""
 
 _Edge = tuple[int, int, _Node]
