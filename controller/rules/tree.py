@@ -48,12 +48,15 @@ from controller.rules.search import (
 from controller.rules.variant_search import (
     _HIT,
     _UNIT,
+    _checked,
     _child,
-    _from_view,
     _general_steps,
     _Left,
     _numbers_left,
-    _to_view,
+    _Unchecked,
+    _unchecked_after,
+    _unchecked_moves,
+    _viewers,
 )
 from controller.rules.variants import BACKGAMMON, Unplayable, Variant
 
@@ -175,19 +178,19 @@ class PlayTree:
             self._visit(0, view, numbers, (), self._plain_moves(view))
             return
         self._steps_of = _general_steps(variant)
-        self._to_view = lambda layout: _to_view(layout, player, variant)
-        self._from_view = lambda view: _from_view(view, player, variant)
+        self._to_view, self._from_view = _viewers(variant.tracks[player], player)
         plays = plays_of_numbers(board, player, numbers, variant)
         self._plays = {play.result: play for play in plays}
-        view = self._to_view(board)
+        view = self._start = self._to_view(board)
+        unchecked = _unchecked_moves(view, numbers, variant)
         if variant.unplayable is Unplayable.LOST:
-            self._visit_every_order(0, view)
+            self._visit_every_order(view, unchecked)
         else:
             ends = {
                 self._to_view(play.result): tuple(sorted(play.unused, reverse=True))
                 for play in plays
             }
-            self._visit_variant(0, view, numbers, ends)
+            self._visit_variant(0, view, numbers, ends, unchecked)
 
     def _alive(self, node: _Node, board: Board, left: _Left, children: Sequence[_Edge]) -> None:
         """Record ``node``, on the way to a legal play, and its children that are too."""
@@ -281,21 +284,35 @@ class PlayTree:
         return False
 
     def _visit_variant(
-        self, node: _Node, board: Board, left: _Left, ends: dict[Board, tuple[int, ...]]
+        self,
+        node: _Node,
+        board: Board,
+        left: _Left,
+        ends: dict[Board, tuple[int, ...]],
+        unchecked: _Unchecked | None,
     ) -> bool:
-        """:meth:`_visit` for a variant: a play ends on a result with its unused numbers."""
+        """:meth:`_visit` for a variant: a play ends on a result with its unused numbers.
+
+        ``unchecked``: each number's moves from ``board`` when they follow from its
+        parent's (:func:`~controller.rules.variant_search._unchecked_moves`).
+        """
         children = []
         if max(board) > 0:  # rule 12: nothing is played once the last checker is off
             for number, rest, numbers_change in self._ways[left]:
-                for source, target in self._steps_of(board, number):
+                for step in self._moves(board, number, unchecked):
+                    source, target = step
                     child = _child(node + numbers_change, board, source, target)
-                    if child in self._children or (
-                        child not in self._dead
-                        and self._visit_variant(
-                            child, apply_step(board, source, target), rest, ends
-                        )
-                    ):
+                    if child in self._children:
                         children.append((source, target, child))
+                    elif child not in self._dead:
+                        after = apply_step(board, source, target)
+                        follow = (
+                            None
+                            if unchecked is None or not rest  # the end of a play
+                            else _unchecked_after(unchecked, board, step, rest, self._start)
+                        )
+                        if self._visit_variant(child, after, rest, ends, follow):
+                            children.append((source, target, child))
         unused = ends.get(board)
         if children or (unused is not None and (unused == left or max(board) <= 0)):
             self._alive(node, board, left, children)
@@ -303,25 +320,42 @@ class PlayTree:
         self._dead.add(node)
         return False
 
-    def _visit_every_order(self, node: _Node, board: Board) -> None:
+    def _visit_every_order(self, view: Board, unchecked: _Unchecked | None) -> None:
         """Ludii's ruleset: any number left that can move now may be played next.
 
         A node where no number left can move ends the play (its numbers are lost), so no
-        path is pruned: there is no obligation that a later step could fail.
+        path is pruned: there is no obligation that a later step could fail. A node's
+        board (and ``unchecked`` moves, as in :meth:`_visit_variant`) is made when it is
+        first visited, from its parent's.
         """
-        stack = [(node, board, self.numbers)]
+        stack: list[tuple[_Node, Board, Move | None, _Left, _Unchecked | None]] = [
+            (0, view, None, self.numbers, unchecked)
+        ]
         while stack:
-            node, board, left = stack.pop()
+            node, board, step, left, unchecked = stack.pop()
             if node in self._children:
                 continue
+            if step is not None:
+                if unchecked is not None and left:
+                    unchecked = _unchecked_after(unchecked, board, step, left, self._start)
+                board = apply_step(board, *step)
             children: list[_Edge] = []
             if max(board) > 0:
                 for number, rest, numbers_change in self._ways[left]:
-                    for source, target in self._steps_of(board, number):
+                    for move in self._moves(board, number, unchecked):
+                        source, target = move
                         child = _child(node + numbers_change, board, source, target)
                         children.append((source, target, child))
-                        stack.append((child, apply_step(board, source, target), rest))
+                        stack.append((child, board, move, rest, unchecked))
             self._alive(node, board, left, children)
+
+    def _moves(self, board: Board, number: int, unchecked: _Unchecked | None) -> list[Move]:
+        """The legal moves of ``number`` on ``board`` under the variant's rules."""
+        if unchecked is None:
+            return self._steps_of(board, number)
+        return _checked(
+            board, unchecked[number], self.variant.courier, self.variant.home_point_limit
+        )
 
     @property
     def plays(self) -> tuple[Play, ...]:

@@ -142,3 +142,12 @@ def test_random_boards_play_as_the_reference(variant: Variant) -> None:
         assert plays_of_numbers(board, player, numbers, variant) == reference_plays(
             board, player, numbers, variant
         ), (board, player, numbers)
+
+
+@pytest.mark.parametrize("variant", [JACQUET, JACQUET_LUDII, BACKGAMMON], ids=lambda v: v.name)
+def test_no_numbers_is_the_one_empty_play(variant: Variant) -> None:
+    assert plays_of_numbers(variant.start, 0, (), variant) == reference_plays(
+        variant.start, 0, (), variant
+    )
+    (play,) = plays_of_numbers(variant.start, 1, (), variant)
+    assert (play.moves, play.result, play.unused) == ((), variant.start, ())
