@@ -50,6 +50,7 @@ from controller.rules.variant_search import (
     _UNIT,
     _checked,
     _child,
+    _courier_may_hold,
     _general_steps,
     _Left,
     _numbers_left,
@@ -101,6 +102,7 @@ class PlayTree:
         "_from_view",
         "_plays",
         "_results",
+        "_rules",
         "_start",
         "_steps_of",
         "_to_view",
@@ -183,6 +185,8 @@ class PlayTree:
         self._plays = {play.result: play for play in plays}
         view = self._start = self._to_view(board)
         unchecked = _unchecked_moves(view, numbers, variant)
+        # What _checked checks on each node of a plain play: the courier, the home limit.
+        self._rules = _courier_may_hold(view, variant), variant.home_point_limit
         if variant.unplayable is Unplayable.LOST:
             self._visit_every_order(view, unchecked)
         else:
@@ -353,9 +357,7 @@ class PlayTree:
         """The legal moves of ``number`` on ``board`` under the variant's rules."""
         if unchecked is None:
             return self._steps_of(board, number)
-        return _checked(
-            board, unchecked[number], self.variant.courier, self.variant.home_point_limit
-        )
+        return _checked(board, unchecked[number], *self._rules)
 
     @property
     def plays(self) -> tuple[Play, ...]:

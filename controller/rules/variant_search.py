@@ -99,6 +99,13 @@ def _start_held(view: Board) -> bool:
     return view[START_INDEX] > 0 and not _courier_lets_go(view)
 
 
+def _courier_may_hold(view: Board, variant: Variant) -> bool:
+    """Whether the courier (rule 5) may hold the start point back at some step of a play
+    from ``view``: only while 14 checkers stand there, and only a checker entering from the
+    bar (a 1) adds one. Most of a game is past it, and a search then skips the test."""
+    return variant.courier and view[START_INDEX] + view[BAR] >= 14
+
+
 def _courier_lets_go(view: Board) -> bool:
     """Jacquet's rule 5: may a checker leave the start point now?
 
@@ -233,7 +240,8 @@ def _search_all(
         _unchecked_moves(view, numbers, variant) if numbers.count(die) == len(numbers) else None
     )
     doublet_moves = None if by_number is None else by_number[die]
-    by_die, courier, limit = _BY_DIE[die], variant.courier, variant.home_point_limit
+    by_die, limit = _BY_DIE[die], variant.home_point_limit
+    courier = _courier_may_hold(view, variant)
     # The nodes visited: a node's code holds its board and the numbers left.
     seen: set[int] = set()
     # A node to visit: its code, its parent's board, way there and unchecked moves, the
@@ -367,7 +375,7 @@ def _search_two(
     steps_of = _general_steps(variant)
     frame = _frame(variant, player)
     plain = _is_plain(view, 2, variant)
-    courier = variant.courier
+    courier = _courier_may_hold(view, variant)
     held = courier and _start_held(view)
     top = START_INDEX - 1 if held else BAR  # held only with no checker on the bar
     limit = variant.home_point_limit
