@@ -389,9 +389,16 @@ def _search_two(
     # The second moves of each first move of the higher number first.
     follow_ups_of: dict[Move, list[Move]] = {}
     start = list(board)
+    # On a plain board each number's scan gives the first moves of one order (checked for
+    # the home limit, as the variant's steps would be) and the second moves of the other.
+    scans = {number: _scan(view, number, top) for number in numbers} if plain else {}
     for first, second in (numbers, numbers[::-1]):
-        scan = _scan(view, second, top) if plain else []
-        firsts = steps_of(view, first)
+        if not plain:
+            scan, firsts = [], steps_of(view, first)
+        elif limit is not None and 1 in view[19:BAR]:
+            scan, firsts = scans[second], _within_home_limit(view, scans[first], limit)
+        else:
+            scan, firsts = scans[second], scans[first]
         for step, written in zip(firsts, _after_each(start, frame, firsts), strict=True):
             source, target = step
             ends_game = False
