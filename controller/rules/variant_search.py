@@ -441,9 +441,10 @@ def _search_two(
                     for follow_up in follow_ups
                     if step not in follow_ups_of.get(follow_up, ())
                 ]
-            for follow_up, written_end in zip(new, _after_each(written, frame, new), strict=True):
-                result = tuple(written_end)
-                both.setdefault(result, _new_play(((step, follow_up), result, (), view)))
+            if new:  # about half the first moves of the second order make no new board
+                for follow_up, end in zip(new, _after_each(written, frame, new), strict=True):
+                    result = tuple(end)
+                    both.setdefault(result, _new_play(((step, follow_up), result, (), view)))
             if not follow_ups:
                 # Jacquet's rule 12: the game ends with the last checker off, even mid-turn,
                 # and nothing is left to hand over.
