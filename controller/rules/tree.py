@@ -301,7 +301,9 @@ class PlayTree:
         parent's (:func:`~controller.rules.variant_search._unchecked_moves`).
         """
         children = []
-        if max(board) > 0:  # rule 12: nothing is played once the last checker is off
+        # Rule 12: nothing is played once the last checker is off (a plain play keeps one
+        # outside the last quadrant to its last move).
+        if left and (unchecked is not None or max(board) > 0):
             for number, rest, numbers_change in self._ways[left]:
                 for step in self._moves(board, number, unchecked):
                     source, target = step
@@ -344,7 +346,7 @@ class PlayTree:
                     unchecked = _unchecked_after(unchecked, board, step, left, self._start)
                 board = apply_step(board, *step)
             children: list[_Edge] = []
-            if max(board) > 0:
+            if left and (unchecked is not None or max(board) > 0):  # as in _visit_variant
                 for number, rest, numbers_change in self._ways[left]:
                     for move in self._moves(board, number, unchecked):
                         source, target = move

@@ -260,7 +260,8 @@ def _search_all(
             after = apply_step(after, *step)
             steps = (*steps, step)
         moved = False
-        if left and max(after) > 0:
+        # A plain play keeps a checker outside the last quadrant to its last move.
+        if left and (unchecked is not None or max(after) > 0):
             for number, rest, numbers_change in ways[left]:
                 moves = (
                     steps_of(after, number)
