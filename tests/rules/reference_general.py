@@ -7,6 +7,9 @@ both in the same run. Frozen on purpose: do not optimise it (it shares with the 
 only the one-step board update, ``apply_step``, which the fast backgammon path uses too). It
 changes only with the rules: Ludii's ruleset now loses a number only when no number left
 can move (JACQUET.md), not whenever it is blocked at its turn in an order.
+
+:func:`reference_partials` does the same for the referee's tree of a variant
+(``tests/rules/test_tree.py``): every board on the way to a legal play, by brute force.
 """
 
 from __future__ import annotations
@@ -182,3 +185,53 @@ def reference_plays(
         for result, (steps, unused) in results.items()
     ]
     return tuple(sorted(plays, key=lambda play: play.result))
+
+
+Partials = dict[Board, tuple[frozenset[tuple[int, ...]], dict[Move, Board]]]
+"""Layout boards on the way to a legal play, each with the numbers that may still be left
+there and the single moves that keep it so (with the boards they leave)."""
+
+
+def reference_partials(
+    board: Board, player: int, numbers: tuple[int, ...], variant: Variant
+) -> Partials:
+    """What a variant's :class:`~controller.rules.tree.PlayTree` holds, by brute force over
+    every order of every move (this module's single steps).
+
+    A partial play ends on a legal play's result with that play's unused numbers left (or
+    with the mover's last checker off, rule 12); in Ludii's ruleset (LOST) every order is a
+    legal way to play, so every board reached counts.
+    """
+    board = check_board(board)
+    view = _to_view(board, player, variant)
+    ends = {
+        _to_view(play.result, player, variant): tuple(sorted(play.unused, reverse=True))
+        for play in reference_plays(board, player, numbers, variant)
+    }
+    every_order = variant.unplayable is Unplayable.LOST
+    alive: dict[tuple[Board, tuple[int, ...]], set[tuple[Move, Board]] | None] = {}
+
+    def visit(node: Board, left: tuple[int, ...]) -> bool:
+        if (node, left) not in alive:
+            children: set[tuple[Move, Board]] = set()
+            for index, number in enumerate(left if max(node) > 0 else ()):
+                if number not in left[:index]:
+                    rest = left[:index] + left[index + 1 :]
+                    for step in _general_steps(node, number, variant):
+                        after = apply_step(node, *step)
+                        if visit(after, rest):
+                            children.add((Move(*step), after))
+            unused = ends.get(node)
+            end = unused is not None and (unused == left or max(node) <= 0)
+            alive[node, left] = children if children or end or every_order else None
+        return alive[node, left] is not None
+
+    visit(view, numbers)
+    partials: Partials = {}
+    for (node, left), children in alive.items():
+        if children is not None:
+            layout = _from_view(node, player, variant)
+            lefts, steps = partials.get(layout, (frozenset(), {}))
+            steps.update((move, _from_view(after, player, variant)) for move, after in children)
+            partials[layout] = (lefts | {left}, steps)
+    return partials

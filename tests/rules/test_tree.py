@@ -24,6 +24,8 @@ from tests.rules.positions import (
     golden_cases,
     playout_cases,
 )
+from tests.rules.reference_general import Partials, reference_partials
+from tests.rules.test_general_path import MIXED, random_jacquet_board, random_numbers
 from tests.rules.test_jacquet import (
     LUDII_4_1_SAME_CHECKER_GOES_ON,
     LUDII_4_1_STAYS_BLOCKED,
@@ -277,3 +279,37 @@ def test_a_jacquet_turn_and_its_tree_search_the_numbers_once(
             turn.plays()
             PlayTree.of_numbers(turn.board, turn.player, turn.numbers, JACQUET)
     assert searched == [turn.numbers for turn in turns]
+
+
+def _partials(tree: PlayTree) -> Partials:
+    return {
+        position: (tree.dice_left(position), tree.next_steps(position))
+        for position in tree.positions
+    }
+
+
+@pytest.mark.parametrize("variant", MIXED, ids=lambda v: v.name)
+def test_variant_trees_hold_what_every_order_of_every_move_reaches(variant: Variant) -> None:
+    """The variants' tree (its positions, numbers left and next steps) against a brute force
+    over the reference's single steps, on random boards with doublets of 1 to 6 moves."""
+    rng = random.Random(f"tree {variant.name}")
+    for _ in range(150):
+        board, player = random_jacquet_board(rng), rng.randint(0, 1)
+        numbers = random_numbers(rng, variant)
+        if rng.random() < 0.5:
+            numbers = (rng.randint(1, 6),) * rng.randint(1, 6)
+        tree = PlayTree.of_numbers(board, player, numbers, variant)
+        assert _partials(tree) == reference_partials(board, player, numbers, variant), (
+            board,
+            player,
+            numbers,
+        )
+
+
+@pytest.mark.parametrize("variant", [JACQUET, JACQUET_LUDII], ids=lambda v: v.name)
+def test_jacquet_game_trees_hold_what_every_order_of_every_move_reaches(variant: Variant) -> None:
+    for turn in _jacquet_turns(11, variant) + _jacquet_turns(12, variant):
+        tree = PlayTree.of_numbers(turn.board, turn.player, turn.numbers, variant)
+        assert _partials(tree) == reference_partials(
+            turn.board, turn.player, turn.numbers, variant
+        ), turn
