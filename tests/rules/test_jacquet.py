@@ -15,7 +15,8 @@ import pytest
 
 from controller.rules.errors import IllegalActionError
 from controller.rules.jacquet import JacquetResult, JacquetTurn, jacquet_result
-from controller.rules.plays import legal_plays
+from controller.rules.plays import Move, legal_plays
+from controller.rules.tree import PlayTree
 from controller.rules.variants import JACQUET, JACQUET_LUDII
 from controller.simulated.players import JacquetPlayed, play_jacquet_game
 
@@ -137,6 +138,17 @@ def test_rule_5_the_courier_rule_is_checked_before_each_step_of_a_doublet() -> N
 )
 def test_rule_5_other_checkers_may_leave_when(board: tuple[int, ...], why: str) -> None:
     assert any("24/" in notation for notation, _ in plays(board, 0, (4, 2))), why
+
+
+def test_rule_5_a_checker_entering_on_the_start_point_holds_it_again() -> None:
+    """13 on the start point, one on the bar, one out on pos 10: while the bar holds one,
+    any checker may leave; entering with the 1 makes the start point 14 again, and the 6
+    must then be played by the other checker (a referee's partial play after the entry)."""
+    board = jboard({1: 13, 10: 1}, {1: 15}, bars=(1, 0))
+    tree = PlayTree(board, 0, (6, 1), variant=JACQUET)
+    assert Move(24, 18) in tree.next_steps(board)  # the bar lets go
+    entered = jboard({1: 14, 10: 1}, {1: 15})
+    assert set(tree.next_steps(entered)) == {Move(15, 9)}
 
 
 # Rule 6: landing and hitting.
