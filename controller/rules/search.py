@@ -143,17 +143,6 @@ def _children(node: _Node, frame: _Frame, steps: Sequence[tuple[int, int]]) -> l
     return list(zip(afters, written_afters, strict=True))
 
 
-def _add_leaves(
-    found: dict[Board, Steps],
-    written: list[int],
-    frame: _Frame,
-    steps: Steps,
-    last_steps: Sequence[tuple[int, int]],
-) -> None:
-    """Add the result of ``steps`` then each of ``last_steps`` to ``found``, unless there."""
-    _after_each(written, frame, last_steps, found, steps)
-
-
 def apply_step(view: Board, source: int, target: int) -> Board:
     """The mover's view after one step; a blot on the target goes to the opponent's bar."""
     board = list(view)
@@ -210,7 +199,7 @@ def search_by_scan(view: Board, high: int, low: int, frame: _Frame = _VIEW) -> d
             if moves and len(steps) == 3:  # the last moves: straight to their results
                 if best < 4:
                     best, found = 4, {}
-                _add_leaves(found, node[1], frame, steps, moves[::-1])
+                _after_each(node[1], frame, moves[::-1], found, steps)
             elif moves:
                 children = zip(moves, _children(node, frame, moves), strict=True)
                 stack += [(child, (*steps, step), step[0]) for step, child in children]
@@ -224,7 +213,7 @@ def search_by_scan(view: Board, high: int, low: int, frame: _Frame = _VIEW) -> d
     for first, second in ((high, low), (low, high)):
         firsts = single_steps(view, first, top)
         for step, (after, written) in zip(firsts, _children(start, frame, firsts), strict=True):
-            _add_leaves(found, written, frame, (step,), single_steps(after, second, top))
+            _after_each(written, frame, single_steps(after, second, top), found, (step,))
             if not found:
                 singles[first].setdefault(tuple(written), (step,))
     return found or singles[high] or singles[low]
@@ -247,7 +236,7 @@ def _search_plain(view: Board, high: int, low: int, frame: _Frame) -> dict[Board
     by_source = STEPS_BY_DIE[low]
     for step, after in zip(highs, _after_each(written, frame, highs), strict=True):
         follow_ups = moves_after(lows, view, step, low, by_source=by_source, start=view)
-        _add_leaves(found, after, frame, (step,), follow_ups)
+        _after_each(after, frame, follow_ups, found, (step,))
     # The same checker moving on after the low die: the only new results low first.
     goes_on = [
         (source, target)
@@ -255,7 +244,7 @@ def _search_plain(view: Board, high: int, low: int, frame: _Frame) -> dict[Board
         if view[target] <= 0 and target > high and view[target - high] >= -1
     ]
     for step, after in zip(goes_on, _after_each(written, frame, goes_on), strict=True):
-        _add_leaves(found, after, frame, (step,), ((step[1], step[1] - high),))
+        _after_each(after, frame, ((step[1], step[1] - high),), found, (step,))
     return found
 
 
@@ -282,7 +271,7 @@ def _search_plain_double(view: Board, die: int, frame: _Frame) -> dict[Board, St
         if candidates and len(steps) == 3:  # the last moves: straight to their results
             if best < 4:
                 best, found = 4, {}
-            _add_leaves(found, board, frame, steps, candidates[::-1])
+            _after_each(board, frame, candidates[::-1], found, steps)
         elif candidates:
             # Each child made as _after_each makes it, inlined to read the step's ends on the
             # way: a list of children walked again cost 14% more (the worst case's share).
