@@ -272,24 +272,19 @@ def _search_all(
                     continue
                 moved = True
                 played = node + numbers_change
-                if rest:
-                    for move in moves:
-                        source, target = move
-                        child = played - _UNIT[source]  # _child's sum, inlined: the inner loop
-                        if target != OFF:
-                            child += _HIT[target] if after[target] == -1 else _UNIT[target]
-                        if child not in seen:  # it would be passed over when popped
-                            stack.append((child, after, steps, unchecked, move, rest))
-                    continue
-                # The last number: its children end plays, visited here as they would be
-                # popped (the last first). A node's children are different boards.
+                # A child not met yet is pushed, or with the last number, ends a play: those
+                # are visited here as they would be popped (the last first).
                 last = []
-                for move in reversed(moves):
+                for move in moves if rest else reversed(moves):
                     source, target = move
-                    child = played - _UNIT[source]
+                    child = played - _UNIT[source]  # _child's sum, inlined: the inner loop
                     if target != OFF:
                         child += _HIT[target] if after[target] == -1 else _UNIT[target]
-                    if child not in seen:
+                    if child in seen:  # it would be passed over when popped
+                        continue
+                    if rest:
+                        stack.append((child, after, steps, unchecked, move, rest))
+                    else:  # a node's children are different boards
                         seen.add(child)
                         last.append(move)
                 if last:
