@@ -134,17 +134,21 @@ def _within_home_limit(view: Board, steps: list[Move], limit: int) -> list[Move]
             break
     else:
         return steps
-    made = len([n for n in view[19:BAR] if n >= 2])
+    made = _points_made(view)
     if made < limit:
         return steps
-    kept = []
-    for step in steps:
-        source, target = step
-        after = made - (19 <= source <= 24 and view[source] == 2)
-        after += 19 <= target <= 24 and view[target] == 1
-        if after <= limit:
-            kept.append(step)
-    return kept
+    return [step for step in steps if _points_after(view, made, *step) <= limit]
+
+
+def _points_made(view: Board) -> int:
+    """Rule 8's count: the first-quadrant points (``pos`` 1 to 6) holding two or more."""
+    return len([n for n in view[19:BAR] if n >= 2])
+
+
+def _points_after(view: Board, made: int, source: int, target: int) -> int:
+    """:func:`_points_made` after one step on ``view`` (which has ``made``): the step may
+    break a point of two there, and make one by joining a lone checker."""
+    return made - (19 <= source <= 24 and view[source] == 2) + (target >= 19 and view[target] == 1)
 
 
 _UNIT = tuple(1 << (5 * index) for index in range(BAR + 1))
@@ -375,7 +379,7 @@ def _search_two(
     held = courier and _start_held(view)
     top = START_INDEX - 1 if held else BAR  # held only with no checker on the bar
     limit = variant.home_point_limit
-    made = len([n for n in view[19:BAR] if n >= 2])  # the first quadrant's points (rule 8)
+    made = _points_made(view)
     # Ludii's ruleset (LOST) keeps every end, the first found on each board; the others
     # keep the plays of both numbers if any, else those of the higher alone, else the lower.
     both: dict[Board, Play] = {}
@@ -416,10 +420,7 @@ def _search_two(
                     limit is not None
                     and follow_ups
                     and follow_ups[0][1] >= 19
-                    and made
-                    + (target >= 19 and view[target] == 1)
-                    - (19 <= source <= 24 and view[source] == 2)
-                    >= limit
+                    and _points_after(view, made, source, target) >= limit
                 ):
                     follow_ups = _within_home_limit(
                         apply_step(view, source, target), follow_ups, limit
