@@ -40,7 +40,7 @@ from controller.rules import (
     check_dice,
     legal_results,
 )
-from hardware.board.geometry import BARS, TRAYS, Cell, Location, cells_from_board, location_name
+from hardware.board.geometry import BARS, TRAYS, Cell, Location, location_name
 
 __all__ = ["Diagnosis", "Judge", "Tree", "View", "explaining_dice", "judge"]
 
@@ -114,6 +114,8 @@ class Judge:
         "_exact",
         "_max_used",
         "_nodes",
+        "_point_indices",
+        "_read_order",
         "before",
         "diagnosis",
         "dice",
@@ -146,6 +148,9 @@ class Judge:
             diagnosis = diagnose if plain else variant_diagnosis(variant, self.numbers)
         self.diagnosis = diagnosis
         self.locate = locate or functools.partial(location_of, variant=variant)
+        points = [self.locate(player, point) for point in range(1, 25)]
+        self._read_order = (*TRAYS, *points, *BARS)
+        self._point_indices = tuple(location + 1 for location in points)  # geometry's layout
         if tree is not None:
             self.tree = tree(board, player, self.dice)
         elif given:
@@ -153,14 +158,14 @@ class Judge:
         else:
             self.tree = PlayTree(board, player, self.dice, variant=variant)
         self.before = tuple(board)
-        self._before_view = self._view(cells_from_board(self.before))
+        self._before_view = self._position_view(self.before)
         total = len(self.numbers)
         self._nodes: list[_Node] = []
         self._exact: dict[View, _Node] = {}
         self._by_mover: dict[tuple[int, ...], list[_Node]] = {}
         for position in self.tree.positions:
             left = max((len(left) for left in self.tree.dice_left(position)), default=0)
-            node = _Node(position, self._view(cells_from_board(position)), total - left)
+            node = _Node(position, self._position_view(position), total - left)
             self._nodes.append(node)
             self._exact[node.view] = node
             self._by_mover.setdefault(node.view[0], []).append(node)
@@ -191,26 +196,39 @@ class Judge:
         """The mover's and the opponent's counts by the mover's points (module docstring).
 
         The bar is shared in play and a checker dropped in the wrong tray is still off, so
-        both bars (and both trays) count for the colour found there.
+        both bars (and both trays) count for the colour found there. A Judge reads one for
+        every position of its tree (a thousand for a big double), so the locations are
+        looked up once (``_read_order``).
         """
         me, you = self.player, 1 - self.player
-        mover = [0] * 26
-        opponent = [0] * 26
-        for point in range(1, 25):
-            cell = cells[self.locate(me, point)]
-            assert cell is not None
-            mover[point], opponent[point] = cell[me], cell[you]
-        for bar in BARS:
-            cell = cells[bar]
-            assert cell is not None
-            mover[25] += cell[me]
-            opponent[0] += cell[you]
-        for tray in TRAYS:
-            cell = cells[tray]
-            assert cell is not None
-            mover[0] += cell[me]
-            opponent[25] += cell[you]
-        return tuple(mover), tuple(opponent)
+        row = [cell for location in self._read_order if (cell := cells[location]) is not None]
+        assert len(row) == len(self._read_order)  # unknown cells are refused before
+        trays, points, bars = row[:2], row[2:-2], row[-2:]
+        mover = (
+            trays[0][me] + trays[1][me],
+            *[cell[me] for cell in points],
+            bars[0][me] + bars[1][me],
+        )
+        opponent = (
+            bars[0][you] + bars[1][you],
+            *[cell[you] for cell in points],
+            trays[0][you] + trays[1][you],
+        )
+        return mover, opponent
+
+    def _position_view(self, board: Board) -> View:
+        """``_view(cells_from_board(board))``, straight from the counts of a possible board:
+        a Judge reads one for every position of its tree, and the cells cost twice."""
+        sign = 1 - 2 * self.player
+        counts = [board[index] * sign for index in self._point_indices]
+        mine = [count if count > 0 else 0 for count in counts]
+        theirs = [-count if count < 0 else 0 for count in counts]
+        bars = (board[25], -board[0])
+        my_bar, their_bar = bars[self.player], bars[1 - self.player]
+        return (
+            (CHECKERS - my_bar - sum(mine), *mine, my_bar),
+            (their_bar, *theirs, CHECKERS - their_bar - sum(theirs)),
+        )
 
     def _location(self, point: int, *, mover: bool = True) -> Location:
         """The location of a point of the mover's view (of the opponent's row if not mover)."""

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from controller.referee import (
@@ -17,8 +19,10 @@ from controller.referee import (
     location_of,
     point_of,
 )
-from controller.rules import START, legal_plays
+from controller.rules import BACKGAMMON, JACQUET, JACQUET_LUDII, START, Variant, legal_plays
+from controller.simulated.players import JacquetPlayed, play_jacquet_game
 from tests.referee._support import board_of, cells, lift, put
+from tests.rules.positions import golden_cases
 
 # Player 0's point p is location p - 1.
 P0 = {point: point - 1 for point in range(1, 25)}
@@ -225,3 +229,25 @@ def test_explaining_dice_finds_the_roll_the_checkers_moved() -> None:
     found = explaining_dice(START, 0, play.result)
     assert found == ((6, 2), (2, 2))  # 24/22/20/18 13/11 is a 2-2
     assert (5, 3) not in found
+
+
+@pytest.mark.parametrize("variant", [BACKGAMMON, JACQUET, JACQUET_LUDII], ids=lambda v: v.name)
+def test_a_position_is_read_as_its_cells_are(variant: Variant) -> None:
+    """The Judge reads its tree's positions from their counts, not through their cells:
+    the same views, for both players, hits, the bars and borne-off checkers included."""
+    if variant is BACKGAMMON:
+        rolls = [(case["board"], case["player"], case["dice"]) for case in golden_cases()[::40]]
+    else:
+        turns = [event.turn for seed in range(2) for event in play_jacquet_game(
+            random.Random(seed), variant) if isinstance(event, JacquetPlayed)]  # fmt: skip
+        throws = [(turn, (turn.numbers[0], turn.numbers[-1])) for turn in turns]
+        rolls = [(turn.board, turn.player, dice) for turn, dice in throws
+                 if variant.moves_of(dice) == turn.numbers]  # fmt: skip
+    players, positions = set(), 0
+    for board, player, dice in rolls:
+        referee = Judge(board, player, dice, variant=variant)
+        for position in referee.tree.positions:
+            assert referee._position_view(position) == referee._view(cells_from_board(position))
+            positions += 1
+        players.add(player)
+    assert players == {0, 1} and positions > 1000
