@@ -18,12 +18,14 @@ import contextlib
 import logging
 import random
 import ssl
+import threading
 import time
 import urllib.parse
 from collections.abc import AsyncIterator, Callable, Sequence
 from typing import Literal, Required, TypedDict
 
 import aiomqtt
+import paho.mqtt.client as mqtt
 
 from controller.closing import cancel_and_wait
 from controller.config import MqttConfig
@@ -103,19 +105,57 @@ async def connected(client: aiomqtt.Client) -> AsyncIterator[aiomqtt.Client]:
     """``async with client``, closing the connection if cancelled while it connects.
 
     aiomqtt 2.5's ``Client.__aenter__`` leaves paho's socket open when its task is
-    cancelled while the broker has not answered yet (a stop, or a caller's timeout). The
-    client and paho's refer to each other, so only the cyclic garbage collector closes it,
-    maybe after its event loop is closed ("Event loop is closed" from paho's ``__del__``),
-    and until then the broker keeps a half-open session.
+    cancelled before the broker has answered (a stop, or a caller's timeout). The client
+    and paho's refer to each other, so only the cyclic garbage collector closes it, maybe
+    after its event loop is closed ("Event loop is closed" from paho's ``__del__``), and
+    until then the broker keeps a half-open session.
+
+    Two moments: the cancel lands while paho's blocking ``connect()`` runs in aiomqtt's
+    executor thread (the socket opens after it), or once it has returned (the CONNACK is
+    awaited). Either way the socket is closed on the event loop after aiomqtt's own
+    callbacks for it (which watch it), by paho's own close, which unwatches it.
     """
+    loop = asyncio.get_running_loop()
+    paho = client._client
+    lock = threading.Lock()
+    state = {"connecting": True, "cancelled": False}
+    connect = client._client_connect
+
+    def connect_then_close_if_cancelled() -> None:
+        try:
+            connect()
+        finally:
+            with lock:
+                state["connecting"] = False
+                cancelled = state["cancelled"]
+            if cancelled:
+                _close_from_thread(loop, paho)
+
+    client._client_connect = connect_then_close_if_cancelled  # type: ignore[method-assign]
     try:
         await client.__aenter__()
     except asyncio.CancelledError:
-        client._client._sock_close()  # paho's own close: aiomqtt stops watching the socket
+        with lock:
+            state["cancelled"] = True
+            connecting = state["connecting"]
+        if not connecting:
+            loop.call_soon(paho._sock_close)  # after the callbacks connect() queued
         raise
+    finally:
+        client._client_connect = connect  # type: ignore[method-assign]
     async with contextlib.AsyncExitStack() as exit_stack:
         exit_stack.push_async_exit(client)
         yield client
+
+
+def _close_from_thread(loop: asyncio.AbstractEventLoop, paho: mqtt.Client) -> None:
+    """Close paho's socket from aiomqtt's executor thread: on ``loop``, after the callbacks
+    the connect queued there; or at once if the loop is closed (nothing watches it then)."""
+    try:
+        loop.call_soon_threadsafe(paho._sock_close)
+    except RuntimeError:  # the loop is closed
+        with contextlib.suppress(Exception):  # aiomqtt's callbacks need the closed loop
+            paho._sock_close()
 
 
 class MqttPublisher:

@@ -6,7 +6,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
+import socket
 from collections.abc import Iterator
+from pathlib import Path
 
 import aiomqtt
 import pytest
@@ -24,6 +26,12 @@ def no_cycle_collection() -> Iterator[None]:
         yield
     finally:
         gc.enable()
+
+
+def _client(port: int) -> aiomqtt.Client:
+    """A client whose own keep-alive would close a forgotten connection only long after the
+    patience (paho's keep-alive check drops a broker silent for that long)."""
+    return aiomqtt.Client("127.0.0.1", port=port, timeout=PATIENCE_S, keepalive=3600)
 
 
 async def _silent_broker() -> tuple[asyncio.Server, asyncio.Queue[asyncio.StreamReader]]:
@@ -54,7 +62,7 @@ def test_a_connection_cancelled_before_the_broker_answers_is_closed() -> None:
         async with server:
 
             async def connect() -> None:
-                async with connected(aiomqtt.Client("127.0.0.1", port=port, timeout=PATIENCE_S)):
+                async with connected(_client(port)):
                     pass
 
             task = asyncio.create_task(connect())
@@ -64,5 +72,54 @@ def test_a_connection_cancelled_before_the_broker_answers_is_closed() -> None:
             with pytest.raises(asyncio.CancelledError):
                 await task
             return await _closed_by_peer(reader)
+
+    assert asyncio.run(main())
+
+
+def _connecting_to(port: int) -> bool:
+    """Whether a TCP connection to 127.0.0.1:``port`` waits for its SYN's answer (SYN_SENT
+    in the kernel's table): a connect blocked in aiomqtt's executor thread."""
+    lines = Path("/proc/net/tcp").read_text().splitlines()[1:]
+    remote = f"0100007F:{port:04X}"
+    return any(line.split()[2] == remote and line.split()[3] == "02" for line in lines)
+
+
+@pytest.mark.usefixtures("no_cycle_collection")
+def test_a_connection_cancelled_while_its_socket_is_opening_is_closed() -> None:
+    """The cancel lands while paho's blocking connect runs in aiomqtt's executor thread;
+    the socket opens only afterwards, and is closed then."""
+
+    async def main() -> bool:
+        loop = asyncio.get_running_loop()
+        with socket.socket() as server:
+            server.bind(("127.0.0.1", 0))
+            server.listen(0)  # one waiting connection fills it: the next SYN waits
+            server.setblocking(False)
+            port = server.getsockname()[1]
+            with socket.create_connection(("127.0.0.1", port)) as filler:
+
+                async def connect() -> None:
+                    async with connected(_client(port)):
+                        pass
+
+                task = asyncio.create_task(connect())
+                async with asyncio.timeout(PATIENCE_S):
+                    while not _connecting_to(port):
+                        await asyncio.sleep(0.01)
+                task.cancel()
+                with pytest.raises(asyncio.CancelledError):
+                    await task
+                first, _ = await loop.sock_accept(server)  # room for the SYN sent again
+                first.close()
+                async with asyncio.timeout(PATIENCE_S):
+                    late, _ = await loop.sock_accept(server)
+            with late:
+                late.setblocking(False)
+                reader, writer = await asyncio.open_connection(sock=late.dup())
+                try:
+                    return await _closed_by_peer(reader)
+                finally:
+                    writer.close()
+                    filler.close()
 
     assert asyncio.run(main())
