@@ -55,7 +55,7 @@ class Tree(Protocol):
     def plays(self) -> tuple[Play, ...]: ...
 
     @property
-    def positions(self) -> frozenset[Board]: ...
+    def dice_left_by_position(self) -> dict[Board, frozenset[tuple[int, ...]]]: ...
 
     @property
     def most_moves(self) -> int: ...
@@ -163,8 +163,8 @@ class Judge:
         self._nodes: list[_Node] = []
         self._exact: dict[View, _Node] = {}
         self._by_mover: dict[tuple[int, ...], list[_Node]] = {}
-        for position in self.tree.positions:
-            left = max((len(left) for left in self.tree.dice_left(position)), default=0)
+        for position, lefts in self.tree.dice_left_by_position.items():
+            left = max(map(len, lefts), default=0)
             node = _Node(position, self._position_view(position), total - left)
             self._nodes.append(node)
             self._exact[node.view] = node

@@ -387,6 +387,16 @@ class PlayTree:
         unview = self._from_view
         return frozenset(unview(board) for board in self._by_board)
 
+    @property
+    def dice_left_by_position(self) -> dict[Board, frozenset[tuple[int, ...]]]:
+        """:meth:`dice_left` of every position at once, as a referee indexes them: each
+        board read back from the tree's view once."""
+        unview = self._from_view
+        return {
+            unview(board): frozenset(left for _, left in nodes)
+            for board, nodes in self._by_board.items()
+        }
+
     def play_for(self, board: Board) -> Play | None:
         """The canonical play that leaves ``board``, or None if no legal play does."""
         board = tuple(board)

@@ -95,8 +95,7 @@ def cells_from_board(board: Sequence[int]) -> Cells:
             f"board {list(board)!r}: board[0] (player 1's bar) must be <= 0 "
             "and board[25] (player 0's bar) >= 0"
         )
-    # Each side's total in two C-level passes: a referee reads a board for every position
-    # of a roll's tree.
+    # Each side's total in two C-level passes, as controller.rules.board's check counts.
     net, total = sum(board), sum(map(abs, board))
     total_a, total_b = (total + net) // 2, (total - net) // 2
     if total_a > CHECKERS or total_b > CHECKERS:
