@@ -369,8 +369,9 @@ def _search_two(
     off, and one move changes the next one's options only at its ends (as in
     :func:`~controller.rules.search.search`'s plain path; the bar is the highest source):
     the second moves come from one scan of the view, and only the courier and the home
-    limit are checked again on each board. Each result is written straight in ``board``'s
-    layout, as the backgammon search does.
+    limit are checked again on each board; and where neither can tell the orders apart,
+    the second order only moves a checker on (:func:`_second_order_commuting`). Each
+    result is written straight in ``board``'s layout, as the backgammon search does.
     """
     steps_of = _general_steps(variant)
     frame = _frame(variant, player)
@@ -384,7 +385,8 @@ def _search_two(
     # keep the plays of both numbers if any, else those of the higher alone, else the lower.
     both: dict[Board, Play] = {}
     singles: dict[int, dict[Board, Play]] = {number: {} for number in numbers}
-    if variant.unplayable is Unplayable.LOST:
+    lost = variant.unplayable is Unplayable.LOST
+    if lost:
         singles = dict.fromkeys(numbers, both)
     # The second moves of each first move of the higher number first.
     follow_ups_of: dict[Move, list[Move]] = {}
@@ -392,7 +394,16 @@ def _search_two(
     # On a plain board each number's scan gives the first moves of one order (checked for
     # the home limit, as the variant's steps would be) and the second moves of the other.
     scans = {number: _scan(view, number, top) for number in numbers} if plain else {}
+    # Two checkers' moves commute as in backgammon where neither the courier nor the home
+    # limit can tell the orders apart: the courier cannot hold, and no first move can
+    # exceed the limit (a second move's end is the same board in either order).
+    commute = plain and not courier and (limit is None or made < limit)
     for first, second in (numbers, numbers[::-1]):
+        if first != numbers[0] and commute and both:
+            _second_order_commuting(
+                both, view, start, frame, firsts=scans[first], second=second, lost=lost
+            )
+            break
         if not plain:
             scan, firsts = [], steps_of(view, first)
         elif limit is not None and 1 in view[19:BAR]:
@@ -449,6 +460,40 @@ def _search_two(
                 singles[first].setdefault(result, _new_play(((step,), result, left, view)))
     found = both or singles[numbers[0]] or singles[numbers[1]]
     return found or {board: _new_play(((), board, numbers if max(view) > 0 else (), view))}
+
+
+def _second_order_commuting(
+    plays: dict[Board, Play],
+    view: Board,
+    start: list[int],
+    frame: _Frame,
+    *,
+    firsts: list[Move],
+    second: int,
+    lost: bool,
+) -> None:
+    """Add to ``plays`` those of the second order of two numbers where moves commute
+    (:func:`_search_two`): ``firsts``, the moves of the order's first number on ``view``,
+    then ``second``.
+
+    Every pair of two checkers' moves was played in the first order, so only a checker
+    that goes on with ``second`` from a point it alone holds after its first move makes a
+    new board, as in :func:`~controller.rules.search.search`'s plain path. Neither the
+    courier nor the home limit can forbid it: the end has at most one more point than
+    ``view``. In Ludii's ruleset (``lost``) a first move that no move of ``second`` can
+    follow is an end too.
+    """
+    seconds = _scan(view, second, BAR) if lost else []
+    for step in firsts:
+        source, target = step
+        if target > second and view[target] <= 0 and view[target - second] >= -1:
+            follow_up = _BY_DIE[second][target]
+            end = _after_each(_after_each(start, frame, (step,))[0], frame, (follow_up,))[0]
+            result = tuple(end)
+            plays.setdefault(result, _new_play(((step, follow_up), result, (), view)))
+        elif lost and all(move[0] == source and view[source] == 1 for move in seconds):
+            result = tuple(_after_each(start, frame, (step,))[0])
+            plays.setdefault(result, _new_play(((step,), result, (second,), view)))
 
 
 def _frame(variant: Variant, player: Player) -> _Frame:
