@@ -22,6 +22,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from operator import sub
 from typing import Protocol
 
 from controller.referee._diagnosis import Diagnosis, View, diagnose, variant_diagnosis
@@ -415,16 +416,17 @@ class Judge:
     def _illegal(self, view: View, *, finals_only: bool = False) -> Verdict:
         """The ``illegal`` verdict: where the board differs from the nearest position, and why."""
         mover, opponent = view
+        # The nearest node has the fewest checkers seen beyond its counts. Its counts total
+        # 15 a side, so these are half the counts' absolute differences and a constant: the
+        # differences rank the nodes alike, in C-level passes (an illegal board is measured
+        # against every position of the tree).
         best: tuple[int, _Node] | None = None
         for node in self._nodes:
             if finals_only and self.tree.play_for(node.board) is None:
                 continue
-            distance = sum(
-                max(0, seen - want) for seen, want in zip(mover, node.view[0], strict=True)
-            )
-            distance += sum(
-                max(0, seen - want) for seen, want in zip(opponent, node.view[1], strict=True)
-            )
+            mine, theirs = node.view
+            distance = sum(map(abs, map(sub, mover, mine)))
+            distance += sum(map(abs, map(sub, opponent, theirs)))
             if (
                 best is None
                 or distance < best[0]

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from controller.referee import Fault, Judge, Kind, Verdict, cells_from_board
-from controller.rules import START, Board, Player
+import random
+
+from controller.referee import Fault, Judge, Kind, Verdict, View, cells_from_board
+from controller.rules import START, Board, Player, legal_results
 from tests.referee._support import OPPONENT_AT_START, board_of
+from tests.rules.positions import golden_cases
 
 
 def verdict_on(
@@ -167,3 +170,38 @@ def test_an_illegal_board_is_reported_in_the_layout_for_either_player() -> None:
         verdict = verdict_on(START, (6, 5), after, player, final=True)
         assert verdict.kind is Kind.ILLEGAL
         assert verdict.board == after
+
+
+def _checkers_beyond(seen: View, position: View) -> int:
+    """The checkers ``seen`` has beyond a position's counts, row by row."""
+    pairs = zip(seen, position, strict=True)
+    return sum(max(0, s - p) for row, counts in pairs for s, p in zip(row, counts, strict=True))
+
+
+def test_the_nearest_position_has_the_fewest_checkers_seen_beyond_it() -> None:
+    """Against a brute force of its definition: on golden rolls with each player's checkers
+    moved at random (the opponent's too, so both rows count), the nearest position is the
+    first of the fewest checkers beyond, the one reached with the most numbers on a tie."""
+    rng = random.Random(18)
+    illegal = 0
+    for case in golden_cases()[::50]:
+        board, player, dice = tuple(case["board"]), case["player"], tuple(case["dice"])
+        referee = Judge(board, player, dice)
+        result = rng.choice(sorted(legal_results(board, player, dice)))
+        cells = [list(cell) for cell in cells_from_board(result)]
+        for colour in {player, rng.randint(0, 1)}:
+            held = [location for location, cell in enumerate(cells) if cell[colour] > 0]
+            cells[rng.choice(held)][colour] -= 1
+            cells[rng.randrange(24)][colour] += 1
+        verdict = referee.verdict(tuple((red, green) for red, green in cells))
+        if verdict.kind is not Kind.ILLEGAL:
+            continue
+        seen = referee._view(tuple((red, green) for red, green in cells))
+        fewest = min(_checkers_beyond(seen, node.view) for node in referee._nodes)
+        nearest = max(
+            (node for node in referee._nodes if _checkers_beyond(seen, node.view) == fewest),
+            key=lambda node: node.used,
+        )
+        assert verdict.nearest == nearest.board
+        illegal += 1
+    assert illegal > 30
