@@ -20,7 +20,6 @@ totals.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import repeat
 from typing import Final, TypeAlias
 
 from hardware.board.errors import LayoutError
@@ -88,30 +87,24 @@ def cells_from_board(board: Sequence[int]) -> Cells:
     >>> cells[0], cells[23], cells[26], cells[27]
     ((0, 2), (2, 0), (13, 0), (0, 13))
     """
-    if len(board) != 26 or not all(map(isinstance, board, repeat(int))):
+    if len(board) != 26 or not all(isinstance(v, int) for v in board):
         raise LayoutError(f"board {list(board)!r}: expected 26 integers")
     if board[0] > 0 or board[25] < 0:
         raise LayoutError(
             f"board {list(board)!r}: board[0] (player 1's bar) must be <= 0 "
             "and board[25] (player 0's bar) >= 0"
         )
-    # Each side's total in two C-level passes, as controller.rules.board's check counts.
-    net, total = sum(board), sum(map(abs, board))
-    total_a, total_b = (total + net) // 2, (total - net) // 2
+    cells = [(v, 0) if v >= 0 else (0, -v) for v in board[1:25]]
+    cells += [(board[25], 0), (0, -board[0])]
+    total_a = sum(a for a, _ in cells)
+    total_b = sum(b for _, b in cells)
     if total_a > CHECKERS or total_b > CHECKERS:
         raise LayoutError(
             f"board {list(board)!r}: {total_a} checkers for player 0 and {total_b} "
             f"for player 1, at most {CHECKERS} each"
         )
-    cells = list(map(_CELL_OF_COUNT.__getitem__, board[1:25]))
-    cells += [(board[25], 0), (0, -board[0]), (CHECKERS - total_a, 0), (0, CHECKERS - total_b)]
+    cells += [(CHECKERS - total_a, 0), (0, CHECKERS - total_b)]
     return tuple(cells)
-
-
-_CELL_OF_COUNT: Final = {
-    count: (count, 0) if count >= 0 else (0, -count) for count in range(-CHECKERS, CHECKERS + 1)
-}
-"""The cell of a point's signed count."""
 
 
 def board_from_cells(cells: Sequence[Cell]) -> tuple[int, ...]:
