@@ -117,18 +117,19 @@ async def connected(client: aiomqtt.Client) -> AsyncIterator[aiomqtt.Client]:
     """
     loop = asyncio.get_running_loop()
     paho = client._client
-    lock = threading.Lock()
-    state = {"connecting": True, "cancelled": False}
     connect = client._client_connect
+    lock = threading.Lock()  # the executor thread's end against the cancel
+    connecting, cancelled = True, False
 
     def connect_then_close_if_cancelled() -> None:
+        nonlocal connecting
         try:
             connect()
         finally:
             with lock:
-                state["connecting"] = False
-                cancelled = state["cancelled"]
-            if cancelled:
+                connecting = False
+                close = cancelled
+            if close:
                 _close_from_thread(loop, paho)
 
     client._client_connect = connect_then_close_if_cancelled  # type: ignore[method-assign]
@@ -136,9 +137,9 @@ async def connected(client: aiomqtt.Client) -> AsyncIterator[aiomqtt.Client]:
         await client.__aenter__()
     except asyncio.CancelledError:
         with lock:
-            state["cancelled"] = True
-            connecting = state["connecting"]
-        if not connecting:
+            cancelled = True
+            close = not connecting
+        if close:
             loop.call_soon(paho._sock_close)  # after the callbacks connect() queued
         raise
     finally:

@@ -401,7 +401,14 @@ def _search_two(
     for first, second in (numbers, numbers[::-1]):
         if first != numbers[0] and commute and both:
             _second_order_commuting(
-                both, view, start, frame, firsts=scans[first], second=second, lost=lost
+                both,
+                view,
+                start,
+                frame,
+                firsts=scans[first],
+                second=second,
+                seconds=scans[second],
+                lost=lost,
             )
             break
         if not plain:
@@ -470,20 +477,20 @@ def _second_order_commuting(
     *,
     firsts: list[Move],
     second: int,
+    seconds: list[Move],
     lost: bool,
 ) -> None:
     """Add to ``plays`` those of the second order of two numbers where moves commute
-    (:func:`_search_two`): ``firsts``, the moves of the order's first number on ``view``,
-    then ``second``.
+    (:func:`_search_two`): ``firsts`` and ``seconds``, the moves on ``view`` of the order's
+    first number and of its second, ``second``.
 
     Every pair of two checkers' moves was played in the first order, so only a checker
     that goes on with ``second`` from a point it alone holds after its first move makes a
-    new board, as in :func:`~controller.rules.search.search`'s plain path. Neither the
-    courier nor the home limit can forbid it: the end has at most one more point than
-    ``view``. In Ludii's ruleset (``lost``) a first move that no move of ``second`` can
-    follow is an end too.
+    new board, as in :func:`~controller.rules.search.search`'s plain path. Neither
+    the courier nor the home limit can forbid it: the end has at most one more point than
+    ``view``. In Ludii's ruleset (``lost``) a first move that no second move can follow is
+    an end too.
     """
-    seconds = _scan(view, second, BAR) if lost else []
     for step in firsts:
         source, target = step
         if target > second and view[target] <= 0 and view[target - second] >= -1:
