@@ -87,6 +87,18 @@ def test_positions_are_the_partial_boards() -> None:
     assert tree.positions == walked
 
 
+@pytest.mark.parametrize("variant", [BACKGAMMON, JACQUET, JACQUET_LUDII], ids=lambda v: v.name)
+def test_dice_left_by_position_is_dice_left_of_each_position(variant: Variant) -> None:
+    """What a referee indexes at once is what it would ask position by position, for both
+    players (each a view of their own) and a doublet."""
+    for player in (0, 1):
+        for dice in ((6, 5), (2, 2)):
+            tree = PlayTree(variant.start, player, dice, variant=variant)
+            by_position = tree.dice_left_by_position
+            assert set(by_position) == tree.positions
+            assert by_position == {board: tree.dice_left(board) for board in tree.positions}
+
+
 def test_player_1_destinations_use_their_own_numbering() -> None:
     tree = PlayTree(START, 1, (6, 5))
     assert tree.destinations(START, 24) == {18, 13}
