@@ -45,19 +45,15 @@ from controller.rules.search import (
     search,
     single_steps,
 )
-from controller.rules.variant_search import (
-    _HIT,
-    _UNIT,
+from controller.rules.variant_search import _HIT, _UNIT, _child, _numbers_left, _viewers
+from controller.rules.variant_steps import (
     _checked,
-    _child,
     _courier_may_hold,
     _general_steps,
     _Left,
-    _numbers_left,
     _Unchecked,
     _unchecked_after,
     _unchecked_moves,
-    _viewers,
 )
 from controller.rules.variants import BACKGAMMON, Unplayable, Variant
 
@@ -298,7 +294,7 @@ class PlayTree:
         """:meth:`_visit` for a variant: a play ends on a result with its unused numbers.
 
         ``unchecked``: each number's moves from ``board`` when they follow from its
-        parent's (:func:`~controller.rules.variant_search._unchecked_moves`).
+        parent's (:func:`~controller.rules.variant_steps._unchecked_moves`).
         """
         children = []
         # Rule 12: nothing is played once the last checker is off (a plain play keeps one
