@@ -11,14 +11,18 @@ whose LEDs did not change within the bound is a miss, counted at the bound. Refe
 change by change in turns: a bare link on its own simulator with the same firmware
 settings, a move until its stable observation, minus the same settle time; the ratio is
 what the referee and the LEDs add. CPU is the process's minus the simulator's firmware
-thread (``/proc/self/task``), as a share of one core; RSS target: under 150 MB. The
-service busy, playing games, is the ``games`` benchmark.
+thread (``/proc/self/task``), as a share of one core; RSS target: under 150 MB. Once
+settled, the start-up is frozen out of the garbage collector's full passes, as ``tabula
+run`` does once ready; after the play, a full pass (wall time: the event loop stands still)
+is timed beside the same pass with nothing frozen. The service busy, playing games, is the
+``games`` benchmark.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import os
 import random
 import tempfile
@@ -28,8 +32,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 from benchmarks.bench_serial import LinkLatency
-from benchmarks.measure import Row, count, duration, latency_rows
+from benchmarks.measure import Row, count, duration, latency_rows, timed_row
 from controller.referee import DiceEntered, Mode
+from controller.service.memory import freeze_start_up
 from controller.simulated.demo import FAST_FIRMWARE, SimulatedBoard
 
 SMALL = ("--changes", "4", "--idle-s", "0.5")
@@ -145,12 +150,35 @@ async def latency(table: SimulatedBoard, changes: int, rng: random.Random) -> li
     )  # fmt: skip
 
 
+def _full_collection(frozen: int, repeats: int = 5) -> Row:
+    """The garbage collector's full pass in the service after the latency's play, with the
+    start-up frozen (:func:`~controller.service.memory.freeze_start_up`, ``frozen``
+    objects) beside the same pass with nothing frozen: wall time, during which the event
+    loop stands still (the best of ``repeats`` each)."""
+
+    def one_pass() -> float:
+        start = time.perf_counter()
+        gc.collect()
+        return time.perf_counter() - start
+
+    gc.collect()  # the play's garbage, freed before either is timed
+    kept_out = min(one_pass() for _ in range(repeats))
+    gc.unfreeze()
+    walked = min(one_pass() for _ in range(repeats))
+    return timed_row(
+        "full garbage collection after the play, start-up frozen", kept_out, walked,
+        unit="ms", clock="wall", reference_name=f"the same pass with nothing frozen (the "
+        f"{frozen:,} objects of start-up walked too)",
+    )  # fmt: skip
+
+
 async def _run(changes: int, idle_s: float) -> list[Row]:
     rng = random.Random(1)
     with tempfile.TemporaryDirectory() as folder:
         journal = Path(folder) / "latency.sqlite3"
         async with SimulatedBoard(journal, seed=1, mode=Mode.LEARNER) as table:
             await asyncio.sleep(1.0)  # the service settles in (first camera frames, LEDs)
+            frozen = freeze_start_up()  # as `tabula run` does once ready
             cpu, wall, threads = _service_cpu(table), time.monotonic(), _threads_cpu()
             await asyncio.sleep(idle_s)
             seconds = time.monotonic() - wall
@@ -162,6 +190,7 @@ async def _run(changes: int, idle_s: float) -> list[Row]:
             }
             idle_rss = _rss_mb()
             rows = await latency(table, changes, rng)
+            rows.append(_full_collection(frozen))
         print(
             f"  idle: the loop {shares.get('loop', 0):.1f}% of a core, worker threads "
             f"{shares.get('workers', 0):.1f}% = the camera's frames at "

@@ -58,6 +58,7 @@ def run(args: argparse.Namespace) -> int:
 async def _serve(config: Config) -> None:
     from controller.devices import PiDevices, make_pin_factory
     from controller.service import Service
+    from controller.service.memory import freeze_start_up
     from controller.service.service import open_journal
     from controller.service.setup_desk import BoardSetup
     from controller.systemd import SystemdNotifier, watchdog_loop
@@ -116,6 +117,8 @@ async def _serve(config: Config) -> None:
         desk = BoardSetup(service, camera=bench, sensors=link)
         extra = await _web_and_mqtt(config, service, desk, stack)
         systemd = stack.enter_context(SystemdNotifier())
+        frozen = freeze_start_up()
+        _log.info("start-up done: %d objects kept out of the collector's full passes", frozen)
         systemd.ready(service.resumed)
         with contextlib.suppress(asyncio.CancelledError):
             await service.run(

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -104,6 +105,8 @@ def test_run_journals_notifies_systemd_and_resumes_after_sigterm(tmp_path: Path)
             _, stderr = service.communicate(timeout=20)
         assert service.returncode == 0, stderr
         assert "player 0 (Ann) sits at the far side, colour B" in stderr
+        frozen = re.search(r"start-up done: (\d+) objects kept out of the collector", stderr)
+        assert frozen is not None and int(frozen[1]) > 10_000, stderr
         with Journal(tmp_path / "journal.sqlite3", readonly=True) as journal:
             assert journal.state is not None
             assert journal.state.names == ("Ann", "Bob")

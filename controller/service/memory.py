@@ -1,0 +1,28 @@
+"""The service process's memory: what start-up made is kept out of the garbage
+collector's full passes.
+
+Why: CPython's full collection walks every object it tracks. Once the service has started,
+most of them are its modules, its configuration and the resumed match, some 65,000 objects
+that live as long as the service. A pass over them took 14-39 ms on the development
+machine, so four to eight times that on a Pi Zero 2 W, and the one event loop (the LEDs
+with it) stands still meanwhile. ``gc.freeze`` moves them to a permanent generation that
+no pass walks; what the service makes later is collected as before.
+"""
+
+from __future__ import annotations
+
+import gc
+
+__all__ = ["freeze_start_up"]
+
+
+def freeze_start_up() -> int:
+    """Collect once, then keep every object left out of the full passes; how many.
+
+    Call it once start-up is over, in the service's own process: an object frozen is
+    never freed by the collector, so a process that goes on making long-lived cycles of
+    its own (a test run) would keep them.
+    """
+    gc.collect()
+    gc.freeze()
+    return gc.get_freeze_count()
