@@ -29,6 +29,7 @@ __all__ = [
     "STEPS_BY_DIE",
     "Steps",
     "apply_step",
+    "going_on",
     "inserted",
     "moves_after",
     "search",
@@ -238,11 +239,7 @@ def _search_plain(view: Board, high: int, low: int, frame: _Frame) -> dict[Board
         follow_ups = moves_after(lows, view, step, low, by_source=by_source, start=view)
         _after_each(after, frame, follow_ups, found, (step,))
     # The same checker moving on after the low die: the only new results low first.
-    goes_on = [
-        (source, target)
-        for source, target in lows
-        if view[target] <= 0 and target > high and view[target - high] >= -1
-    ]
+    goes_on = going_on(lows, view, high)
     for step, after in zip(goes_on, _after_each(written, frame, goes_on), strict=True):
         _after_each(after, frame, ((step[1], step[1] - high),), found, (step,))
     return found
@@ -329,6 +326,16 @@ def moves_after(
     if board[target] <= 0 and target > die and start[target - die] >= -1:
         moves = inserted(moves, by_source[target])  # the checker can move on from there
     return moves
+
+
+def going_on(moves: list[_Step], view: Board, die: int) -> list[_Step]:
+    """The first ``moves`` on ``view`` after which their checker, alone on its new point,
+    can go on with ``die``: where two checkers' moves commute (no checker enters or bears
+    off), the only pairs a second order of two dice adds to the first's.
+    """
+    return [
+        move for move in moves if move[1] > die and view[move[1]] <= 0 and view[move[1] - die] >= -1
+    ]
 
 
 def inserted(moves: list[_Step], move: _Step) -> list[_Step]:

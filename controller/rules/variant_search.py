@@ -19,7 +19,15 @@ from operator import itemgetter, neg
 
 from controller.rules.board import Board, Player, flip
 from controller.rules.moves import Move, Play, _Moves, _new_play
-from controller.rules.search import BAR, OFF, _after_each, _Frame, apply_step, moves_after
+from controller.rules.search import (
+    BAR,
+    OFF,
+    _after_each,
+    _Frame,
+    apply_step,
+    going_on,
+    moves_after,
+)
 from controller.rules.variant_steps import (
     _BY_DIE,
     START_INDEX,
@@ -329,14 +337,17 @@ def _second_order_commuting(
     ``view``. In Ludii's ruleset (``lost``) a first move that no second move can follow is
     an end too.
     """
+    goes_on = going_on(firsts, view, second)
+    for step, written in zip(goes_on, _after_each(start, frame, goes_on), strict=True):
+        follow_up = _BY_DIE[second][step[1]]
+        result = tuple(_after_each(written, frame, (follow_up,))[0])
+        plays.setdefault(result, _new_play(((step, follow_up), result, (), view)))
+    if not lost:
+        return
+    # A single move's end differs from every pair's, so it is added after them.
     for step in firsts:
-        source, target = step
-        if target > second and view[target] <= 0 and view[target - second] >= -1:
-            follow_up = _BY_DIE[second][target]
-            end = _after_each(_after_each(start, frame, (step,))[0], frame, (follow_up,))[0]
-            result = tuple(end)
-            plays.setdefault(result, _new_play(((step, follow_up), result, (), view)))
-        elif lost and all(move[0] == source and view[source] == 1 for move in seconds):
+        source = step[0]
+        if step not in goes_on and all(m[0] == source and view[source] == 1 for m in seconds):
             result = tuple(_after_each(start, frame, (step,))[0])
             plays.setdefault(result, _new_play(((step,), result, (second,), view)))
 
