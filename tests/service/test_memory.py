@@ -31,10 +31,10 @@ def test_freeze_start_up_frees_garbage_first_and_freezes_the_rest() -> None:
         print(freed == [True], frozen >= 0.9 * tracked, tracked, len(gc.get_objects()) < 100)
         """
     )
-    answer = subprocess.run(
-        [sys.executable, "-c", program], capture_output=True, text=True, check=True
-    ).stdout.split()
-    freed, most_frozen, tracked, few_left = answer
+    command = [sys.executable, "-c", program]
+    child = subprocess.run(command, capture_output=True, text=True, check=False)
+    assert child.returncode == 0, child.stderr  # a failure names itself, not only its code
+    freed, most_frozen, tracked, few_left = child.stdout.split()
     assert freed == "True", "the cycle made before start-up ended was freed, not frozen"
     assert int(tracked) > 10_000 and most_frozen == "True"
     assert few_left == "True", "a full pass walks only what came after"
