@@ -206,7 +206,7 @@ def _search_all(
 def _search_two(
     board: Board, player: Player, view: Board, numbers: tuple[int, ...], variant: Variant
 ) -> dict[Board, Play]:
-    """:func:`_search_all` of two different numbers (the same plays, first ways and order),
+    """:func:`_search_all` of two different numbers (the same plays, each with the same first way),
     unrolled.
 
     Two moves legal in either order leave the same board: the second order makes only the
