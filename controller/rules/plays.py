@@ -51,7 +51,10 @@ def check_dice(dice: Iterable[int]) -> tuple[int, int]:
     Raises:
         InvalidDiceError: for anything else, naming it.
     """
-    pair = tuple(dice)
+    try:
+        pair = tuple(dice)
+    except TypeError:  # not a sequence at all: dice read from a request may be anything
+        raise InvalidDiceError(f"dice must be two numbers from 1 to 6, got {dice!r}") from None
     if len(pair) == 2:
         first, second = pair
         if _is_die(first) and _is_die(second):

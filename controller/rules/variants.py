@@ -222,15 +222,13 @@ class UnknownVariantError(RulesError, ValueError):
     """A variant name Tabula does not know."""
 
 
-def variant_named(name: str) -> Variant:
-    """The variant called ``name``.
+def variant_named(name: object) -> Variant:
+    """The variant called ``name``: a name read from a request or a file may be any value.
 
     Raises:
         UnknownVariantError: naming the known variants.
     """
-    try:
-        return VARIANTS[name]
-    except KeyError:
-        raise UnknownVariantError(
-            f"unknown variant {name!r}; known: {', '.join(VARIANTS)}"
-        ) from None
+    variant = VARIANTS.get(name) if isinstance(name, str) else None
+    if variant is None:
+        raise UnknownVariantError(f"unknown variant {name!r}; known: {', '.join(VARIANTS)}")
+    return variant

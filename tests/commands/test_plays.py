@@ -9,7 +9,10 @@ import subprocess
 import sys
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from controller.rules.variants import VARIANTS
 from tests.firmware_bridge.conftest import PATIENCE_S
 from tests.rules.positions import golden_cases
 
@@ -232,3 +235,43 @@ def test_a_batch_line_is_the_json_of_its_response(response: dict[str, object]) -
     line = json_line(response)
     assert line.endswith("\n") and "\n" not in line[:-1]
     assert json.loads(line) == json.loads(json.dumps(response))
+
+
+_SCALARS = st.none() | st.booleans() | st.integers(-20, 30) | st.text(max_size=6)
+_JSON = st.recursive(
+    _SCALARS | st.floats(allow_nan=False),
+    lambda inner: (
+        st.lists(inner, max_size=27) | st.dictionaries(st.text(max_size=6), inner, max_size=4)
+    ),
+    max_leaves=30,
+)
+"""Any JSON value (but NaN, which is not equal to itself)."""
+
+_GOLDEN_BOARDS = [case["board"] for case in golden_cases()[:200]]
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.fixed_dictionaries(
+        {},
+        optional={
+            "id": _JSON,
+            "variant": st.sampled_from(list(VARIANTS)) | _JSON,
+            "board": st.sampled_from(_GOLDEN_BOARDS)
+            | st.lists(st.integers(-16, 16), min_size=26, max_size=26)
+            | _JSON,
+            "player": st.sampled_from([0, 1]) | _JSON,
+            "dice": st.lists(st.integers(0, 7), min_size=2, max_size=2) | _JSON,
+            "notation": st.booleans() | _JSON,
+        },
+    )
+    | _JSON
+)
+def test_any_batch_request_is_answered_or_refused_in_one_line(request: object) -> None:
+    """Whatever JSON a line holds, its answer is one line: the results, or what is wrong."""
+    from controller.commands.plays import answer, json_line
+
+    response = answer(request)
+    assert ("error" in response) != ("results" in response), response
+    assert response["id"] == (request.get("id") if isinstance(request, dict) else None)
+    assert json.loads(json_line(response))["id"] == response["id"]
