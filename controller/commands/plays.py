@@ -24,6 +24,7 @@ from controller.rules.jacquet import jacquet_result
 from controller.rules.plays import Play, check_dice, legal_plays, legal_results
 from controller.rules.variants import Unplayable, Variant, variant_named
 from controller.rules.xgid import xgid
+from hardware.board import json_types
 
 HELP = "list the legal plays of a roll (POSITION DICE, or JSON lines with --batch)"
 
@@ -135,8 +136,8 @@ def run_batch(lines: TextIO, out: TextIO, respond: Callable[[Any], dict[str, Any
         if not line.strip():
             continue
         try:
-            request = json.loads(line)
-        except json.JSONDecodeError as error:
+            request = json_types.loads(line)
+        except ValueError as error:
             response: dict[str, Any] = {"id": None, "error": f"line {number}: bad JSON: {error}"}
         else:
             response = respond(request)

@@ -21,6 +21,7 @@ from types import FrameType
 
 from firmware_bridge.errors import BridgeError
 from firmware_bridge.slot_health import SLOT_FAULTS, parse_slot
+from hardware.board import json_types
 from hardware.board.errors import LayoutError
 from hardware.board.geometry import cells_from_board
 from hardware.pinmap import load_pinmap, slots_per_location
@@ -107,9 +108,9 @@ def read_script(path: Path) -> list[tuple[tuple[int, ...], int]]:
             continue
         where = f"script {str(path)!r} line {number}"
         try:
-            item = json.loads(line)
-        except json.JSONDecodeError as error:
-            raise LayoutError(f"{where}: not JSON ({error.msg})") from None
+            item = json_types.loads(line)
+        except ValueError as error:
+            raise LayoutError(f"{where}: not JSON ({error})") from None
         if not isinstance(item, dict) or "board" not in item:
             raise LayoutError(f'{where}: expected {{"board": [26 ints], "hold_ms": N}}')
         board, hold = item["board"], item.get("hold_ms", 0)

@@ -44,6 +44,8 @@ from controller.match.events import (
 )
 from controller.rules import Rules, WinKind
 from controller.rules.errors import RulesError
+from hardware.board import json_types
+from hardware.board.errors import clipped_repr
 from hardware.board.frozen import Unchecked
 from hardware.board.json_types import JsonObject
 
@@ -186,10 +188,10 @@ def events_from_json(texts: Sequence[str], *, vouched: bool = False) -> Iterator
     """
     if vouched:
         try:
-            array = json.loads(f"[{','.join(texts)}]")
-        except json.JSONDecodeError:
+            array = json_types.loads(f"[{','.join(texts)}]")
+        except ValueError:
             array = None
-        if array is not None and len(array) == len(texts):
+        if isinstance(array, list) and len(array) == len(texts):
             for data in array:
                 yield event_from_dict(data, vouched=True)
             return
@@ -209,7 +211,7 @@ def event_from_json(text: str, *, vouched: bool = False) -> Event:
         InvalidEventError: for text that is not JSON or not an event, naming it.
     """
     try:
-        data = json.loads(text)
-    except (json.JSONDecodeError, TypeError) as error:
-        raise InvalidEventError(f"invalid event {text!r}: not JSON ({error})") from None
+        data = json_types.loads(text)
+    except (ValueError, TypeError) as error:
+        raise InvalidEventError(f"invalid event {clipped_repr(text)}: not JSON ({error})") from None
     return event_from_dict(data, vouched=vouched)

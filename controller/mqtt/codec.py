@@ -30,6 +30,7 @@ from controller.mqtt.errors import PayloadError, TopicError
 from controller.record import event_kind, event_to_dict
 from controller.record.journal import JournalEntry
 from controller.status import STATUS_VERSION, ActionError, BoardEvent, BoardStatus
+from hardware.board import json_types
 
 __all__ = [
     "KINDS",
@@ -105,10 +106,8 @@ def _dumps(data: dict[str, Any]) -> bytes:
 
 def _loads(payload: bytes, what: str) -> dict[str, Any]:
     try:
-        data = json.loads(payload)
-    except RecursionError:  # the decoder recurses: any board may publish [[[[...
-        raise PayloadError(f"{what} payload nests too deep: {payload[:80]!r}") from None
-    except ValueError as error:  # not UTF-8, not JSON, an integer too long to convert
+        data = json_types.loads(payload)  # any board may publish [[[[...
+    except ValueError as error:
         raise PayloadError(f"{what} payload is not JSON ({error}): {payload[:80]!r}") from None
     if not isinstance(data, dict):
         raise PayloadError(f"{what} payload is not a JSON object: {payload[:80]!r}")

@@ -8,10 +8,11 @@ strings or a tuple is a JSON array as it is.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from typing import TypeAlias
 
-__all__ = ["JsonObject", "JsonValue"]
+__all__ = ["JsonObject", "JsonValue", "loads"]
 
 JsonValue: TypeAlias = (
     bool | int | float | str | Sequence["JsonValue"] | Mapping[str, "JsonValue"] | None
@@ -19,3 +20,22 @@ JsonValue: TypeAlias = (
 """A value ``json.dumps`` writes (and, as lists and dicts, ``json.loads`` reads back)."""
 JsonObject: TypeAlias = dict[str, JsonValue]
 """A JSON object: a status, an event, a request's body."""
+
+
+def loads(text: str | bytes) -> JsonValue:
+    """The value of JSON ``text`` from outside: a batch's line, a board's message, a file.
+
+    Why not ``json.loads`` alone: its decoder recurses, so a line of ``[[[[...`` raises
+    ``RecursionError``, which no reader of bad input expects, and one such line stopped a
+    whole batch. Here every text that is not JSON raises the same ``ValueError``.
+
+    Raises:
+        ValueError: naming what is wrong: the decoder's reason and where
+            (``json.JSONDecodeError``), bytes that are not UTF-8, an integer of more than
+            4,300 digits, or arrays and objects nested deeper than the decoder follows.
+    """
+    try:
+        value: JsonValue = json.loads(text)
+    except RecursionError:
+        raise ValueError("arrays or objects nested deeper than the JSON decoder follows") from None
+    return value

@@ -92,12 +92,14 @@ def test_batch_reports_each_bad_line_and_goes_on() -> None:
         json.dumps({**good, "id": 3, "board": [0] * 25}),
         json.dumps({**good, "id": 4, "player": 2}),
         json.dumps({"id": 5}),
+        "[" * 100_000,  # deeper than JSON's decoder recurses
+        '{"id": ' + "9" * 5000 + "}",  # an integer too long to convert
         json.dumps(good),
     ]
     run = tabula("plays", "--batch", stdin="\n".join(lines) + "\n")
-    assert run.returncode == 1
+    assert run.returncode == 1, run.stderr
     answers = [json.loads(line) for line in run.stdout.splitlines()]
-    assert [a["id"] for a in answers] == [None, 1, 2, 3, 4, 5, "ok"]
+    assert [a["id"] for a in answers] == [None, 1, 2, 3, 4, 5, None, None, "ok"]
     errors = [a.get("error", "") for a in answers]
     assert "bad JSON" in errors[0]
     assert "two numbers from 1 to 6" in errors[1]
@@ -105,7 +107,9 @@ def test_batch_reports_each_bad_line_and_goes_on() -> None:
     assert "26 integers" in errors[3]
     assert "player must be 0 or 1, got 2" in errors[4]
     assert "missing 'board'" in errors[5]
-    assert len(answers[6]["results"]) == golden_cases()[0]["n"]
+    assert "line 7: bad JSON: arrays or objects nested deeper" in errors[6]
+    assert "line 8: bad JSON: Exceeds the limit (4300 digits)" in errors[7]
+    assert len(answers[8]["results"]) == golden_cases()[0]["n"]
 
 
 def test_a_position_with_a_double_pending_has_no_plays_yet() -> None:

@@ -92,15 +92,22 @@ def test_a_killed_micropython_ends_the_board_with_a_message() -> None:
     assert len(errors.strip().splitlines()) == 1 and "Traceback" not in errors
 
 
-def test_a_bad_script_is_refused_before_anything_runs(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("line", "problem"),
+    [
+        ('{"board": [1, 2]}', "board [1, 2]: expected 26 integers"),
+        ("[" * 100_000, "not JSON (arrays or objects nested deeper than the JSON decoder follows)"),
+    ],
+)
+def test_a_bad_script_is_refused_before_anything_runs(
+    tmp_path: Path, line: str, problem: str
+) -> None:
     script = tmp_path / "bad.jsonl"
-    script.write_text(json.dumps({"board": START, "hold_ms": 1}) + "\n" + '{"board": [1, 2]}\n')
+    script.write_text(json.dumps({"board": START, "hold_ms": 1}) + "\n" + line + "\n")
     sim = _tabula("sim-board", "--script", str(script))
     out, errors = sim.communicate(timeout=PATIENCE_S)
     assert sim.returncode == 2 and out == ""
-    assert errors.strip() == (
-        f"tabula sim-board: script {str(script)!r} line 2: board [1, 2]: expected 26 integers"
-    )
+    assert errors.strip() == f"tabula sim-board: script {str(script)!r} line 2: {problem}"
 
 
 def test_the_board_command_refuses_an_incompatible_board(tmp_path: Path) -> None:

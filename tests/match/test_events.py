@@ -115,6 +115,17 @@ def test_many_lines_read_back_in_order_vouched_or_not() -> None:
         next(spoiled)
 
 
+@pytest.mark.parametrize("text", ["[" * 100_000, '{"v": 1, "player": ' + "9" * 5000 + "}"])
+def test_a_line_json_cannot_decode_is_an_invalid_event_in_one_line(text: str) -> None:
+    """Nested deeper than the decoder recurses, or an integer too long to convert: not a
+    RecursionError or a bare ValueError out of a saved match's reading, and the line is
+    shown clipped."""
+    for vouched in (True, False):
+        with pytest.raises(InvalidEventError, match="not JSON") as caught:
+            list(events_from_json([event_to_json(EVERY_KIND[0]), text], vouched=vouched))
+        assert len(str(caught.value)) < 400
+
+
 def test_a_vouched_event_still_needs_a_known_version_type_and_fields() -> None:
     """Vouching spares the checks of the values, not the reading of the form."""
     for data, message in [
