@@ -7,11 +7,11 @@ board cannot disagree on slots, thresholds or pins.
 
 from __future__ import annotations
 
-import tomllib
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
 from firmware_bridge.errors import BridgeError
+from hardware.board import toml_text
 from hardware.firmware.pinmap import slots_per_location
 
 if TYPE_CHECKING:
@@ -31,6 +31,24 @@ _REQUIRED = {
 }
 
 
+_LISTS = frozenset({"mux_select", "mux_enable", "mux_adc"})
+"""The ``[rp2040]`` keys whose values are lists of pins."""
+
+
+def _expected(table: str, key: str, value: object) -> str | None:
+    """What the value of ``[table] key`` must be, if ``value`` is not that; else None."""
+    if table == "pi":  # pins, and the serial device's path
+        return None if _is_integer(value) or isinstance(value, str) else "a pin or a path"
+    if key in _LISTS:
+        ok = isinstance(value, list) and bool(value) and all(map(_is_integer, value))
+        return None if ok else "a list of pins"
+    return None if _is_integer(value) else "an integer"
+
+
+def _is_integer(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 class PinmapError(BridgeError, ValueError):
     """The pin map file is missing a key or has an impossible value."""
 
@@ -44,17 +62,27 @@ def load_pinmap(path: Path | None = None) -> Pinmap:
     """
     path = path or PINMAP_PATH
     try:
-        data = tomllib.loads(path.read_text())
-    except (OSError, tomllib.TOMLDecodeError) as error:
+        data = toml_text.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as error:  # ValueError: not UTF-8, or not TOML
         raise PinmapError(f"pin map {str(path)!r}: {error}") from None
     for table, keys in _REQUIRED.items():
+        section = data.get(table, {})
+        if not isinstance(section, dict):
+            raise PinmapError(f"pin map {str(path)!r}: [{table}] is not a table")
         for key in keys:
-            if key not in data.get(table, {}):
+            if key not in section:
                 raise PinmapError(f"pin map {str(path)!r}: missing [{table}] {key}")
-    pinmap = cast("Pinmap", data)  # its tables and keys checked above
+        for key, value in section.items():
+            expected = _expected(table, key, value)
+            if expected:
+                raise PinmapError(
+                    f"pin map {str(path)!r}: [{table}] {key} is {expected}, got {value!r}"
+                )
+    pinmap = cast("Pinmap", data)  # its tables, keys and values checked above
     slots = sum(slots_per_location(pinmap))
-    capacity = len(data["rp2040"]["mux_enable"]) * data["sensors"]["mux_channels"]
-    if slots > capacity or len(data["rp2040"]["mux_adc"]) != len(data["rp2040"]["mux_enable"]):
+    rp2040 = pinmap["rp2040"]
+    capacity = len(rp2040["mux_enable"]) * pinmap["sensors"]["mux_channels"]
+    if slots > capacity or len(rp2040["mux_adc"]) != len(rp2040["mux_enable"]):
         raise PinmapError(
             f"pin map {str(path)!r}: {slots} slots on {capacity} multiplexer inputs, "
             "with one ADC pin per multiplexer"

@@ -163,6 +163,10 @@ def test_not_toml() -> None:
     (message,) = problems("[game\nmatch_length = 3")
     assert message.startswith("t.toml: not valid TOML: ")
     assert "line 1" in message
+    # tomllib recurses into arrays: this was a RecursionError's traceback
+    assert problems("x = " + "[" * 5000 + "]" * 5000) == [
+        "t.toml: not valid TOML: arrays or inline tables nested deeper than tomllib reads"
+    ]
 
 
 def test_unreadable_file(tmp_path: Path) -> None:

@@ -21,6 +21,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from hardware.board import toml_text
 from vision._arrays import Image, narrow
 from vision.errors import CalibrationError
 
@@ -282,12 +283,14 @@ def calibration_file(path: str | os.PathLike[str]) -> Path:
         return target
     except OSError as error:
         raise CalibrationError(f"cannot read config {str(target)!r}: {error.strerror}") from None
-    try:
-        named = tomllib.loads(text).get("camera", {}).get("calibration")
-    except tomllib.TOMLDecodeError as error:
+    except ValueError as error:  # not UTF-8
         raise CalibrationError(f"config {str(target)!r} is not valid TOML: {error}") from None
-    except AttributeError:  # [camera] is not a table: load_calibration names it
-        return target
+    try:
+        camera = toml_text.loads(text).get("camera", {})
+    except ValueError as error:
+        raise CalibrationError(f"config {str(target)!r} is not valid TOML: {error}") from None
+    # [camera] not a table: load_calibration names it
+    named = camera.get("calibration") if isinstance(camera, dict) else None
     if not isinstance(named, str):
         return target
     named_path = Path(named).expanduser()
@@ -305,10 +308,10 @@ def save_calibration(path: str | os.PathLike[str], calibration: Calibration) -> 
         CalibrationError: the existing file is not valid TOML.
     """
     target = calibration_file(path)
-    text = target.read_text(encoding="utf-8") if target.exists() else ""
     try:
-        tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
+        text = target.read_text(encoding="utf-8") if target.exists() else ""
+        toml_text.loads(text)
+    except ValueError as error:  # not UTF-8, or not TOML
         raise CalibrationError(f"config {str(target)!r} is not valid TOML: {error}") from None
     kept: list[str] = []
     skipping = False
@@ -349,10 +352,10 @@ def load_calibration(path: str | os.PathLike[str]) -> Calibration | None:
     """
     target = calibration_file(path)
     try:
-        data = tomllib.loads(target.read_text(encoding="utf-8"))
+        data = toml_text.loads(target.read_text(encoding="utf-8"))
     except OSError as error:
         raise CalibrationError(f"cannot read config {str(target)!r}: {error.strerror}") from None
-    except tomllib.TOMLDecodeError as error:
+    except ValueError as error:  # not UTF-8, or not TOML
         raise CalibrationError(f"config {str(target)!r} is not valid TOML: {error}") from None
     camera = data.get("camera", {})
     if not isinstance(camera, dict):

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import ipaddress
 import re
-import tomllib
 import urllib.parse
 from collections.abc import Mapping
 from pathlib import Path
@@ -50,6 +49,7 @@ from controller.config.errors import ConfigError
 from controller.controls import Mode
 from controller.record import name_problem, names_clash
 from controller.rules import MAX_MATCH_LENGTH
+from hardware.board import toml_text
 from hardware.pinmap import PinmapError, load_pinmap
 
 __all__ = ["load_config", "parse_config"]
@@ -308,8 +308,8 @@ def parse_config(
         ConfigError: naming every unknown key and wrong value, each with its line.
     """
     try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
+        data = toml_text.loads(text)
+    except ValueError as error:
         raise ConfigError([f"{source}: not valid TOML: {error}"]) from None
     reader = Reader(text, source, base or Path.cwd(), check_files, SCHEMA)
     top = reader.root(data)

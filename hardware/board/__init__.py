@@ -11,7 +11,9 @@ it imports nothing but the standard library (``tests/test_layering.py``).
 * :mod:`~hardware.board.geometry`: the 28 locations and the 26-integer layout.
 * :mod:`~hardware.board.scene`: what the LEDs show, for the referee and every LED back-end.
 * :mod:`~hardware.board.json_types`: JSON payloads as a type, for whatever crosses packages
-  as JSON (statuses, events, requests).
+  as JSON (statuses, events, requests), and their one reader of JSON from outside.
+* :mod:`~hardware.board.toml_text`: the one reader of TOML from outside (the configuration,
+  the pin map, the calibration).
 * :mod:`~hardware.board.frozen`: frozen dataclasses made or copied without their checks,
   where the values are vouched for (the rules' cube, the match's snapshot and events).
 """

@@ -74,6 +74,46 @@ def test_a_pinmap_without_a_key_is_refused(tmp_path: Path) -> None:
         load_pinmap(broken)
 
 
+@pytest.mark.parametrize(
+    ("changes", "problem"),
+    [
+        ({"version = 1": "version = 1\nhall = 3", "[hall]": "[hall2]"}, r"\[hall\] is not a table"),
+        ({"stable_scans = 3": 'stable_scans = "3"'}, r"\[firmware\] stable_scans is an integer"),
+        ({"mux_channels = 16": "mux_channels = true"}, r"\[sensors\] mux_channels is an integer"),
+        ({"mux_select = [2, 3, 4, 5]": "mux_select = 2"}, r"\[rp2040\] mux_select is a list"),
+        ({"buzzer = 18": "buzzer = [18]"}, r"\[pi\] buzzer is a pin or a path, got \[18\]"),
+    ],
+)
+def test_a_pinmap_value_of_the_wrong_type_is_named(
+    tmp_path: Path, changes: dict[str, str], problem: str
+) -> None:
+    """A TypeError's traceback before, out of the configuration's check."""
+    text = PINMAP_PATH.read_text()
+    for old, new in changes.items():
+        assert old in text
+        text = text.replace(old, new, 1)
+    broken = tmp_path / "pinmap.toml"
+    broken.write_text(text)
+    with pytest.raises(PinmapError, match=rf"pin map '.*pinmap\.toml': {problem}"):
+        load_pinmap(broken)
+
+
+@pytest.mark.parametrize(
+    ("content", "problem"),
+    [
+        (b"x = " + b"[" * 5000 + b"]" * 5000, "nested deeper than tomllib reads"),
+        (b"[firmware]\n\xff = 1\n", "'utf-8' codec can't decode byte 0xff"),
+    ],
+)
+def test_a_pinmap_that_is_no_toml_is_refused_in_one_line(
+    tmp_path: Path, content: bytes, problem: str
+) -> None:
+    broken = tmp_path / "pinmap.toml"
+    broken.write_bytes(content)
+    with pytest.raises(PinmapError, match=rf"pin map '.*pinmap\.toml': .*{problem}"):
+        load_pinmap(broken)
+
+
 def test_the_firmware_imports_only_what_micropython_has() -> None:
     for source in FIRMWARE.glob("*.py"):
         tree = ast.parse(source.read_text())

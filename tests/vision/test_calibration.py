@@ -75,6 +75,12 @@ def test_bad_config_files_are_clear_errors(tmp_path: Path) -> None:
     assert bad.read_text() == "[camera\n"  # nothing lost
     with pytest.raises(CalibrationError, match=r"cannot read config '.*missing\.toml'"):
         load_calibration(tmp_path / "missing.toml")
+    for content in (b"[camera]\n\xff\n", b"x = " + b"[" * 5000 + b"]" * 5000):
+        bad.write_bytes(content)  # not UTF-8; nested deeper than tomllib recurses
+        for reading in (load_calibration, lambda p: save_calibration(p, Calibration.identity())):
+            with pytest.raises(CalibrationError, match=r"config '.*bad\.toml' is not valid TOML"):
+                reading(bad)
+        assert bad.read_bytes() == content  # nothing lost
     wrong = tmp_path / "wrong.toml"
     wrong.write_text("[camera.calibration]\nhomography = [[1, 2]]\n")
     with pytest.raises(CalibrationError, match=r"invalid calibration in '.*wrong\.toml'"):

@@ -1,0 +1,26 @@
+"""TOML from outside (the configuration, the pin map, the calibration): every text that
+is not TOML raises one ``ValueError``.
+
+Why not ``tomllib.loads`` alone: it recurses into arrays and inline tables, so a line of
+``x = [[[[...`` raised ``RecursionError`` out of ``tabula check-config``, a traceback where
+a wrong file must get one line saying what is wrong.
+"""
+
+from __future__ import annotations
+
+import tomllib
+
+__all__ = ["loads"]
+
+
+def loads(text: str) -> dict[str, object]:
+    """The tables of TOML ``text``: each value an ``object``, checked where it is read.
+
+    Raises:
+        ValueError: naming what is wrong: ``tomllib.TOMLDecodeError`` (its reason and
+            line), or arrays and inline tables nested deeper than ``tomllib`` follows.
+    """
+    try:
+        return tomllib.loads(text)
+    except RecursionError:
+        raise ValueError("arrays or inline tables nested deeper than tomllib reads") from None
