@@ -61,7 +61,7 @@ def read_image(path: str | Path) -> Image:
     data = np.fromfile(str(path), dtype=np.uint8) if Path(path).is_file() else None
     if data is None:
         raise ImageError(f"cannot read image {str(path)!r}: no such file")
-    image = cv2.imdecode(data, cv2.IMREAD_COLOR)
+    image = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None  # empty: it asserts
     if image is None:
         raise ImageError(f"cannot read image {str(path)!r}: not a decodable image")
     return np.asarray(image, dtype=np.uint8)

@@ -28,6 +28,9 @@ def test_dice_prints_one_json_per_image_and_goes_on_after_a_bad_file(
     for die in lines[0]["dice"]:
         assert 1 <= die["value"] <= 6 and 0 <= die["confidence"] <= 1 and len(die["box"]) == 4
     assert f"cannot read image {str(broken)!r}: not a decodable image" in err
+    broken.write_bytes(b"")  # OpenCV's decoder asserts on no bytes: that was a traceback
+    assert main(["dice", str(broken)]) == 1
+    assert f"cannot read image {str(broken)!r}: not a decodable image" in capsys.readouterr().err
 
 
 def test_calibrate_writes_config_and_annotated_image(
