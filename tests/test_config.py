@@ -108,6 +108,21 @@ def test_the_message_names_file_line_and_key(tmp_path: Path) -> None:
     assert isinstance(caught.value, ValueError)
 
 
+def test_an_input_file_that_cannot_be_a_file_is_named(tmp_path: Path) -> None:
+    """A directory, a name longer than the system takes or one with a NUL: a problem, not
+    an OSError or a ValueError, whether input files are checked or not."""
+    long_name = "x" * 300
+    text = f"[camera]\ncalibration = '{tmp_path}'\n[gpio]\npinmap = '{long_name}'\n"
+    assert problems(text) == [
+        f"t.toml:2: camera.calibration: '{tmp_path}' is not a file",
+        f"t.toml:4: gpio.pinmap: cannot read '{Path.cwd() / long_name}': File name too long",
+    ]
+    assert parse_config(text, check_files=False).gpio.pinmap == Path.cwd() / long_name
+    (message,) = problems('[camera]\ncalibration = "a\\u0000b"\n')
+    assert message.startswith("t.toml:2: camera.calibration: cannot read ")
+    assert message.endswith("embedded null byte")
+
+
 def _cases() -> list[Any]:
     lines = CASES.read_text().splitlines()
     cases = [json.loads(line) for line in lines if line.strip()]

@@ -19,6 +19,7 @@ from controller.config._reader import (
     Section,
     boolean,
     choice,
+    file_problem,
     integer,
     number,
     text,
@@ -153,7 +154,7 @@ def _gpio(gpio: Section) -> tuple[GpioConfig, dict[str, int | str]]:
     d = GpioConfig()
     pinmap_path = gpio.get("pinmap", gpio.reader.path(must_exist=True), d.pinmap)
     pi: dict[str, int | str] = {}
-    if gpio.reader.check_files or pinmap_path.is_file():
+    if gpio.reader.check_files or file_problem(pinmap_path) is None:
         try:
             pi = load_pinmap(pinmap_path)["pi"]
         except PinmapError as error:

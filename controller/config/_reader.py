@@ -11,6 +11,7 @@ from __future__ import annotations
 import difflib
 import math
 import re
+import stat
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TypeVar, cast
@@ -22,6 +23,7 @@ __all__ = [
     "Section",
     "boolean",
     "choice",
+    "file_problem",
     "integer",
     "key_lines",
     "number",
@@ -119,11 +121,30 @@ class Reader:
             path = Path(text()(value)).expanduser()
             if not path.is_absolute():
                 path = self.base / path
-            if must_exist and self.check_files and not path.is_file():
-                raise BadValueError(f"no such file {str(path)!r}")
+            problem = file_problem(path) if must_exist and self.check_files else None
+            if problem is not None:
+                raise BadValueError(problem)
             return path
 
         return check
+
+
+def file_problem(path: Path) -> str | None:
+    """Why ``path`` is not a file that can be opened, or None if it is one.
+
+    Why not ``Path.is_file()``: it raises for a name longer than the system takes, or one
+    holding a NUL, which a configuration may give.
+    """
+    try:
+        if stat.S_ISREG(path.stat().st_mode):
+            return None
+    except FileNotFoundError:
+        return f"no such file {str(path)!r}"
+    except OSError as error:  # a name too long, a directory it may not search
+        return f"cannot read {str(path)!r}: {error.strerror}"
+    except ValueError as error:  # a NUL in the name
+        return f"cannot read {str(path)!r}: {error}"
+    return f"{str(path)!r} is not a file"
 
 
 class Section:
