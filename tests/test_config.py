@@ -121,6 +121,12 @@ def test_an_input_file_that_cannot_be_a_file_is_named(tmp_path: Path) -> None:
     (message,) = problems('[camera]\ncalibration = "a\\u0000b"\n')
     assert message.startswith("t.toml:2: camera.calibration: cannot read ")
     assert message.endswith("embedded null byte")
+    # The journal may be missing (it is created), but not a directory nor no path at all.
+    assert parse_config(f"journal = '{tmp_path / 'new.sqlite3'}'\n").journal.name == "new.sqlite3"
+    (message,) = problems(f"journal = '{tmp_path}'\n")
+    assert message == f"t.toml:1: journal: '{tmp_path}' is not a file"
+    (message,) = problems(f"journal = '{tmp_path / long_name / 'j.sqlite3'}'\n")
+    assert message.startswith("t.toml:1: journal: cannot read ") and "too long" in message
 
 
 def _cases() -> list[Any]:

@@ -115,13 +115,14 @@ class Reader:
         return Section(self, (), data)
 
     def path(self, must_exist: bool) -> Check[Path]:
-        """A check of a file path, relative to :attr:`base`; input files must exist."""
+        """A check of a file path, relative to :attr:`base`; input files must exist, and
+        any file given must be one that can be opened (checked with :attr:`check_files`)."""
 
         def check(value: object) -> Path:
             path = Path(text()(value)).expanduser()
             if not path.is_absolute():
                 path = self.base / path
-            problem = file_problem(path) if must_exist and self.check_files else None
+            problem = file_problem(path, missing_ok=not must_exist) if self.check_files else None
             if problem is not None:
                 raise BadValueError(problem)
             return path
@@ -129,8 +130,9 @@ class Reader:
         return check
 
 
-def file_problem(path: Path) -> str | None:
-    """Why ``path`` is not a file that can be opened, or None if it is one.
+def file_problem(path: Path, *, missing_ok: bool = False) -> str | None:
+    """Why ``path`` is not a file that can be opened, or None if it is one (or, with
+    ``missing_ok``, if it is missing: a file to create).
 
     Why not ``Path.is_file()``: it raises for a name longer than the system takes, or one
     holding a NUL, which a configuration may give.
@@ -139,7 +141,7 @@ def file_problem(path: Path) -> str | None:
         if stat.S_ISREG(path.stat().st_mode):
             return None
     except FileNotFoundError:
-        return f"no such file {str(path)!r}"
+        return None if missing_ok else f"no such file {str(path)!r}"
     except OSError as error:  # a name too long, a directory it may not search
         return f"cannot read {str(path)!r}: {error.strerror}"
     except ValueError as error:  # a NUL in the name

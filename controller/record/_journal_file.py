@@ -191,8 +191,11 @@ def finish_rotation(path: Path) -> None:
         JournalError: if the files cannot be renamed.
     """
     pending = pending_path(path)
-    if path.exists() or not pending.exists():
-        return
+    try:
+        if path.exists() or not pending.exists():
+            return
+    except (OSError, ValueError) as error:  # a name too long, or with a NUL: not a path
+        raise JournalError(f"cannot open journal {str(path)!r}: {error}") from None
     try:
         if head_path(pending).exists():
             os.replace(head_path(pending), head_path(path))

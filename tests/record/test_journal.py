@@ -150,6 +150,13 @@ def test_read_only_journal(tmp_path: Path) -> None:
     assert not (tmp_path / "missing.db").exists()
 
 
+@pytest.mark.parametrize("readonly", [False, True])
+def test_a_path_that_cannot_be_a_file_is_a_journal_error(tmp_path: Path, readonly: bool) -> None:
+    """A name longer than the system takes: an OSError out of ``tabula run`` before."""
+    with pytest.raises(JournalError, match=r"journal '.*yyy.*': .*File name too long"):
+        Journal(tmp_path / ("y" * 300) / "j.db", readonly=readonly)
+
+
 def test_close_is_idempotent_and_a_closed_journal_refuses(tmp_path: Path) -> None:
     journal = write(tmp_path / "j.db", EVENTS[:1])
     journal.close()
