@@ -125,11 +125,14 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(
             f"--length {args.length}: a match of at least 1 point, or 0 (money play) with --games"
         )
-    if args.out is not None and args.out.exists() and not args.out.is_dir():
-        raise UsageError(f"--out {str(args.out)!r} is not a directory")
     seed = args.seed if args.seed is not None else random.randrange(10**6)
     out = args.out or Path(tempfile.mkdtemp(prefix="tabula-demo-"))
-    out.mkdir(parents=True, exist_ok=True)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:
+        raise UsageError(f"--out {str(out)!r} is not a directory") from None
+    except OSError as error:  # a name too long, a directory it may not write
+        raise UsageError(f"--out {str(out)!r}: {error.strerror}") from None
     cube = variant.has_cube
     rules = Rules(
         match_length=args.length,

@@ -159,6 +159,12 @@ def test_demo_refuses_an_out_that_is_not_a_directory(tmp_path: Path) -> None:
         2,
         f"tabula demo: --out {str(tmp_path / 'file')!r} is not a directory\n",
     )
+    too_long = tmp_path / ("z" * 300)  # an OSError's traceback before
+    run = tabula("demo", "--games", "1", "--out", str(too_long))
+    assert (run.returncode, run.stderr) == (
+        2,
+        f"tabula demo: --out {str(too_long)!r}: File name too long\n",
+    )
 
 
 def test_a_board_keeps_one_event_sequence_across_its_demo_matches(tmp_path: Path) -> None:
