@@ -99,9 +99,11 @@ def read_script(path: Path) -> list[tuple[tuple[int, ...], int]]:
         LayoutError: naming the file and line of the first bad line.
     """
     try:
-        lines = path.read_text().splitlines()
+        lines = path.read_text(encoding="utf-8").splitlines()
     except OSError as error:
         raise LayoutError(f"script {str(path)!r}: {error.strerror}") from None
+    except ValueError as error:  # not UTF-8
+        raise LayoutError(f"script {str(path)!r}: {error}") from None
     steps = []
     for number, line in enumerate(lines, 1):
         if not line.strip():

@@ -139,9 +139,10 @@ def event_from_dict(data: object, *, vouched: bool = False) -> Event:
         raise fail("an event is a JSON object")
     if data.get("v") != FORMAT_VERSION:
         raise fail(f"unknown format version {data.get('v')!r}, this reader knows {FORMAT_VERSION}")
-    cls = _TYPES.get(data.get("type"))  # type: ignore[arg-type]
+    kind = data.get("type")
+    cls = _TYPES.get(kind) if isinstance(kind, str) else None
     if cls is None:
-        raise fail(f"unknown type {data.get('type')!r}; known: {', '.join(_TYPES)}")
+        raise fail(f"unknown type {kind!r}; known: {', '.join(_TYPES)}")
     names = _FIELDS[cls]
     unexpected = data.keys() - _KEYS[cls]
     if unexpected:

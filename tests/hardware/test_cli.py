@@ -110,6 +110,16 @@ def test_a_bad_script_is_refused_before_anything_runs(
     assert errors.strip() == f"tabula sim-board: script {str(script)!r} line 2: {problem}"
 
 
+def test_a_script_that_is_not_utf8_is_refused_in_one_line(tmp_path: Path) -> None:
+    from controller.commands.sim_board import read_script
+    from hardware.board.errors import LayoutError
+
+    script = tmp_path / "bad.jsonl"
+    script.write_bytes(b'{"board": \xff}\n')  # a UnicodeDecodeError's traceback before
+    with pytest.raises(LayoutError, match=r"script '.*bad\.jsonl': 'utf-8' codec can't decode"):
+        read_script(script)
+
+
 def test_the_board_command_refuses_an_incompatible_board(tmp_path: Path) -> None:
     link = tmp_path / "board"
     sim = _tabula("sim-board", "--link", str(link), "--protocol", "2.0")

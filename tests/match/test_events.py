@@ -157,6 +157,7 @@ def test_json_form_is_plain_and_named() -> None:
         ({"v": 2, "type": "taken", "player": 0}, "unknown format version 2, this reader knows 1"),
         ({"type": "taken", "player": 0}, "unknown format version None"),
         ({"v": 1, "type": "conceded", "player": 0}, "unknown type 'conceded'"),
+        ({"v": 1, "type": ["taken"], "player": 0}, "unknown type ['taken']"),  # a TypeError
         ({"v": 1, "type": "taken"}, "missing field 'player'"),
         ({"v": 1, "type": "taken", "player": 0, "extra": 1}, "unexpected fields ['extra']"),
         ({"v": 1, "type": "taken", "player": 2}, "a player is 0 or 1, got 2"),

@@ -19,4 +19,5 @@ SOAKS: dict[str, str] = {
     "hands": "tests.soak.hands",
     "resume": "tests.soak.resume",
     "hub": "tests.soak.hub",
+    "files": "tests.soak.files",
 }
