@@ -1,17 +1,18 @@
-"""Mutated files and lines a user gives Tabula: each is read or refused in its own words.
+"""Mutated files and messages from outside: each is read or refused in Tabula's own words.
 
 A configuration, a saved match (``tabula export --match``), a simulated board's script
-(``tabula sim-board --script``) and the lines of ``tabula plays --batch`` are made from
-good ones and mutated by a seeded generator: a value of one key or field replaced by
-another of any JSON or TOML type, lines dropped, repeated or swapped, bytes cut, doubled
-or replaced, brackets nested thousands deep, integers of thousands of digits. Each is read
-as its command reads it:
+(``tabula sim-board --script``), the lines of ``tabula plays --batch`` and a board's MQTT
+messages to the hub are made from good ones and mutated by a seeded generator: a value of
+one key or field replaced by another of any JSON or TOML type, lines dropped, repeated or
+swapped, bytes cut, doubled or replaced, brackets nested thousands deep, integers of
+thousands of digits. Each is read as its command reads it:
 
 * a configuration, a saved match and a script either read, or raise Tabula's own error
   (:class:`~hardware.board.errors.TabulaError`), which the command prints in one line;
   any other exception is a defect (the command would print a traceback's file);
-* a batch answers every line, with its results or an error: any exception is a defect,
-  since it would lose the lines after it.
+* a batch answers every line, with its results or an error, and the hub takes or refuses
+  every message (any board of a club's network may publish): any exception is a defect,
+  since it would lose the lines after it, or stop the hub.
 
 ``python -m tests.soak files [--cases 2000] [--seed 1]`` prints the cases of each kind
 read and refused, and each defect with the case that shows it (written to a file), and
@@ -21,6 +22,7 @@ exits 1 on any; the suite runs a small version (:mod:`tests.soak.test_files`).
 from __future__ import annotations
 
 import argparse
+import asyncio
 import contextlib
 import io
 import json
@@ -37,14 +39,20 @@ from controller.commands.export import _WRITERS, load_match, print_position
 from controller.commands.plays import run_batch
 from controller.commands.sim_board import read_script
 from controller.config import load_config
+from controller.hub import HubState
 from controller.match.event_json import event_to_json
+from controller.mqtt import encode_event, encode_status, topic
+from controller.simulated.board_service import SelfPlayBoard
+from controller.status import BoardEvent
 from hardware.board.errors import TabulaError
 from tests.record.matches import selfplay_events
 from tests.rules.positions import golden_cases
 
 ROOT = Path(__file__).parent.parent.parent
 EXAMPLE_CONFIG = ROOT / "hardware" / "tabula.example.toml"
-KINDS = ("config", "match", "script", "batch")
+KINDS = ("config", "match", "script", "batch", "hub")
+_SHOUTS = ("batch", "hub")
+"""The kinds where no error at all may come out: each line is answered or refused."""
 
 _JSON_VALUES: tuple[object, ...] = (
     None, True, 0, -1, 7, 26, 10**30, 1.5, "", "x", "backgammon", [], [1, 2], {}, {"a": 1},
@@ -140,11 +148,23 @@ class _Cases:
                         "dice": case["dice"]})
             for index, case in enumerate(golden_cases()[:12])
         ]  # fmt: skip
+        # A 1-point match of a board, as the hub hears it: each message a line of its topic
+        # and payload (JSON, so that the payload's values are mutated too).
+        updates = asyncio.run(SelfPlayBoard("b1", seed=3, match_length=1).play_through())
+        self.hub = [
+            json.dumps({"topic": topic("b1", kind), "payload": json.loads(payload)})
+            for update in updates
+            for kind, payload in (
+                ("events", encode_event(update)) if isinstance(update, BoardEvent)
+                else ("status", encode_status(update)),
+            )
+        ]  # fmt: skip
 
     def make(self, kind: str, rng: random.Random) -> str:
         """A case of ``kind``: one in ten a good file, so that reading it all is tried too."""
         match = rng.choice(self.matches)
-        good = {"config": [self.config], "match": match, "script": self.script, "batch": self.batch}
+        good = {"config": [self.config], "match": match, "script": self.script,
+                "batch": self.batch, "hub": self.hub}  # fmt: skip
         if rng.random() < 0.1:
             return "\n".join(good[kind]) + "\n"
         if kind == "config":
@@ -166,9 +186,18 @@ def _read(kind: str, path: Path) -> None:
         print_position(record, io.StringIO())
     elif kind == "script":
         read_script(path)
-    else:
+    elif kind == "batch":
         with path.open(encoding="utf-8", errors="replace") as lines:
             run_batch(lines, io.StringIO())  # must not raise: a line's error is an answer
+    else:
+        hub = HubState()
+        for line in path.read_bytes().splitlines():
+            try:  # a line cut or spoilt: its bytes are an events payload
+                message = json.loads(line)
+                subject, payload = message["topic"], json.dumps(message["payload"]).encode()
+            except (ValueError, TypeError, KeyError, RecursionError):
+                subject, payload = topic("b1", "events"), line
+            hub.receive(str(subject), payload)  # must not raise: a refusal is counted
 
 
 def soak(cases: int, seed: int, out: Path | None = None) -> dict[str, Tally]:
@@ -186,7 +215,7 @@ def soak(cases: int, seed: int, out: Path | None = None) -> dict[str, Tally]:
                 try:
                     _read(kind, path)
                 except Exception as error:  # what the soak looks for
-                    if isinstance(error, TabulaError) and kind != "batch":
+                    if isinstance(error, TabulaError) and kind not in _SHOUTS:
                         tally.refused += 1
                     else:  # another exception; or any at all out of a batch
                         _defect(tally, kind, number, text, out)

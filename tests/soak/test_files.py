@@ -15,7 +15,7 @@ def test_every_mutated_file_is_read_or_refused_in_tabulas_own_words() -> None:
     assert {kind: tally.defects for kind, tally in tallies.items()} == {kind: {} for kind in KINDS}
     for kind in ("config", "match", "script"):  # the cases reach both ends
         assert tallies[kind].read and tallies[kind].refused, (kind, tallies[kind])
-    assert tallies["batch"].read == 60
+    assert tallies["batch"].read == tallies["hub"].read == 60
 
 
 def test_the_soak_prints_each_kind_and_passes(
