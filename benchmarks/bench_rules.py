@@ -6,8 +6,10 @@ in the PyPI bindings' library): the same work, every distinct resulting position
 roll, without its neural net; the benchmark checks that both find as many positions. The
 bindings install on x86-64 only: elsewhere those rows say so and have no ratio. The
 referee's tree of partial plays is compared with the same generator asked for partial
-plays too. The variants' general generator is compared with the backgammon fast path on
-the golden cases, and on Jacquet turns (no other engine plays Jacquet) with the general
+plays too. The same results made alone (the board checked, each result copied, changed,
+made a tuple and kept) are the floor under ``legal_results`` of any generator in pure Python
+that returns them. The variants' general generator is compared with the backgammon fast
+path on the golden cases, and on Jacquet turns (no other engine plays Jacquet) with the general
 generator as it was before it was made fast (``tests/rules/reference_general.py``).
 """
 
@@ -26,16 +28,18 @@ import statistics
 import subprocess
 import sys
 import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from operator import attrgetter
 from pathlib import Path
 from typing import Any
 
 from benchmarks.gnubg_batch import gnubg_board
 from benchmarks.measure import Row, best_of, best_per_item, count, timed_row
-from controller.rules.board import Board
-from controller.rules.plays import legal_plays, legal_results, plays_of_numbers
+from controller.rules.board import Board, check_board
+from controller.rules.moves import _new_play  # how the generator makes its plays
+from controller.rules.plays import Play, legal_plays, legal_results, plays_of_numbers
 from controller.rules.tree import PlayTree
-from controller.rules.variants import BACKGAMMON, JACQUET, JACQUET_LUDII
+from controller.rules.variants import BACKGAMMON, JACQUET, JACQUET_LUDII, Variant
 from controller.simulated.players import JacquetPlayed, play_jacquet_game
 from tests.rules.reference_general import reference_plays
 
@@ -129,6 +133,71 @@ def _each(function: Callable[..., object], arguments: Sequence[tuple[Any, ...]])
     return whole_pass
 
 
+def _results_alone(cases: list[_Case]) -> Work:
+    """One pass making each case's results of ``legal_results`` and nothing else, as a
+    search in pure Python must at least (:func:`_rebuilt`), into the set it returns.
+
+    Why: the floor under ``legal_results`` (issue 18's 60,000 cases/s is 16.7 us a case).
+    What legal_results costs above it is finding the plays.
+    """
+    prepared = _rebuilt([(case[0], legal_results(*case)) for case in cases])
+
+    def whole_pass() -> None:
+        for board, start, results in prepared:
+            check_board(board)
+            found: dict[Board, tuple[()]] = {}
+            for changes in results:
+                after = start.copy()
+                for index, checkers in changes:
+                    after[index] = checkers
+                found.setdefault(tuple(after), ())
+            frozenset(found)
+
+    return whole_pass
+
+
+def _plays_alone(turns: list[tuple[Board, int, tuple[int, ...], Variant]]) -> Work:
+    """:func:`_results_alone` for the variants' generator: each turn's plays made from
+    their moves and results, as ``plays_of_numbers`` returns them (sorted by result)."""
+    plays = [plays_of_numbers(*turn) for turn in turns]
+    prepared = _rebuilt([(turn[0], [play.result for play in each])
+                         for turn, each in zip(turns, plays, strict=True)])  # fmt: skip
+
+    def whole_pass() -> None:
+        for (board, start, results), made in zip(prepared, plays, strict=True):
+            check_board(board)
+            found: dict[Board, Play] = {}
+            for changes, play in zip(results, made, strict=True):
+                after = start.copy()
+                for index, checkers in changes:
+                    after[index] = checkers
+                result = tuple(after)
+                found.setdefault(result, _new_play((play.moves, result, play.unused, play.before)))
+            ordered = list(found.values())
+            ordered.sort(key=_by_result)
+            tuple(ordered)
+
+    return whole_pass
+
+
+_by_result = attrgetter("result")
+
+
+def _rebuilt(
+    boards: Iterable[tuple[Board, Iterable[Board]]],
+) -> list[tuple[Board, list[int], list[list[tuple[int, int]]]]]:
+    """Each board, as a list, and how each of its results differs from it: the points (and
+    bars) to change and their counts. A result is then made as a search makes it: the
+    board copied, those points changed, the copy made a tuple and kept once."""
+    return [
+        (board, list(board), [
+            [(index, after) for index, after in enumerate(result) if after != board[index]]
+            for result in results
+        ])
+        for board, results in boards
+    ]  # fmt: skip
+
+
 def _golden_rows(cases: list[_Case], repeats: int) -> list[Row]:
     """legal_results and PlayTree per golden case, and the worst case, beside GNU Backgammon."""
     generator, reason = gnubg_generator()
@@ -146,7 +215,11 @@ def _golden_rows(cases: list[_Case], repeats: int) -> list[Row]:
         differ = [cases[i] for i in indices if len(legal_results(*cases[i])) != max(gnubg(i), 1)]
         print(f"  GNU Backgammon finds as many positions in {len(cases) - len(differ)} of "
               f"{len(cases)} cases{f'; not in {differ[:3]}' if differ else ''}")  # fmt: skip
-    rows = []
+    made, found = best_of(_results_alone(cases), _each(legal_results, cases), repeats=repeats)
+    rows = [
+        timed_row("the same results made alone, per golden case", made, found, per=len(cases),
+                  reference_name="legal_results on the same cases"),
+    ]  # fmt: skip
     for label, subject, partial in (
         ("legal_results", legal_results, False),
         ("PlayTree (the referee's, once a roll)", PlayTree, True),
@@ -249,6 +322,11 @@ def _general_rows(cases: list[_Case], games: int, repeats: int) -> list[Row]:
         now, before = best_of(
             _each(plays_of_numbers, turns), _each(reference_plays, turns), repeats=repeats
         )
+        made, found = best_of(_plays_alone(turns), _each(plays_of_numbers, turns),
+                              repeats=repeats)  # fmt: skip
+        rows.append(timed_row(f"the same plays made alone, per {variant.name} turn", made, found,
+                              per=len(turns), reference_name="plays_of_numbers on the same "
+                              "turns"))  # fmt: skip
         rows.append(timed_row(
             f"plays_of_numbers, per {variant.name} turn ({len(turns)} of {games} games)", now,
             before, per=len(turns), reference_name="the general generator before it was made "
