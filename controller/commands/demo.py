@@ -107,7 +107,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from controller.commands.errors import UsageError
+    from controller.commands.errors import UsageError, make_directory
     from controller.rules import Rules, variant_named
 
     variant = variant_named(args.variant)
@@ -127,12 +127,7 @@ def run(args: argparse.Namespace) -> int:
         )
     seed = args.seed if args.seed is not None else random.randrange(10**6)
     out = args.out or Path(tempfile.mkdtemp(prefix="tabula-demo-"))
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-    except FileExistsError:
-        raise UsageError(f"--out {str(out)!r} is not a directory") from None
-    except OSError as error:  # a name too long, a directory it may not write
-        raise UsageError(f"--out {str(out)!r}: {error.strerror}") from None
+    make_directory(out, "--out")
     cube = variant.has_cube
     rules = Rules(
         match_length=args.length,

@@ -39,6 +39,7 @@ def run(args: argparse.Namespace) -> int:
     import logging
     import sys
 
+    from controller.commands.errors import make_directory
     from controller.config import ConfigError, load_config, parse_config
     from controller.hub import Hub, Shard
 
@@ -58,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
             raise ConfigError([f"{args.config}: no [mqtt] section"])
         mqtt = dataclasses.replace(configured, broker=checked.broker)
     shard = Shard.from_text(args.shard)
-    args.archive.mkdir(parents=True, exist_ok=True)
+    make_directory(args.archive, "--archive")
     hub = Hub(
         mqtt,
         args.archive,

@@ -7,6 +7,7 @@ a log file (or to standard error with ``--debug``).
 
 from __future__ import annotations
 
+import os
 import tempfile
 from pathlib import Path
 
@@ -86,20 +87,39 @@ def test_help_fills_the_width_columns_gives(
     assert widest > 80 if columns > 80 else widest > columns - 10
 
 
+_INJECTED_FAULT = """
+import pathlib
+
+_mkdir = pathlib.Path.mkdir
+
+
+def mkdir(self, *args, **kwargs):
+    if self.name == "archive":
+        raise RuntimeError("injected: the card's controller failed")
+    return _mkdir(self, *args, **kwargs)
+
+
+pathlib.Path.mkdir = mkdir
+"""
+"""A fault no command expects, put in the child by ``sitecustomize``: making the hub's
+archive folder raises RuntimeError (every fault of a real disk is now a clear refusal)."""
+
+
 def test_a_command_that_logs_to_stderr_keeps_an_unexpected_traceback_there(
     tmp_path: Path,
 ) -> None:
-    # The hub's archive is a file: creating the folder fails (FileExistsError) at start.
-    archive = tmp_path / "archive"
-    archive.touch()
-    run = tabula("hub", "--broker", "mqtt://127.0.0.1:1", "--archive", str(archive),
-                 env={"TMPDIR": str(tmp_path)}, timeout=60)  # fmt: skip
+    inject = tmp_path / "inject"
+    inject.mkdir()
+    (inject / "sitecustomize.py").write_text(_INJECTED_FAULT)
+    path = os.pathsep.join(filter(None, [str(inject), os.environ.get("PYTHONPATH")]))
+    run = tabula("hub", "--broker", "mqtt://127.0.0.1:1", "--archive", str(tmp_path / "archive"),
+                 env={"TMPDIR": str(tmp_path), "PYTHONPATH": path}, timeout=60)  # fmt: skip
     assert run.returncode == 1
-    assert run.stderr.startswith("Traceback") and "FileExistsError" in run.stderr
+    assert run.stderr.startswith("Traceback") and "RuntimeError" in run.stderr
     assert run.stderr.splitlines()[-1] == (
-        f"tabula hub: unexpected FileExistsError: [Errno 17] File exists: '{archive}'"
+        "tabula hub: unexpected RuntimeError: injected: the card's controller failed"
     )
-    assert sorted(path.name for path in tmp_path.iterdir()) == ["archive"]  # no log file
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["inject"]  # no log file
 
 
 def test_without_a_log_file_the_traceback_is_printed(

@@ -116,6 +116,19 @@ def test_the_command_refuses_bad_arguments(
     assert capsys.readouterr().err.startswith(message)
 
 
+@pytest.mark.parametrize(
+    ("name", "reason"), [("file", " is not a directory"), ("z" * 300, ": File name too long")]
+)
+def test_the_command_refuses_an_archive_that_cannot_be_a_directory(
+    name: str, reason: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A file, or a name too long: an OSError's traceback before."""
+    (tmp_path / "file").touch()
+    archive = tmp_path / name
+    assert main(["hub", "--broker", "mqtt://h", "--archive", str(archive)]) == 2
+    assert capsys.readouterr().err == f"tabula hub: --archive {str(archive)!r}{reason}\n"
+
+
 def test_a_jacquet_match_is_archived_as_its_events(tmp_path: Path) -> None:
     import random
 
