@@ -171,7 +171,8 @@ class RollWatcher:
         any (the caller, who knows whose turn it is, says who throws).
 
         Never raises for a missing or failing camera: the state becomes ``searching``
-        with :attr:`error` saying why, and the next step tries to open it again.
+        with :attr:`error` saying why, and the next step tries to open it again. A frame
+        that cannot be decoded is passed over, :attr:`error` saying why.
         """
         try:
             if self._source is None:
@@ -179,6 +180,9 @@ class RollWatcher:
             frame = self._source.read()
         except CameraError as error:
             self._lose_source(str(error))
+            return None
+        except ImageError as error:  # a frame that cannot be decoded (a folder's file)
+            self.error = str(error)
             return None
         if frame is None:
             self._lose_source("the frame source has no more frames")

@@ -279,6 +279,8 @@ def open_source(spec: str) -> FrameSource:
     if spec == "synthetic":
         return SyntheticSource(random.Random(0))
     path = Path(spec)
-    if path.is_dir():
-        return FolderSource(path)
-    return VideoFileSource(path)
+    try:
+        folder = path.is_dir()
+    except (OSError, ValueError) as error:  # a name too long, or with a NUL
+        raise CameraError(f"camera source {spec!r}: {error}") from None
+    return FolderSource(path) if folder else VideoFileSource(path)

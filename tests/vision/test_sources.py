@@ -112,9 +112,27 @@ def test_watcher_without_camera_is_searching_not_crashing() -> None:
     watcher.close()
 
 
+def test_watcher_passes_over_a_frame_it_cannot_decode(tmp_path: Path) -> None:
+    """A folder's image that is not one (an ImageError out of the watcher before): the
+    frame is said, and the next ones are read."""
+    frames = _frames(2)
+    cv2.imwrite(str(tmp_path / "0.png"), frames[0])
+    (tmp_path / "1.png").write_bytes(b"")
+    cv2.imwrite(str(tmp_path / "2.png"), frames[1])
+    watcher = RollWatcher(lambda: open_source(str(tmp_path)), DiceReader())
+    watcher.step()
+    assert watcher.step() is None
+    assert watcher.error == f"cannot read image {str(tmp_path / '1.png')!r}: not a decodable image"
+    watcher.step()
+    assert watcher.error == ""
+    watcher.close()
+
+
 def test_open_source_specs(tmp_path: Path) -> None:
     assert isinstance(open_source("synthetic"), SyntheticSource)
     cv2.imwrite(str(tmp_path / "a.png"), _frames(1)[0])
     assert isinstance(open_source(str(tmp_path)), FolderSource)
     with pytest.raises(CameraError, match="does not exist"):
         open_source(str(tmp_path / "x.mp4"))
+    with pytest.raises(CameraError, match=r"camera source '.*zzz': .*File name too long"):
+        open_source(str(tmp_path / ("z" * 300)))  # an OSError before
