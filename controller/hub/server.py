@@ -102,6 +102,10 @@ class Hub:
         self.state = HubState(config.topic_prefix, shard)
         self.connected = False
         self.written: list[Path] = []
+        self.unwritten: list[Archive] = []
+        """Finished matches not written yet: the archive folder refused them (full, gone)."""
+        self.archive_problem: str | None = None
+        """Why the last write failed, while any match waits; for the page."""
         self._identifier = identifier
         self._keepalive = keepalive
         self._rng = rng or random.Random()
@@ -136,11 +140,45 @@ class Hub:
         board_id, archives = self.state.receive(
             topic, payload, now=self._clock(), retained=retained
         )
-        for archive in archives:
-            self.written += write_archive(self.archive, archive)
+        self.unwritten += archives
+        if self.unwritten:
+            self._write_archives()
         if board_id is not None:
             self._versions[board_id] = self._versions.get(board_id, 0) + 1
             self._dirty = True
+
+    def _write_archives(self) -> None:
+        """Write the finished matches waiting, in order; on a failure (a full disk, the
+        folder gone), keep them for the next message and say why on the page: the broker
+        will not send their events again."""
+        problem = self.archive_problem
+        while self.unwritten:
+            archive = self.unwritten[0]
+            try:
+                self.written += write_archive(self.archive, archive)
+            except OSError as error:
+                self.archive_problem = (
+                    f"{len(self.unwritten)} match(es) not archived yet: cannot write "
+                    f"{archive.board_id}/{archive.name} in {str(self.archive)!r}: "
+                    f"{error.strerror or error}"
+                )
+                if problem is None:
+                    _log.error("hub: %s; kept to try again", self.archive_problem)
+                break
+            self.unwritten.pop(0)
+        else:
+            self.archive_problem = None
+            if problem is not None:
+                _log.info("hub: every finished match archived again")
+        self._dirty = self._dirty or self.archive_problem != problem
+
+    def summary(self) -> JsonObject:
+        """The state's counts, and the matches the archive has not taken yet."""
+        return {
+            **self.state.summary(),
+            "unwritten": len(self.unwritten),
+            "archive_problem": self.archive_problem,
+        }
 
     async def _follow(self) -> None:
         attempt = 0
@@ -216,12 +254,12 @@ async def _static(request: web.Request) -> web.StreamResponse:
 async def _boards(request: web.Request) -> web.StreamResponse:
     hub = request.app[_HUB]
     boards = [view.to_json() for view in hub.state.boards.values()]
-    return web.json_response({"summary": hub.state.summary(), "boards": boards})
+    return web.json_response({"summary": hub.summary(), "boards": boards})
 
 
 async def _summary(request: web.Request) -> web.StreamResponse:
     """The counts alone: a poller of a big hall need not take every board's card each time."""
-    return web.json_response(request.app[_HUB].state.summary())
+    return web.json_response(request.app[_HUB].summary())
 
 
 async def _on_shutdown(app: web.Application) -> None:
@@ -239,7 +277,7 @@ async def _stream(request: web.Request) -> web.StreamResponse:
             if tick is None:
                 yield b": ping\n\n"
                 continue
-            data = {"summary": hub.state.summary(), "boards": hub.cards(sent)}
+            data = {"summary": hub.summary(), "boards": hub.cards(sent)}
             yield b"data: " + json.dumps(data, separators=(",", ":")).encode() + b"\n\n"
 
     with contextlib.suppress(ConnectionResetError, asyncio.CancelledError):

@@ -342,3 +342,61 @@ def test_the_summary_alone_counts_what_the_cards_count(tmp_path: Path) -> None:
         assert (summary["boards"], summary["events"], summary["archived"]) == (1, board.seq, 1)
 
     run_hall(tmp_path, body)
+
+
+def test_a_match_the_archive_refuses_is_kept_said_and_written_once_it_can_be(
+    tmp_path: Path,
+) -> None:
+    """The archive folder refuses a finished match (here a file stands where its board's
+    folder goes; on a hall's Pi, a full card): the hub wrote nothing and raised OSError out
+    of its loop before, losing the match, whose events the broker does not send again.
+    Now it keeps the match, says why on its page, and writes it with the next message."""
+    from controller.mqtt import encode_event, encode_status, topic
+    from controller.status import BoardEvent, BoardStatus
+
+    board = SelfPlayBoard("b1", seed=4, match_length=1)
+    updates = asyncio.run(board.play_through())
+    blocker = tmp_path / "archive" / "b1"  # where the board's folder goes
+
+    async def body(broker: Mosquitto, hub: Hub) -> None:
+        blocker.parent.mkdir(exist_ok=True)
+        blocker.touch()
+        for update in updates:
+            if isinstance(update, BoardEvent):
+                hub.take(topic("b1", "events"), encode_event(update))
+        summary = hub.summary()
+        assert (summary["archived"], summary["unwritten"], hub.written) == (1, 1, [])
+        problem = str(summary["archive_problem"])
+        assert problem.startswith("1 match(es) not archived yet: cannot write b1/match-")
+        await archive_problem_on_the_page(hub.web.url, problem)
+        blocker.unlink()  # room again: the next message writes it
+        last_status = next(u for u in reversed(updates) if isinstance(u, BoardStatus))
+        hub.take(topic("b1", "status"), encode_status(last_status))
+        assert (hub.summary()["unwritten"], hub.summary()["archive_problem"]) == (0, None)
+        await archive_problem_on_the_page(hub.web.url, None)
+
+    run_hall(tmp_path, body)
+    hub_files = sorted((tmp_path / "archive" / "b1").iterdir())
+    assert [path.suffix for path in hub_files] == [".mat", ".sgf"]
+    assert read_mat(hub_files[0].read_text()).record().state.match.score == board.status().score
+
+
+async def archive_problem_on_the_page(url: str, problem: str | None) -> None:
+    """The hub's page, in chromium, shows ``problem`` (or no archive problem)."""
+    if shutil.which(CHROMIUM) is None:
+        return  # the hub's part stands on its own; the browser tests skip with a reason
+    from playwright.async_api import async_playwright
+
+    async with async_playwright() as p:
+        browser = await p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+        try:
+            page = await browser.new_page()
+            await page.goto(url)
+            await page.locator("#summary").filter(has_text="archived").wait_for(timeout=5000)
+            shown = page.locator("#archive-problem")
+            if problem is None:
+                assert await shown.is_hidden()
+            else:
+                await shown.filter(has_text=problem).wait_for(timeout=5000)
+        finally:
+            await browser.close()

@@ -50,6 +50,10 @@ function showSummary(summary) {
   document.getElementById("summary").textContent =
     `${count(summary.boards, "board")}, ${summary.online} online, ${count(summary.events, "event")}, ` +
     `${count(summary.archived, "match")} archived` + (summary.missing ? `, ${count(summary.missing, "event")} lost` : "");
+  // The archive folder refused a finished match (a full disk): the hub keeps it and retries.
+  const problem = document.getElementById("archive-problem");
+  problem.textContent = summary.archive_problem || "";
+  problem.hidden = !summary.archive_problem;
 }
 
 function connect() {
