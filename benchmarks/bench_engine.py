@@ -29,10 +29,10 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.bench_rules import gnubg_bindings
-from benchmarks.gnubg_batch import gnubg_board
 from benchmarks.measure import Interleaved, Row, count, latency_rows, timed_row
 from controller.engine import ENGINE_KINDS, Engine, configured_engine
 from controller.rules import START, Rules, Xgid
+from controller.rules.position_id import gnubg_board
 from controller.simulated.players import GameStarted, Played, SimulatedPlayer, play_match
 
 SMALL = ("--engines", "cli", "--positions", "2", "--deep-positions", "1", "--ply", "1",

@@ -33,11 +33,11 @@ from operator import attrgetter
 from pathlib import Path
 from typing import Any
 
-from benchmarks.gnubg_batch import gnubg_board
 from benchmarks.measure import Row, best_of, best_per_item, count, timed_row
 from controller.rules.board import Board, check_board
 from controller.rules.moves import _new_play  # how the generator makes its plays
 from controller.rules.plays import Play, legal_plays, legal_results, plays_of_numbers
+from controller.rules.position_id import gnubg_board
 from controller.rules.tree import PlayTree
 from controller.rules.variants import BACKGAMMON, JACQUET, JACQUET_LUDII, Variant
 from controller.simulated.players import JacquetPlayed, play_jacquet_game

@@ -11,16 +11,7 @@ from __future__ import annotations
 import json
 import sys
 
-from controller.rules.board import Board, flip
-
-
-def gnubg_board(board: Board, player: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """``board`` as GNU Backgammon holds it: the opponent's 25 counts, then those of
-    ``player``, on roll (each from its own ace point, the bar last)."""
-    view = board if player == 0 else flip(board)
-    mine = (*(max(view[p], 0) for p in range(1, 25)), view[25])
-    theirs = (*(max(-view[25 - p], 0) for p in range(1, 25)), -view[0])
-    return theirs, mine
+from controller.rules.position_id import gnubg_board
 
 
 def main() -> int:

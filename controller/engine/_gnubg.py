@@ -21,7 +21,6 @@ from controller.rules.errors import IllegalActionError
 from controller.rules.plays import legal_plays
 from controller.rules.xgid import Xgid
 
-GnubgBoard = tuple[tuple[int, ...], tuple[int, ...]]
 Judged = (
     tuple[Board, float, int, str | None]
     | tuple[Board, float, int, str | None, Probabilities | None]
@@ -45,14 +44,6 @@ _CUBE_PLY: Final = re.compile(r"^\s*(\d+)-ply cubeless equity")
 def view(board: Board, player: Player) -> Board:
     """``board`` seen by ``player`` (the mover becomes player 0)."""
     return board if player == 0 else flip(board)
-
-
-def gnubg_board(board: Board, player: Player) -> GnubgBoard:
-    """The bindings' layout: (opponent, player on roll), each from its own side, 24 = bar."""
-    mine_view = view(board, player)
-    mine = (*(max(mine_view[point], 0) for point in range(1, 25)), mine_view[25])
-    theirs = (*(max(-mine_view[25 - point], 0) for point in range(1, 25)), -mine_view[0])
-    return theirs, mine
 
 
 def _step(board: list[int], source: int, target: int, text: str) -> None:

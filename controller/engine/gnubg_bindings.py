@@ -36,6 +36,7 @@ from controller.engine.model import CubeAdvice, Hint, Probabilities, RankedPlay
 from controller.rules.board import Board, borne_off
 from controller.rules.gnubg_ids import gnubg_id
 from controller.rules.plays import Play, check_dice, legal_plays
+from controller.rules.position_id import gnubg_board
 from controller.rules.xgid import Xgid
 
 __all__ = ["GnubgBindingsEngine"]
@@ -141,7 +142,7 @@ class GnubgBindingsEngine(ProcessEngine):
         state = replace(position, dice=dice, offer=None)
         board, mover = state.board, state.turn
         what = f"for the hint of {dice[0]}{dice[1]} at {gnubg_id(state)}"
-        request = {"board": _gnubg.gnubg_board(board, mover), "cube": _cube_fields(state)}
+        request = {"board": gnubg_board(board, mover), "cube": _cube_fields(state)}
         legal = legal_plays(board, mover, dice)
         judged: list[_gnubg.Judged]
         if not legal[0].moves:  # no legal move: the opponent rolls next on the same board
@@ -149,7 +150,7 @@ class GnubgBindingsEngine(ProcessEngine):
             reply = await self._ask(
                 {
                     "op": "cube",
-                    "board": _gnubg.gnubg_board(board, 1 - mover),
+                    "board": gnubg_board(board, 1 - mover),
                     "cube": _cube_fields(after),
                     "ply": depth,
                     "no_double_only": True,
@@ -158,7 +159,7 @@ class GnubgBindingsEngine(ProcessEngine):
             )
             judged = [(legal[0].result, -reply["no_double"], depth, None)]
         elif _bears_off(board, mover, legal):
-            boards = [_gnubg.gnubg_board(play.result, 1 - mover) for play in legal]
+            boards = [gnubg_board(play.result, 1 - mover) for play in legal]
             after = replace(state, dice=None, turn=1 - mover)
             reply = await self._ask(
                 {**request, "op": "evaluate", "boards": boards, "cube": _cube_fields(after),
@@ -193,8 +194,8 @@ class GnubgBindingsEngine(ProcessEngine):
         reply = await self._ask(
             {
                 "op": "evaluate",
-                "board": _gnubg.gnubg_board(state.board, mover),
-                "boards": [_gnubg.gnubg_board(r.play.result, 1 - mover) for r in shown],
+                "board": gnubg_board(state.board, mover),
+                "boards": [gnubg_board(r.play.result, 1 - mover) for r in shown],
                 "cube": _cube_fields(after),
                 "ply": depth,
             },
@@ -215,7 +216,7 @@ class GnubgBindingsEngine(ProcessEngine):
         reply = await self._ask(
             {
                 "op": "cube",
-                "board": _gnubg.gnubg_board(state.board, state.turn),
+                "board": gnubg_board(state.board, state.turn),
                 "cube": _cube_fields(state),
                 "ply": depth,
             },

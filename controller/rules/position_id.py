@@ -25,7 +25,9 @@ from controller.rules.errors import InvalidNotationError, InvalidPositionError
 from controller.rules.idcodec import KeyTextError, key_from_text, text_from_key
 
 __all__ = [
+    "GnubgBoard",
     "board_from_position_id",
+    "gnubg_board",
     "position_id",
 ]
 
@@ -39,11 +41,23 @@ def _check_player(player: object) -> Player:
     return player
 
 
-def _side(board: Board, player: Player) -> list[int]:
+GnubgBoard = tuple[tuple[int, ...], tuple[int, ...]]
+"""A board as GNU Backgammon holds it (its ``TanBoard``): two sides of 25 counts."""
+
+
+def gnubg_board(board: Board, player_on_roll: Player) -> GnubgBoard:
+    """``board`` as GNU Backgammon holds it, and its Python bindings take it: the
+    opponent's side, then the side of the player on roll, each their checkers on their
+    points 1..24 (from their own ace point) and then their bar. The Position ID is these
+    counts, in this order."""
+    return _side(board, 1 - player_on_roll), _side(board, player_on_roll)
+
+
+def _side(board: Board, player: Player) -> tuple[int, ...]:
     """``player``'s checkers on their points 1..24 (from their own ace point) and bar."""
     if player == 0:
-        return [max(board[point], 0) for point in range(1, 26)]
-    return [max(-board[25 - point], 0) for point in range(1, 25)] + [-board[0]]
+        return (*(max(board[point], 0) for point in range(1, 25)), board[25])
+    return (*(max(-board[25 - point], 0) for point in range(1, 25)), -board[0])
 
 
 def position_id(board: Board, player_on_roll: Player) -> str:
@@ -60,8 +74,8 @@ def position_id(board: Board, player_on_roll: Player) -> str:
     player_on_roll = _check_player(player_on_roll)
     bits = 0
     position = 0
-    for player in (1 - player_on_roll, player_on_roll):
-        for count in _side(board, player):
+    for side in gnubg_board(board, player_on_roll):
+        for count in side:
             bits |= ((1 << count) - 1) << position
             position += count + 1
     return text_from_key(bits, _KEY_BYTES)

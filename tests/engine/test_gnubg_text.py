@@ -7,7 +7,6 @@ import pytest
 from controller.engine._gnubg import (
     apply_notation,
     check_may_double,
-    gnubg_board,
     parse_cube,
     parse_hint,
     rank,
@@ -16,6 +15,7 @@ from controller.engine._gnubg import (
 from controller.engine.errors import EngineProtocolError
 from controller.rules import START, Xgid, flip, legal_plays
 from controller.rules.errors import IllegalActionError
+from controller.rules.position_id import gnubg_board
 
 # Player 1 split a back checker up to 18 (a blot there) and made nothing new.
 HITS = list(START)

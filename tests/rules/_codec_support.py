@@ -52,7 +52,12 @@ def random_board(rng: random.Random) -> Board:
 
 def gnubg_board(board: Board, on_roll: Player) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """The board as GNU Backgammon's Python bindings take it: (opponent, player on roll),
-    each side from its own ace point to its 24 point, then its bar."""
+    each side from its own ace point to its 24 point, then its bar.
+
+    Written apart from :func:`controller.rules.position_id.gnubg_board` on purpose: it is
+    the oracle's side of the Position ID's differential tests, which would not see a fault
+    of the conversion they share.
+    """
 
     def side(player: Player) -> tuple[int, ...]:
         if player == 0:

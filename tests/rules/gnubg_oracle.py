@@ -14,7 +14,7 @@ if platform.machine() != "x86_64":  # the bindings ship x86-64 wheels only
 
 import gnubg
 
-from benchmarks.gnubg_batch import gnubg_board
+from controller.rules.position_id import gnubg_board
 
 _CUBE = gnubg.cubeinfo()
 _ZERO_PLY = gnubg.evalcontext(0, 0, 1, 0, 0.0)
