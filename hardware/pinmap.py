@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, cast
 
 from firmware_bridge.errors import BridgeError
 from hardware.board import toml_text
+from hardware.board.json_types import is_integer
 from hardware.firmware.pinmap import slots_per_location
 
 if TYPE_CHECKING:
@@ -38,15 +39,11 @@ _LISTS = frozenset({"mux_select", "mux_enable", "mux_adc"})
 def _expected(table: str, key: str, value: object) -> str | None:
     """What the value of ``[table] key`` must be, if ``value`` is not that; else None."""
     if table == "pi":  # pins, and the serial device's path
-        return None if _is_integer(value) or isinstance(value, str) else "a pin or a path"
+        return None if is_integer(value) or isinstance(value, str) else "a pin or a path"
     if key in _LISTS:
-        ok = isinstance(value, list) and bool(value) and all(map(_is_integer, value))
+        ok = isinstance(value, list) and bool(value) and all(map(is_integer, value))
         return None if ok else "a list of pins"
-    return None if _is_integer(value) else "an integer"
-
-
-def _is_integer(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
+    return None if is_integer(value) else "an integer"
 
 
 class PinmapError(BridgeError, ValueError):

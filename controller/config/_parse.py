@@ -51,6 +51,7 @@ from controller.controls import Mode
 from controller.record import name_problem, names_clash
 from controller.rules import MAX_MATCH_LENGTH
 from hardware.board import toml_text
+from hardware.board.json_types import is_integer
 from hardware.pinmap import PinmapError, load_pinmap
 
 __all__ = ["load_config", "parse_config"]
@@ -60,7 +61,7 @@ __all__ = ["load_config", "parse_config"]
 
 
 def _source(value: object) -> int | str:
-    if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+    if is_integer(value) and value >= 0:
         return value
     if isinstance(value, str) and value:
         return value

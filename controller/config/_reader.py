@@ -16,6 +16,8 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TypeVar, cast
 
+from hardware.board.json_types import is_integer
+
 __all__ = [
     "BadValueError",
     "Check",
@@ -201,8 +203,7 @@ def integer(
 
     def check(value: object) -> int:
         if (
-            not isinstance(value, int)
-            or isinstance(value, bool)
+            not is_integer(value)
             or (low is not None and value < low)
             or (high is not None and value > high)
         ):

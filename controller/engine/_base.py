@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Final, Self
 
 from controller.engine._process import LineProcess
+from hardware.board.json_types import is_integer
 
 MAX_PLY: Final = 7
 """GNU Backgammon's deepest evaluation."""
@@ -16,7 +17,7 @@ def check_ply(ply: object) -> int:
     Raises:
         ValueError: naming the value.
     """
-    if not isinstance(ply, int) or isinstance(ply, bool) or not 0 <= ply <= MAX_PLY:
+    if not is_integer(ply) or not 0 <= ply <= MAX_PLY:
         raise ValueError(f"ply is 0 to {MAX_PLY}, got {ply!r}")
     return ply
 

@@ -29,6 +29,7 @@ from typing import Final
 from controller.rules.board import CHECKERS, Board, Player, borne_off, check_board
 from controller.rules.errors import IllegalActionError, InvalidPositionError, InvalidRulesError
 from hardware.board.frozen import Unchecked
+from hardware.board.json_types import is_integer
 
 __all__ = [
     "MAX_MATCH_LENGTH",
@@ -49,13 +50,9 @@ below"), so a longer one would give a ``.mat`` and an ``.sgf`` that no program r
 
 
 def _check_player(player: object, what: str = "player") -> Player:
-    if not isinstance(player, int) or isinstance(player, bool) or player not in (0, 1):
+    if not is_integer(player) or player not in (0, 1):
         raise IllegalActionError(f"a {what} is 0 or 1, got {player!r}")
     return player
-
-
-def _is_count(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,12 +78,12 @@ class Rules:
     """Match play: no doubling in the game after a player first reaches match point."""
 
     def __post_init__(self) -> None:
-        if not _is_count(self.match_length) or self.match_length < 0:
+        if not is_integer(self.match_length) or self.match_length < 0:
             raise InvalidRulesError(
                 f"the match length is a number of points (0 for money play), "
                 f"got {self.match_length!r}"
             )
-        if not _is_count(self.max_automatic_doubles) or self.max_automatic_doubles < 1:
+        if not is_integer(self.max_automatic_doubles) or self.max_automatic_doubles < 1:
             raise InvalidRulesError(
                 f"the limit of automatic doubles is at least 1, got {self.max_automatic_doubles!r}"
             )
@@ -236,7 +233,7 @@ class CubeState:
     def __post_init__(self) -> None:
         if not isinstance(self.rules, Rules):
             raise InvalidRulesError(f"rules must be a Rules, got {self.rules!r}")
-        if not _is_count(self.value) or self.value < 1 or self.value & (self.value - 1):
+        if not is_integer(self.value) or self.value < 1 or self.value & (self.value - 1):
             raise IllegalActionError(f"a cube value is a power of two, got {self.value!r}")
         _check_player(self.turn, "turn")
         if self.owner is not None:

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from controller.rules.board import Player
 from controller.rules.cube import CubePhase, CubeState, Rules
 from controller.rules.errors import IllegalActionError, InvalidDiceError
+from hardware.board.json_types import is_integer
 
 if TYPE_CHECKING:  # chance comes as a parameter: `tabula plays` need not import random
     import random
@@ -31,7 +32,7 @@ __all__ = [
 
 
 def _check_die(die: object) -> int:
-    if not isinstance(die, int) or isinstance(die, bool) or not 1 <= die <= 6:
+    if not is_integer(die) or not 1 <= die <= 6:
         raise InvalidDiceError(f"a die shows 1 to 6, got {die!r}")
     return die
 
@@ -163,7 +164,7 @@ class MatchState:
         if (
             not isinstance(self.score, tuple)
             or len(self.score) != 2
-            or not all(isinstance(n, int) and not isinstance(n, bool) for n in self.score)
+            or not all(map(is_integer, self.score))
             or min(self.score) < 0
         ):
             raise IllegalActionError(f"a score is two counts of points, got {self.score!r}")
@@ -250,9 +251,9 @@ class MatchState:
         """
         if self.winner is not None:
             raise IllegalActionError(f"the match is over: player {self.winner} won it")
-        if not isinstance(points, int) or isinstance(points, bool) or points < 1:
+        if not is_integer(points) or points < 1:
             raise IllegalActionError(f"a game is worth at least 1 point, got {points!r}")
-        if winner not in (0, 1) or isinstance(winner, bool):
+        if not is_integer(winner) or winner not in (0, 1):
             raise IllegalActionError(f"a winner is player 0 or 1, got {winner!r}")
         score = list(self.score)
         score[winner] += points

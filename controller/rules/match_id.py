@@ -40,6 +40,7 @@ from controller.rules.board import Player
 from controller.rules.cube import crawford_problem
 from controller.rules.errors import InvalidNotationError
 from controller.rules.idcodec import KeyTextError, key_from_text, text_from_key
+from hardware.board.json_types import is_integer
 
 __all__ = [
     "GameState",
@@ -64,10 +65,6 @@ class GameState(enum.IntEnum):
     RESIGNED = 3
     DROPPED = 4
     """Ended by a dropped double."""
-
-
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,15 +101,15 @@ class MatchKey:
             return InvalidNotationError(f"invalid match key: {reason}")
 
         value = self.cube_value
-        if not _is_int(value) or value < 1 or value & (value - 1):
+        if not is_integer(value) or value < 1 or value & (value - 1):
             raise fail(f"the cube value is a power of two, got {value!r}")
         if value.bit_length() - 1 > _MAX_CUBE_LOG2:
             raise fail(f"the cube value is at most 2**15, got {value}")
         for name in ("player_on_roll", "turn"):
-            if getattr(self, name) not in (0, 1) or not _is_int(getattr(self, name)):
+            if getattr(self, name) not in (0, 1) or not is_integer(getattr(self, name)):
                 raise fail(f"{name} is 0 or 1, got {getattr(self, name)!r}")
         if self.cube_owner is not None and (
-            self.cube_owner not in (0, 1) or not _is_int(self.cube_owner)
+            self.cube_owner not in (0, 1) or not is_integer(self.cube_owner)
         ):
             raise fail(f"the cube owner is 0, 1 or None, got {self.cube_owner!r}")
         for name in ("crawford", "doubled", "jacoby"):
@@ -120,24 +117,24 @@ class MatchKey:
                 raise fail(f"{name} is True or False, got {getattr(self, name)!r}")
         if not isinstance(self.game_state, GameState):
             raise fail(f"the game state is a GameState, got {self.game_state!r}")
-        if self.resigned not in (0, 1, 2, 3) or not _is_int(self.resigned):
+        if self.resigned not in (0, 1, 2, 3) or not is_integer(self.resigned):
             raise fail(f"a resignation is 0 to 3, got {self.resigned!r}")
         if self.dice is not None:
             if (
                 not isinstance(self.dice, tuple)
                 or len(self.dice) != 2
-                or not all(_is_int(die) and 1 <= die <= 6 for die in self.dice)
+                or not all(is_integer(die) and 1 <= die <= 6 for die in self.dice)
             ):
                 raise fail(f"the dice are two numbers from 1 to 6 or None, got {self.dice!r}")
             if self.dice[0] < self.dice[1]:
                 object.__setattr__(self, "dice", (self.dice[1], self.dice[0]))
         length = self.match_length
-        if not _is_int(length) or not 0 <= length <= _MAX_NUMBER:
+        if not is_integer(length) or not 0 <= length <= _MAX_NUMBER:
             raise fail(f"the match length is 0 to {_MAX_NUMBER}, got {length!r}")
         if (
             not isinstance(self.score, tuple)
             or len(self.score) != 2
-            or not all(_is_int(n) and 0 <= n <= _MAX_NUMBER for n in self.score)
+            or not all(is_integer(n) and 0 <= n <= _MAX_NUMBER for n in self.score)
         ):
             raise fail(f"the score is two numbers from 0 to {_MAX_NUMBER}, got {self.score!r}")
         if length and max(self.score) > length:

@@ -32,6 +32,7 @@ from controller.rules.moves import Move, Play
 from controller.rules.search import Steps, search, single_steps
 from controller.rules.variant_search import _search_all, _search_two, _viewers
 from controller.rules.variants import BACKGAMMON, Variant
+from hardware.board.json_types import is_integer
 
 __all__ = [
     "Move",
@@ -63,7 +64,7 @@ def check_dice(dice: Iterable[int]) -> tuple[int, int]:
 
 
 def _is_die(number: object) -> TypeGuard[int]:
-    return isinstance(number, int) and not isinstance(number, bool) and 1 <= number <= 6
+    return is_integer(number) and 1 <= number <= 6
 
 
 def step_moves(view: Board, die: int) -> list[Move]:

@@ -23,6 +23,7 @@ from typing import Final
 from controller.rules.board import CHECKERS, Board, Player, check_board
 from controller.rules.errors import InvalidNotationError, InvalidPositionError
 from controller.rules.idcodec import KeyTextError, key_from_text, text_from_key
+from hardware.board.json_types import is_integer
 
 __all__ = [
     "GnubgBoard",
@@ -36,7 +37,7 @@ _KEY_BITS: Final = 80
 
 
 def _check_player(player: object) -> Player:
-    if not isinstance(player, int) or isinstance(player, bool) or player not in (0, 1):
+    if not is_integer(player) or player not in (0, 1):
         raise InvalidPositionError(f"the player on roll is 0 or 1, got {player!r}")
     return player
 

@@ -44,6 +44,7 @@ from controller.rules.errors import (
     InvalidRulesError,
 )
 from controller.rules.match import MatchState, is_at_match_point
+from hardware.board.json_types import is_integer
 
 __all__ = ["XGID_PREFIX", "CubeOffer", "Xgid", "parse_xgid", "xgid"]
 
@@ -67,12 +68,8 @@ _OFFERS: Final = {CubePhase.DOUBLED: CubeOffer.DOUBLE, CubePhase.BEAVERED: CubeO
 """The cube phases an XGID's dice field can state, and their letters."""
 
 
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def _log2(value: object, what: str) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or value < 1 or value & (value - 1):
+    if not is_integer(value) or value < 1 or value & (value - 1):
         raise InvalidNotationError(f"invalid XGID fields: {what} is a power of two, got {value!r}")
     log2 = value.bit_length() - 1
     if log2 > _MAX_LOG2:
@@ -120,10 +117,10 @@ class Xgid:
             raise fail(str(error)) from None
         _log2(self.cube_value, "the cube value")
         _log2(self.max_cube, "the max cube")
-        if self.turn not in (0, 1) or not _is_int(self.turn):
+        if self.turn not in (0, 1) or not is_integer(self.turn):
             raise fail(f"the turn is player 0 or 1, got {self.turn!r}")
         if self.cube_owner is not None:
-            if self.cube_owner not in (0, 1) or not _is_int(self.cube_owner):
+            if self.cube_owner not in (0, 1) or not is_integer(self.cube_owner):
                 raise fail(f"the cube owner is 0, 1 or None, got {self.cube_owner!r}")
             if self.cube_value == 1:
                 raise fail(f"a cube at 1 is centred, not owned by player {self.cube_owner}")
@@ -131,7 +128,7 @@ class Xgid:
             if (
                 not isinstance(self.dice, tuple)
                 or len(self.dice) != 2
-                or not all(_is_int(die) and 1 <= die <= 6 for die in self.dice)
+                or not all(is_integer(die) and 1 <= die <= 6 for die in self.dice)
             ):
                 raise fail(f"the dice are two numbers from 1 to 6 or None, got {self.dice!r}")
             if self.offer is not None:
@@ -142,12 +139,12 @@ class Xgid:
             if not isinstance(getattr(self, name), bool):
                 raise fail(f"{name} is True or False, got {getattr(self, name)!r}")
         length = self.match_length
-        if not _is_int(length) or length < 0:
+        if not is_integer(length) or length < 0:
             raise fail(f"the match length is a number of points (0 for money), got {length!r}")
         if (
             not isinstance(self.score, tuple)
             or len(self.score) != 2
-            or not all(_is_int(n) and n >= 0 for n in self.score)
+            or not all(is_integer(n) and n >= 0 for n in self.score)
         ):
             raise fail(f"the score is two counts of points, got {self.score!r}")
         if self.crawford and (problem := crawford_problem(length)):

@@ -35,7 +35,7 @@ from controller.web.body import read_json
 from controller.web.errors import BadRequestError
 from hardware.board.errors import clipped_repr
 from hardware.board.geometry import LOCATIONS
-from hardware.board.json_types import JsonObject
+from hardware.board.json_types import JsonObject, is_integer
 
 __all__ = ["SetupDesk", "add_setup_routes"]
 
@@ -92,8 +92,7 @@ def _lamp(body: JsonObject) -> tuple[int | None, str]:
     """
     location, colour = body.get("location"), body.get("colour", "green")
     if location is not None and (
-        isinstance(location, bool) or not isinstance(location, int)
-        or not 0 <= location <= LOCATIONS
+        not is_integer(location) or not 0 <= location <= LOCATIONS
     ):  # fmt: skip
         raise BadRequestError(
             400, f"location {clipped_repr(location)}: expected 0..{LOCATIONS} or null"

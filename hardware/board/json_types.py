@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from typing import TypeAlias
+from typing import TypeAlias, TypeGuard
 
-__all__ = ["JsonObject", "JsonValue", "loads"]
+__all__ = ["JsonObject", "JsonValue", "is_integer", "loads"]
 
 JsonValue: TypeAlias = (
     bool | int | float | str | Sequence["JsonValue"] | Mapping[str, "JsonValue"] | None
@@ -39,3 +39,9 @@ def loads(text: str | bytes) -> JsonValue:
     except RecursionError:
         raise ValueError("arrays or objects nested deeper than the JSON decoder follows") from None
     return value
+
+
+def is_integer(value: object) -> TypeGuard[int]:
+    """Whether ``value`` is an integer, as a count, a pin or a player read from JSON, TOML
+    or a caller must be: ``True`` is an ``int`` in Python, and no count."""
+    return isinstance(value, int) and not isinstance(value, bool)
