@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import json
 import os
 import random
@@ -180,6 +181,7 @@ def _play_matches(
     """
     from controller.record import MatFileError
     from controller.referee import Mode
+    from controller.service.memory import freeze_start_up
     from controller.service.service import open_journal
     from controller.simulated.demo import run_simulated
 
@@ -195,6 +197,18 @@ def _play_matches(
         of = "" if args.games is None else f"/{args.games}"
         elapsed = time.monotonic() - started
         print(f"game {reported}{of}: player {winner} wins {points} ({elapsed:.0f} s)", flush=True)
+
+    said = False
+
+    def ready() -> None:
+        """Keep the start-up out of the garbage collector's full passes, as ``tabula run``
+        does (:mod:`controller.service.memory`); said once."""
+        nonlocal said
+        frozen = freeze_start_up()
+        if not said:
+            said = True
+            print(f"start-up done: {frozen:,} objects kept out of the collector's full passes",
+                  flush=True)  # fmt: skip
 
     number = 1
     first_seq = 1  # the board's event numbers go on from one match's journal to the next
@@ -223,6 +237,7 @@ def _play_matches(
                     show_leds=not args.headless,
                     on_event=on_event,
                     announce=_echo,
+                    ready=ready,
                     progress=progress,
                     illegal_rate=args.illegal,
                     cocked_rate=args.cocked,
@@ -242,6 +257,8 @@ def _play_matches(
                 flush=True,
             )
             return 130
+        finally:
+            gc.unfreeze()  # the match's own objects are collected as ever; the next freezes anew
         counts = result.counts
         played += counts.games
         with open_journal(journal) as done:

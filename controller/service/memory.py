@@ -7,7 +7,9 @@ objects that live as long as the service. A pass over them took 11.6 ms on the d
 machine (the ``service`` benchmark), so four to eight times that on a Pi Zero 2 W, and the
 one event loop (the LEDs with it) stands still meanwhile; with them frozen, 0.74 ms.
 ``gc.freeze`` moves them to a permanent generation that no pass walks; what the service
-makes later is collected as before.
+makes later is collected as before. ``tabula run`` freezes once ready; ``tabula demo``,
+which plays match after match in one process, freezes at each match's start and unfreezes
+at its end, so that a finished match's objects are collected.
 """
 
 from __future__ import annotations

@@ -258,6 +258,7 @@ async def run_simulated(
     show_leds: bool = False,
     on_event: Callable[[int, str], None] | None = None,
     announce: Callable[[str], None] | None = None,
+    ready: Callable[[], None] | None = None,
     progress: Callable[[int, int], None] | None = None,
     broker: str | None = None,
     board_id: str = "demo",
@@ -276,7 +277,8 @@ async def run_simulated(
     last event plus one, so that its subscribers see one sequence across its matches, as
     a New match on the service gives (:meth:`Journal.rotate`). ``board_runtime`` is where
     the sensor board's firmware runs (:data:`hardware.runtimes.RUNTIMES`). ``progress``
-    hears each game's winner and points as it ends.
+    hears each game's winner and points as it ends; ``ready`` is called once the service
+    is set up, before the first roll.
     """
     from controller.engine import configured_engine
 
@@ -300,6 +302,8 @@ async def run_simulated(
         service = table.service
         if announce is not None:
             announce(service.resumed)
+        if ready is not None:
+            ready()
         if echo is not None:
             echo(choice.message)
         if broker is not None:

@@ -36,6 +36,11 @@ def test_headless_demo_plays_the_games_asked_and_writes_the_match_files(tmp_path
     pattern = r"game 1/1: player [01] wins [1-9]\d* \(\d+ s\)"
     (game,) = [i for i, line in enumerate(lines) if re.fullmatch(pattern, line)]
     assert game < next(i for i, line in enumerate(lines) if line.startswith("match 1:"))
+    # The start-up is frozen out of the collector's full passes, as tabula run does.
+    (frozen,) = [i for i, line in enumerate(lines) if line.startswith("start-up done: ")]
+    count = re.fullmatch(r"start-up done: ([\d,]+) objects kept out of the collector's full "
+                         r"passes", lines[frozen])  # fmt: skip
+    assert count is not None and int(count[1].replace(",", "")) > 10_000 and frozen < game
     assert (tmp_path / "match-1.sgf").read_text().startswith("(;FF[4]")
     assert (tmp_path / "match-1.mat").exists()
 

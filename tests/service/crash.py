@@ -78,6 +78,8 @@ def kill_and_resume(out: Path, kills: int, *, seed: int = 1, rng_seed: int = 202
         else:
             assert first == expected_first, (first, expected_first)
             report.resumed_mid_turn += "to play the dice rolled" in first
+        frozen = service.stdout.readline()  # each start's objects kept out of full passes
+        assert frozen.startswith("start-up done: "), frozen
         acked = len(before)
         for index in range(rng.randrange(1, 25)):
             line = service.stdout.readline()
