@@ -43,6 +43,8 @@ __all__ = ["Hub", "write_archive"]
 _log = logging.getLogger(__name__)
 _PUSH_S: Final = 0.05
 """How often changed boards are pushed to the page (coalesced: a busy hall is one push)."""
+_ARCHIVE_RETRY_S: Final = 2.0
+"""How often a match the archive folder refused is tried again when no message comes."""
 
 
 def write_archive(directory: Path, archive: Archive) -> list[Path]:
@@ -106,6 +108,7 @@ class Hub:
         """Finished matches not written yet: the archive folder refused them (full, gone)."""
         self.archive_problem: str | None = None
         """Why the last write failed, while any match waits; for the page."""
+        self._archive_tried = 0.0
         self._identifier = identifier
         self._keepalive = keepalive
         self._rng = rng or random.Random()
@@ -134,6 +137,13 @@ class Hub:
                 await self._follow()
             finally:
                 await cancel_and_wait(pusher)
+                if self.unwritten:  # said, not silent: the broker will not send them again
+                    _log.error(
+                        "hub: stopping with %d finished match(es) not archived (%s): %s",
+                        len(self.unwritten),
+                        ", ".join(f"{a.board_id}/{a.name}" for a in self.unwritten),
+                        self.archive_problem,
+                    )
 
     def take(self, topic: str, payload: bytes, *, retained: bool = False) -> None:
         """Fold one message, write what it finished, and mark its board for the page."""
@@ -149,9 +159,10 @@ class Hub:
 
     def _write_archives(self) -> None:
         """Write the finished matches waiting, in order; on a failure (a full disk, the
-        folder gone), keep them for the next message and say why on the page: the broker
-        will not send their events again."""
+        folder gone), keep them for the next message or the next :data:`_ARCHIVE_RETRY_S`,
+        and say why on the page: the broker will not send their events again."""
         problem = self.archive_problem
+        self._archive_tried = self._clock()
         while self.unwritten:
             archive = self.unwritten[0]
             try:
@@ -217,6 +228,8 @@ class Hub:
                 _log.warning("hub: board %s silent beyond its keep-alive: offline", board_id)
                 self._versions[board_id] = self._versions.get(board_id, 0) + 1
                 self._dirty = True
+            if self.unwritten and self._clock() - self._archive_tried >= _ARCHIVE_RETRY_S:
+                self._write_archives()
             if self._dirty:
                 self._dirty = False
                 self.changes.set(self.changes.value + 1)

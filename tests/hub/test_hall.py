@@ -8,26 +8,34 @@ of its own where it must die); the broker is Debian's mosquitto on a free loopba
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import logging
 import os
 import shutil
 import signal
 import subprocess
 import sys
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import aiohttp
 import pytest
 
 from controller.config import MqttConfig
 from controller.hub import BoardView, Hub, hub_process
-from controller.mqtt import MqttPublisher
+from controller.mqtt import MqttPublisher, encode_event, topic
 from controller.mqtt.mosquitto import Mosquitto
 from controller.record.matfile import read_mat
 from controller.record.sgf import read_sgf
 from controller.simulated.board_service import SelfPlayBoard
+from controller.status import BoardEvent
 from tests._browser import ARGS, ARTIFACTS, CHROMIUM
+from tests.firmware_bridge.conftest import PATIENCE_S
+
+if TYPE_CHECKING:
+    from playwright.async_api import Page
 
 ROOT = Path(__file__).resolve().parents[2]
 MOSQUITTO_CHECK_S = 6
@@ -344,36 +352,42 @@ def test_the_summary_alone_counts_what_the_cards_count(tmp_path: Path) -> None:
     run_hall(tmp_path, body)
 
 
+def _finished_match(board_id: str) -> tuple[SelfPlayBoard, list[BoardEvent]]:
+    """A board's 1-point match played through, and its events as the hub hears them."""
+    board = SelfPlayBoard(board_id, seed=4, match_length=1)
+    updates = asyncio.run(board.play_through())
+    return board, [update for update in updates if isinstance(update, BoardEvent)]
+
+
 def test_a_match_the_archive_refuses_is_kept_said_and_written_once_it_can_be(
     tmp_path: Path,
 ) -> None:
     """The archive folder refuses a finished match (here a file stands where its board's
     folder goes; on a hall's Pi, a full card): the hub wrote nothing and raised OSError out
     of its loop before, losing the match, whose events the broker does not send again.
-    Now it keeps the match, says why on its page, and writes it with the next message."""
-    from controller.mqtt import encode_event, encode_status, topic
-    from controller.status import BoardEvent, BoardStatus
-
-    board = SelfPlayBoard("b1", seed=4, match_length=1)
-    updates = asyncio.run(board.play_through())
+    Now it keeps the match, says why on its page, and writes it once it can, with no other
+    message to prompt it."""
+    board, events = _finished_match("b1")
     blocker = tmp_path / "archive" / "b1"  # where the board's folder goes
 
     async def body(broker: Mosquitto, hub: Hub) -> None:
         blocker.parent.mkdir(exist_ok=True)
         blocker.touch()
-        for update in updates:
-            if isinstance(update, BoardEvent):
-                hub.take(topic("b1", "events"), encode_event(update))
+        for event in events:
+            hub.take(topic("b1", "events"), encode_event(event))
         summary = hub.summary()
         assert (summary["archived"], summary["unwritten"], hub.written) == (1, 1, [])
         problem = str(summary["archive_problem"])
         assert problem.startswith("1 match(es) not archived yet: cannot write b1/match-")
-        await archive_problem_on_the_page(hub.web.url, problem)
-        blocker.unlink()  # room again: the next message writes it
-        last_status = next(u for u in reversed(updates) if isinstance(u, BoardStatus))
-        hub.take(topic("b1", "status"), encode_status(last_status))
-        assert (hub.summary()["unwritten"], hub.summary()["archive_problem"]) == (0, None)
-        await archive_problem_on_the_page(hub.web.url, None)
+        async with _hall_page(hub.web.url) as page:
+            shown = None if page is None else page.locator("#archive-problem")
+            if shown is not None:
+                await shown.filter(has_text=problem).wait_for(timeout=PATIENCE_S * 1000)
+            blocker.unlink()  # room again: the hub tries again by itself
+            await until(lambda: not hub.unwritten, PATIENCE_S, "the match written")
+            assert hub.summary()["archive_problem"] is None
+            if shown is not None:
+                await shown.wait_for(state="hidden", timeout=PATIENCE_S * 1000)
 
     run_hall(tmp_path, body)
     hub_files = sorted((tmp_path / "archive" / "b1").iterdir())
@@ -381,10 +395,30 @@ def test_a_match_the_archive_refuses_is_kept_said_and_written_once_it_can_be(
     assert read_mat(hub_files[0].read_text()).record().state.match.score == board.status().score
 
 
-async def archive_problem_on_the_page(url: str, problem: str | None) -> None:
-    """The hub's page, in chromium, shows ``problem`` (or no archive problem)."""
+def test_a_match_still_unwritten_when_the_hub_stops_is_named_in_its_log(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    _, events = _finished_match("b2")
+
+    async def body(broker: Mosquitto, hub: Hub) -> None:
+        (tmp_path / "archive").mkdir(exist_ok=True)
+        (tmp_path / "archive" / "b2").touch()  # and it stays: never written
+        for event in events:
+            hub.take(topic("b2", "events"), encode_event(event))
+
+    with caplog.at_level(logging.ERROR, logger="controller.hub.server"):
+        run_hall(tmp_path, body)
+    (stopping,) = [r.message for r in caplog.records if "stopping with" in r.message]
+    assert stopping.startswith("hub: stopping with 1 finished match(es) not archived (b2/match-")
+
+
+@contextlib.asynccontextmanager
+async def _hall_page(url: str) -> AsyncIterator[Page | None]:
+    """The hub's page open in chromium, or None where chromium is missing (the hub's part
+    of a test stands on its own; the browser tests skip with a reason)."""
     if shutil.which(CHROMIUM) is None:
-        return  # the hub's part stands on its own; the browser tests skip with a reason
+        yield None
+        return
     from playwright.async_api import async_playwright
 
     async with async_playwright() as p:
@@ -392,11 +426,6 @@ async def archive_problem_on_the_page(url: str, problem: str | None) -> None:
         try:
             page = await browser.new_page()
             await page.goto(url)
-            await page.locator("#summary").filter(has_text="archived").wait_for(timeout=5000)
-            shown = page.locator("#archive-problem")
-            if problem is None:
-                assert await shown.is_hidden()
-            else:
-                await shown.filter(has_text=problem).wait_for(timeout=5000)
+            yield page
         finally:
             await browser.close()
