@@ -20,7 +20,7 @@ import numpy as np
 from vision._arrays import Image
 from vision._hands import with_noise
 from vision._synth import SyntheticRoll, render_roll
-from vision.errors import CameraError, ImageError
+from vision.errors import CameraError, ImageError, VisionError
 
 IMAGE_SUFFIXES = frozenset({".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp"})
 
@@ -52,18 +52,28 @@ class _Closing:
         self.close()
 
 
+def _path_is(test: Callable[[], bool], what: str, error: type[VisionError]) -> bool:
+    """``test()``, a ``Path.is_file`` or ``is_dir``, which raises for a name that cannot be
+    a path (too long, or holding a NUL): then ``error`` naming ``what`` and why."""
+    try:
+        return test()
+    except (OSError, ValueError) as problem:
+        raise error(f"{what}: {problem}") from None
+
+
 def read_image(path: str | Path) -> Image:
     """Decode one image file as BGR.
 
     Raises:
         ImageError: the file is missing or is not an image OpenCV can decode.
     """
-    data = np.fromfile(str(path), dtype=np.uint8) if Path(path).is_file() else None
-    if data is None:
-        raise ImageError(f"cannot read image {str(path)!r}: no such file")
+    what = f"cannot read image {str(path)!r}"
+    if not _path_is(Path(path).is_file, what, ImageError):
+        raise ImageError(f"{what}: no such file")
+    data = np.fromfile(str(path), dtype=np.uint8)
     image = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None  # empty: it asserts
     if image is None:
-        raise ImageError(f"cannot read image {str(path)!r}: not a decodable image")
+        raise ImageError(f"{what}: not a decodable image")
     return np.asarray(image, dtype=np.uint8)
 
 
@@ -168,7 +178,7 @@ class FolderSource(_Closing):
 
     def __init__(self, folder: str | Path) -> None:
         self.folder = Path(folder)
-        if not self.folder.is_dir():
+        if not _path_is(self.folder.is_dir, f"image folder {str(self.folder)!r}", CameraError):
             raise CameraError(f"image folder {str(self.folder)!r} does not exist")
         self.paths = sorted(p for p in self.folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
         if not self.paths:
@@ -197,7 +207,7 @@ class VideoFileSource(_Closing):
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
-        if not self.path.is_file():
+        if not _path_is(self.path.is_file, f"video {str(self.path)!r}", CameraError):
             raise CameraError(f"video {str(self.path)!r} does not exist")
         self._capture = cv2.VideoCapture(str(self.path))
         if not self._capture.isOpened():
@@ -279,8 +289,5 @@ def open_source(spec: str) -> FrameSource:
     if spec == "synthetic":
         return SyntheticSource(random.Random(0))
     path = Path(spec)
-    try:
-        folder = path.is_dir()
-    except (OSError, ValueError) as error:  # a name too long, or with a NUL
-        raise CameraError(f"camera source {spec!r}: {error}") from None
+    folder = _path_is(path.is_dir, f"camera source {spec!r}", CameraError)
     return FolderSource(path) if folder else VideoFileSource(path)

@@ -20,6 +20,7 @@ from vision import (
     VideoFileSource,
     WatchState,
     open_source,
+    read_image,
     render_roll,
 )
 
@@ -136,3 +137,7 @@ def test_open_source_specs(tmp_path: Path) -> None:
         open_source(str(tmp_path / "x.mp4"))
     with pytest.raises(CameraError, match=r"camera source '.*zzz': .*File name too long"):
         open_source(str(tmp_path / ("z" * 300)))  # an OSError before
+    with pytest.raises(CameraError, match=r"image folder '.*zzz': .*File name too long"):
+        FolderSource(tmp_path / ("z" * 300))
+    with pytest.raises(ImageError, match=r"cannot read image '.*zzz.jpg': .*File name too long"):
+        read_image(tmp_path / ("z" * 300 + ".jpg"))  # tabula dice's OSError before
