@@ -166,7 +166,8 @@ def search(view: Board, dice: tuple[int, int], *, flipped: bool = False) -> dict
     With ``flipped``, each result is written as player 1's layout (the view flipped back).
     Most positions take a fast path (:func:`_search_plain`,
     :func:`_search_plain_double`): nothing on the bar and no bearing off possible
-    during the play. They give the same results, first plays and order as
+    during the play; two different dice with at most one checker on the bar take
+    :func:`_search_two`. They give the same results, first plays and order as
     :func:`search_by_scan`, which a test checks.
     """
     high, low = max(dice), min(dice)
@@ -179,6 +180,8 @@ def search(view: Board, dice: tuple[int, int], *, flipped: bool = False) -> dict
             found = _search_plain(view, high, low, frame)
             if found:
                 return found
+    if high != low and view[BAR] <= 1:
+        return _search_two(view, high, low, frame)
     return search_by_scan(view, high, low, frame)
 
 
@@ -243,6 +246,79 @@ def _search_plain(view: Board, high: int, low: int, frame: _Frame) -> dict[Board
     for step, after in zip(goes_on, _after_each(written, frame, goes_on), strict=True):
         _after_each(after, frame, ((step[1], step[1] - high),), found, (step,))
     return found
+
+
+def _search_two(view: Board, high: int, low: int, frame: _Frame) -> dict[Board, Steps]:
+    """:func:`search_by_scan` of two different dice with at most one checker on the bar:
+    the bar's and the bear-off's positions, which :func:`_search_plain` does not cover.
+
+    The same two orders, each first move's second moves in the same order, but those come
+    from the start's moves of the second die (:func:`moves_after`: entering or moving a
+    checker changes them only at its ends), and the bear-off's from where the highest
+    checker stands after the first move: no board is made for a first move, and none
+    scanned. Bear-offs are why both orders are searched: which one a die allows depends
+    on the highest checker, so two checkers' moves need not commute.
+    """
+    at, sign = frame
+    bar = at[0]
+    found: dict[Board, Steps] = {}
+    written = _start(view, frame)[1]
+    entering = view[BAR] > 0
+    # The points the mover's checkers stand on, from the highest down (the bar apart): each
+    # die's moves are read from them, not from a scan of the board.
+    sources = [s for s in range(24, 0, -1) if view[s] > 0]
+    top = sources[0] if sources else 0
+    # The highest after a move is the second of them only when the move takes the last
+    # checker from the first; a checker entering stands higher than any bear-off allows.
+    second_top = sources[1] if len(sources) > 1 else 0
+    singles: dict[int, dict[Board, Steps]] = {high: {}, low: {}}
+    follow_ups_of: dict[tuple[int, int], list[tuple[int, int]]] = {}
+    for first, second in ((high, low), (low, high)):
+        by_source = STEPS_BY_DIE[second]
+        on_board = [by_source[s] for s in sources if s > second and view[s - second] >= -1]
+        if entering:
+            firsts = [(BAR, BAR - first)] if view[BAR - first] >= -1 else []
+        else:
+            by_first = STEPS_BY_DIE[first]
+            firsts = [by_first[s] for s in sources if s > first and view[s - first] >= -1]
+            if top <= 6:  # bearing off (single_steps' rule)
+                if top <= first:
+                    firsts.append((top, OFF))
+                elif view[first] > 0:
+                    firsts.append((first, OFF))
+        for step in firsts:
+            source, target = step
+            follow_ups = moves_after(on_board, view, step, second, by_source=by_source, start=view)
+            highest = top
+            if entering:
+                highest = 24
+            elif source == top and view[source] == 1:
+                highest = max(target, second_top)
+            if highest <= 6:  # the second die may bear off
+                if highest <= second:
+                    if highest:
+                        follow_ups = [*follow_ups, (highest, OFF)]
+                elif target == second or view[second] - (source == second) > 0:
+                    follow_ups = [*follow_ups, (second, OFF)]
+            if first == high:
+                follow_ups_of[step] = new = follow_ups
+            else:  # a pair played high first too left the same board: passed over
+                new = [f for f in follow_ups if step not in follow_ups_of.get(f, ())]
+            # The board after the first move, as _after_each makes it (inlined: once a move).
+            after = written.copy()
+            after[at[source]] -= sign
+            if target != OFF:
+                point = at[target]
+                if after[point] == -sign:
+                    after[point] = sign
+                    after[bar] -= sign
+                else:
+                    after[point] += sign
+            if new:
+                _after_each(after, frame, new, found, (step,))
+            if not found:
+                singles[first].setdefault(tuple(after), (step,))
+    return found or singles[high] or singles[low]
 
 
 def _search_plain_double(view: Board, die: int, frame: _Frame) -> dict[Board, Steps]:

@@ -254,13 +254,13 @@ def _legal_steps(view: tuple[int, ...], dice: tuple[int, int]) -> set:
 
 
 def test_fast_paths_match_the_general_search_move_for_move() -> None:
-    """The plain fast paths give the general search's results, first plays and order.
+    """The fast paths give the general search's results, first plays and order.
 
     A fifth of the golden positions with each of the 21 rolls, from the mover's view: the
     notation of a legal play comes from the first play found, so the order matters as much
     as the set.
     """
-    fast_taken = 0
+    plain_taken = two_taken = 0
     for case in golden_cases()[::5]:
         board = tuple(case["board"])
         view = board if case["player"] == 0 else flip(board)
@@ -270,8 +270,13 @@ def test_fast_paths_match_the_general_search_move_for_move() -> None:
                 general = list(search_module.search_by_scan(view, high, low).items())
                 assert fast == general, (view, (high, low))
                 outside = sum(n for n in view[7:25] if n > 0)
-                fast_taken += view[25] == 0 and outside >= (4 if high == low else 2)
-    assert fast_taken > 5_000  # the fast paths were taken, not only the general one
+                plain = view[25] == 0 and outside >= (4 if high == low else 2)
+                plain_taken += plain
+                two_taken += not plain and high != low and view[25] <= 1
+    # The fast paths were taken, not only the general one: the plain ones, and that of two
+    # dice from the bar or bearing off.
+    assert plain_taken > 5_000
+    assert two_taken > 5_000
 
 
 def test_results_written_flipped_are_the_views_flipped_back() -> None:
