@@ -172,15 +172,15 @@ def search(view: Board, dice: tuple[int, int], *, flipped: bool = False) -> dict
     """
     high, low = max(dice), min(dice)
     frame = _FLIPPED if flipped else _VIEW
-    if view[BAR] == 0:
-        outside = sum(n for n in view[7:BAR] if n > 0)
-        if high == low and outside >= 4:
+    if high == low:
+        if sum(n for n in view[7:] if n > 0) >= 4:  # outside home, the bar counted
             return _search_plain_double(view, high, frame)
-        if high != low and outside >= 2:
-            found = _search_plain(view, high, low, frame)
-            if found:
-                return found
-    if high != low and view[BAR] <= 1:
+        return search_by_scan(view, high, low, frame)
+    if view[BAR] == 0 and sum(n for n in view[7:BAR] if n > 0) >= 2:
+        found = _search_plain(view, high, low, frame)
+        if found:
+            return found
+    if view[BAR] <= 1:
         return _search_two(view, high, low, frame)
     return search_by_scan(view, high, low, frame)
 
@@ -322,20 +322,29 @@ def _search_two(view: Board, high: int, low: int, frame: _Frame) -> dict[Board, 
 
 
 def _search_plain_double(view: Board, die: int, frame: _Frame) -> dict[Board, Steps]:
-    """:func:`search` of a double with no checker on the bar and none able to bear off
-    during the play (four or more checkers outside home).
+    """:func:`search` of a double where no checker can bear off during the play (four or
+    more checkers outside home, the bar's counted).
 
     The same search (non-increasing sources, the same order), but each node's moves come
     from its parent's instead of a scan of the board: as in :func:`_search_plain`, a
     move changes the sources only at its ends, and which points are open not at all. So a
     node needs only its board in the results' frame, read back through the frame: no view
-    of it is made.
+    of it is made. Checkers on the bar enter first, each by the one move from the bar;
+    once the last is in, every checker's moves follow.
     """
     at, sign = frame
     bar = at[0]
     found: dict[Board, Steps] = {}
     best = 0
     moves = [(s, s - die) for s in range(24, die, -1) if view[s] > 0 and view[s - die] >= -1]
+    entry = BAR - die
+    if view[BAR]:
+        if view[entry] < -1:
+            return {}  # the bar's checkers cannot enter: no move at all
+        entered = moves  # the moves once every checker is in, the entry point a source too
+        if view[entry] <= 0 and view[entry - die] >= -1:
+            entered = inserted(moves, (entry, entry - die))
+        moves = [(BAR, entry)]
     stack: list[tuple[list[int], Steps, list[tuple[int, int]]]] = [
         (_start(view, frame)[1], (), moves)
     ]
@@ -352,7 +361,6 @@ def _search_plain_double(view: Board, die: int, frame: _Frame) -> dict[Board, St
                 source, target = step
                 after = board.copy()
                 after[at[source]] -= sign
-                rest = candidates[index:] if after[at[source]] != 0 else candidates[index + 1 :]
                 point = at[target]
                 held = after[point] * sign  # the mover's checkers there before the move
                 if held == -1:  # a blot hit: to the opponent's bar
@@ -360,8 +368,12 @@ def _search_plain_double(view: Board, die: int, frame: _Frame) -> dict[Board, St
                     after[bar] -= sign
                 else:
                     after[point] += sign
-                if held <= 0 and target > die and view[target - die] >= -1:
-                    rest = inserted(rest, (target, target - die))  # a new source below
+                if source == BAR:  # entering: until the bar is empty, only the entry
+                    rest = candidates if after[at[BAR]] else entered
+                else:
+                    rest = candidates[index:] if after[at[source]] else candidates[index + 1 :]
+                    if held <= 0 and target > die and view[target - die] >= -1:
+                        rest = inserted(rest, (target, target - die))  # a new source below
                 stack.append((after, steps + (step,), rest))  # noqa: RUF005 (faster)
         elif len(steps) >= best:
             if len(steps) > best:

@@ -269,8 +269,10 @@ def test_fast_paths_match_the_general_search_move_for_move() -> None:
                 fast = list(search_module.search(view, (high, low)).items())
                 general = list(search_module.search_by_scan(view, high, low).items())
                 assert fast == general, (view, (high, low))
-                outside = sum(n for n in view[7:25] if n > 0)
-                plain = view[25] == 0 and outside >= (4 if high == low else 2)
+                if high == low:  # four checkers outside home, or on the bar
+                    plain = sum(n for n in view[7:] if n > 0) >= 4
+                else:
+                    plain = view[25] == 0 and sum(n for n in view[7:25] if n > 0) >= 2
                 plain_taken += plain
                 two_taken += not plain and high != low and view[25] <= 1
     # The fast paths were taken, not only the general one: the plain ones, and that of two
