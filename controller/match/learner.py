@@ -22,7 +22,7 @@ from typing import Final
 from controller.referee import Cells, Location, cells_from_board, location_of
 from controller.rules import Board, Player, flip
 from controller.rules.plays import Move, Play
-from controller.rules.search import OFF, apply_step
+from controller.rules.steps import OFF, apply_step
 from hardware.board.scene import Colour, Lamp, Pattern, Scene
 
 __all__ = ["SOURCE_LAMP", "TARGET_LAMP", "HintStep", "hint_scene", "hint_step"]

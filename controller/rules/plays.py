@@ -29,7 +29,8 @@ from typing import TypeGuard, TypeVar
 from controller.rules.board import Board, Player, check_board, flip
 from controller.rules.errors import InvalidDiceError
 from controller.rules.moves import Move, Play
-from controller.rules.search import Steps, search, single_steps
+from controller.rules.search import search
+from controller.rules.steps import Steps, single_steps
 from controller.rules.variant_search import _search_all, _search_two, _viewers
 from controller.rules.variants import BACKGAMMON, Variant
 from hardware.board.json_types import is_integer

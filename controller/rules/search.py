@@ -1,180 +1,61 @@
-"""Backgammon's search on the mover's view: every distinct result of a roll, with the
-first way found to reach it.
+"""Backgammon's search on the mover's view (:mod:`controller.rules.steps`): every distinct
+result of a roll, with the first way found to reach it.
 
 Why apart from :mod:`controller.rules.plays`: this is the inner loop that the referee's
 tree, the batch command and the engine's checks all run, and it has fast paths for the
 common positions that must agree move for move with the plain scan
 (:func:`search_by_scan`); :mod:`~controller.rules.plays` turns its results into plays.
-
-The view is the 26-integer layout flipped so that the mover is player 0: the mover's
-checkers are positive and travel from 24 towards 1, the mover's bar is index 25, the
-opponent's bar index 0 (negative), and a checker that bears off leaves the board.
-
-Boards inside a search are lists, and each result is made once, as a tuple, straight in
-the frame asked for (the view, or player 1's layout): flipping every result back cost more
-than finding it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from operator import neg
-from typing import TypeVar
-
 from controller.rules.board import Board
+from controller.rules.steps import (
+    _FLIPPED,
+    _VIEW,
+    BAR,
+    OFF,
+    STEPS_BY_DIE,
+    Steps,
+    _after_each,
+    _children,
+    _Frame,
+    _highest,
+    _Node,
+    _start,
+    going_on,
+    inserted,
+    moves_after,
+    single_steps,
+)
 
-__all__ = [
-    "BAR",
-    "OFF",
-    "STEPS_BY_DIE",
-    "Steps",
-    "apply_step",
-    "going_on",
-    "inserted",
-    "moves_after",
-    "search",
-    "search_by_scan",
-    "single_steps",
-]
-
-BAR = 25
-"""Index of the mover's bar in the mover's view."""
-
-OFF = 0
-"""Destination of a checker borne off, in the mover's numbering."""
-
-
-def single_steps(view: Board | list[int], die: int, top: int = 24) -> list[tuple[int, int]]:
-    """:func:`~controller.rules.plays.step_moves` as plain pairs: the generator's inner loop.
-
-    ``top``: no checker of the mover stands above it. A search passes its start's highest
-    point, as no move raises it: finding it from 24 took a quarter of a bear-off's search.
-    """
-    if view[BAR] > 0:
-        target = BAR - die
-        return [(BAR, target)] if view[target] >= -1 else []
-    highest = _highest(view, top)
-    # Sources above the die move on the board, from the highest down; then at most one
-    # bears off: the exact point, or the highest when no checker stands higher.
-    steps = [
-        (source, source - die)
-        for source in range(highest, die, -1)
-        if view[source] > 0 and view[source - die] >= -1
-    ]
-    if highest <= 6:
-        if highest <= die:
-            if highest:
-                steps.append((highest, OFF))
-        elif view[die] > 0:
-            steps.append((die, OFF))
-    return steps
-
-
-_Frame = tuple[tuple[int, ...], int]
-"""Where a search writes its results: the layout index of each view index, and the sign
-of the mover's checkers there."""
-
-_VIEW: _Frame = (tuple(range(BAR + 1)), 1)
-"""Results as the mover sees them."""
-
-_FLIPPED: _Frame = (tuple(range(BAR, -1, -1)), -1)
-"""Results flipped back to player 1's layout: made so, as flipping each cost more than
-the search."""
-
-
-def _highest(view: Board | list[int], top: int = 24) -> int:
-    """The mover's highest point with a checker, from ``top`` down (0 if none is on a point)."""
-    while top and view[top] <= 0:
-        top -= 1
-    return top
-
-
-def _after_each(
-    board: list[int],
-    frame: _Frame,
-    steps: Iterable[tuple[int, int]],
-    results: dict[Board, Steps] | None = None,
-    played: Steps = (),
-) -> list[list[int]]:
-    """Copies of ``board`` (written in ``frame``), each after one of ``steps`` of the view;
-    or, given ``results``, each added there as the result of ``played`` then its step
-    (unless there), and none returned.
-
-    One loop for many steps: most of a search's time is spent here, making results; a call
-    for each cost a quarter of it, and a list of results to walk again a tenth.
-    """
-    at, sign = frame
-    bar = at[0]
-    boards = []
-    for step in steps:
-        source, target = step
-        after = board.copy()
-        after[at[source]] -= sign
-        if target != OFF:
-            point = at[target]
-            if after[point] == -sign:  # a blot hit: to the opponent's bar
-                after[point] = sign
-                after[bar] -= sign
-            else:
-                after[point] += sign
-        if results is None:
-            boards.append(after)
-        else:
-            results.setdefault(tuple(after), played + (step,))  # noqa: RUF005 (faster)
-    return boards
-
-
-_Node = tuple[list[int], list[int]]
-"""A board of the search: the mover's view (read), and the same board in the results'
-frame (written); one list when that frame is the view."""
-
-
-def _start(view: Board, frame: _Frame) -> _Node:
-    board = list(view)
-    if frame is _VIEW:
-        return board, board
-    return board, list(map(neg, reversed(view)))  # _FLIPPED, in one C pass: a third the time
-
-
-def _children(node: _Node, frame: _Frame, steps: Sequence[tuple[int, int]]) -> list[_Node]:
-    """``node`` after each of ``steps``."""
-    view, written = node
-    afters = _after_each(view, _VIEW, steps)
-    written_afters = afters if written is view else _after_each(written, frame, steps)
-    return list(zip(afters, written_afters, strict=True))
-
-
-def apply_step(view: Board, source: int, target: int) -> Board:
-    """The mover's view after one step; a blot on the target goes to the opponent's bar."""
-    board = list(view)
-    board[source] -= 1
-    if target != OFF:
-        if board[target] == -1:
-            board[target] = 1
-            board[0] -= 1
-        else:
-            board[target] += 1
-    return tuple(board)
-
-
-Steps = tuple[tuple[int, int], ...]
+__all__ = ["search", "search_by_scan"]
 
 
 def search(view: Board, dice: tuple[int, int], *, flipped: bool = False) -> dict[Board, Steps]:
     """Results of the legal plays on the mover's view, each with the first play found.
 
     With ``flipped``, each result is written as player 1's layout (the view flipped back).
-    Most positions take a fast path (:func:`_search_plain`,
-    :func:`_search_plain_double`): nothing on the bar and no bearing off possible
-    during the play; two different dice with at most one checker on the bar take
-    :func:`_search_two`. They give the same results, first plays and order as
-    :func:`search_by_scan`, which a test checks.
+    Nearly every position takes a fast path, where a node's moves come from its parent's
+    and no board is scanned:
+
+    - no checker on the bar and none able to bear off during the play:
+      :func:`_search_plain` (two dice), :func:`_search_plain_double` (the latter also
+      with checkers to enter);
+    - the rest of two different dice, with at most one checker on the bar:
+      :func:`_search_two`;
+    - a double bearing off: :func:`_search_bear_off_double`.
+
+    They give the same results, first plays and order as :func:`search_by_scan`, which a
+    test checks.
     """
     high, low = max(dice), min(dice)
     frame = _FLIPPED if flipped else _VIEW
     if high == low:
         if sum(n for n in view[7:] if n > 0) >= 4:  # outside home, the bar counted
             return _search_plain_double(view, high, frame)
+        if view[BAR] == 0:
+            return _search_bear_off_double(view, high, frame)
         return search_by_scan(view, high, low, frame)
     if view[BAR] == 0 and sum(n for n in view[7:BAR] if n > 0) >= 2:
         found = _search_plain(view, high, low, frame)
@@ -382,53 +263,66 @@ def _search_plain_double(view: Board, die: int, frame: _Frame) -> dict[Board, St
     return found if best else {}
 
 
-_Step = TypeVar("_Step", bound=tuple[int, int])
+def _search_bear_off_double(view: Board, die: int, frame: _Frame) -> dict[Board, Steps]:
+    """:func:`_search_plain_double` where checkers may bear off during the play (fewer
+    than four outside home, none on the bar).
 
-STEPS_BY_DIE: tuple[tuple[tuple[int, int], ...], ...] = tuple(
-    tuple((source, source - die) for source in range(BAR + 1)) for die in range(7)
-)
-"""The step of each die from each source, ``STEPS_BY_DIE[die][source]`` (a source above
-the die only)."""
-
-
-def moves_after(
-    moves: list[_Step],
-    board: Board,
-    step: tuple[int, int],
-    die: int,
-    *,
-    by_source: Sequence[_Step],
-    start: Board,
-) -> list[_Step]:
-    """The moves of ``die`` after ``step`` on ``board``, from ``moves``, its moves before
-    (sources from the highest down), in a play where no checker enters or bears off.
-
-    There one move changes the next one's options only at its ends: its source may lose
-    its last checker, its target becomes the mover's, and which points are open (as on
-    ``start``, the play's first board) does not change. ``by_source[source]`` is the move
-    of ``die`` from ``source``, as the caller writes moves.
+    The moves on the board come from the parent's as there; the one bear-off a node may
+    have (:func:`single_steps`' rule) from where its highest checker stands, which each
+    move updates: a node's board is never scanned whole. A bear-off's source is below
+    every move on the board, so after one only bear-offs follow, from no higher point.
     """
-    source, target = step
-    if board[source] == 1:
-        moves = [move for move in moves if move[0] != source]
-    if board[target] <= 0 and target > die and start[target - die] >= -1:
-        moves = inserted(moves, by_source[target])  # the checker can move on from there
-    return moves
-
-
-def going_on(moves: list[_Step], view: Board, die: int) -> list[_Step]:
-    """The first ``moves`` on ``view`` after which their checker, alone on its new point,
-    can go on with ``die``: where two checkers' moves commute (no checker enters or bears
-    off), the only pairs a second order of two dice adds to the first's.
-    """
-    return [
-        move for move in moves if move[1] > die and view[move[1]] <= 0 and view[move[1] - die] >= -1
+    at, sign = frame
+    bar = at[0]
+    found: dict[Board, Steps] = {}
+    best = 0
+    top = _highest(view)
+    moves = [(s, s - die) for s in range(top, die, -1) if view[s] > 0 and view[s - die] >= -1]
+    # A node: its board, way there, moves on the board, highest source allowed (the search's
+    # order), and highest point held.
+    stack: list[tuple[list[int], Steps, list[tuple[int, int]], int, int]] = [
+        (_start(view, frame)[1], (), moves, BAR, top)
     ]
-
-
-def inserted(moves: list[_Step], move: _Step) -> list[_Step]:
-    """``moves`` (sources from the highest down) with ``move`` at its source's place."""
-    place = 0
-    while place < len(moves) and moves[place][0] > move[0]:
-        place += 1
-    return [*moves[:place], move, *moves[place:]]
+    while stack:
+        board, steps, candidates, ceiling, highest = stack.pop()
+        moves = candidates
+        if highest <= 6:  # every checker home: one may bear off
+            if highest <= die:
+                if highest and highest <= ceiling:
+                    moves = [*candidates, (highest, OFF)]
+            elif die <= ceiling and board[at[die]] * sign > 0:
+                moves = [*candidates, (die, OFF)]
+        if moves and len(steps) == 3:  # the last moves: straight to their results
+            if best < 4:
+                best, found = 4, {}
+            _after_each(board, frame, moves[::-1], found, steps)
+        elif moves:
+            for index, step in enumerate(moves):
+                source, target = step
+                after = board.copy()
+                after[at[source]] -= sign
+                left = after[at[source]]
+                below = highest
+                if not left and source == highest:  # the highest point emptied: the next
+                    below = source - 1
+                    while below > target and after[at[below]] * sign <= 0:
+                        below -= 1
+                if target == OFF:
+                    stack.append((after, steps + (step,), [], source, below))  # noqa: RUF005
+                    continue
+                point = at[target]
+                held = after[point] * sign  # the mover's checkers there before the move
+                if held == -1:  # a blot hit: to the opponent's bar
+                    after[point] = sign
+                    after[bar] -= sign
+                else:
+                    after[point] += sign
+                rest = candidates[index:] if left else candidates[index + 1 :]
+                if held <= 0 and target > die and view[target - die] >= -1:
+                    rest = inserted(rest, (target, target - die))  # a new source below
+                stack.append((after, steps + (step,), rest, source, below))  # noqa: RUF005
+        elif len(steps) >= best:
+            if len(steps) > best:
+                best, found = len(steps), {}
+            found.setdefault(tuple(board), steps)
+    return found if best else {}

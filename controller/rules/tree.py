@@ -34,7 +34,8 @@ from controller.rules.plays import (
     plays_of_numbers,
     plays_of_results,
 )
-from controller.rules.search import (
+from controller.rules.search import search
+from controller.rules.steps import (
     BAR,
     OFF,
     STEPS_BY_DIE,
@@ -42,7 +43,6 @@ from controller.rules.search import (
     _highest,
     apply_step,
     moves_after,
-    search,
     single_steps,
 )
 from controller.rules.variant_search import _HIT, _UNIT, _child, _numbers_left, _viewers
@@ -217,7 +217,7 @@ class PlayTree:
 
     def _plain_moves(self, view: Board) -> _Moves | None:
         """Each number's moves at the start, when a node's moves follow from its parent's
-        (:func:`~controller.rules.search.moves_after`): nothing on the bar, and as many
+        (:func:`~controller.rules.steps.moves_after`): nothing on the bar, and as many
         checkers outside home as numbers, so none is borne off during the play."""
         if view[BAR] > 0 or sum(n for n in view[7:BAR] if n > 0) < len(self.numbers):
             return None

@@ -19,7 +19,7 @@ from operator import itemgetter, neg
 
 from controller.rules.board import Board, Player, flip
 from controller.rules.moves import Move, Play, _Moves, _new_play
-from controller.rules.search import (
+from controller.rules.steps import (
     BAR,
     OFF,
     _after_each,
@@ -57,7 +57,7 @@ it goes to the opponent's bar (index 0)."""
 
 
 def _child(node: int, view: Board, source: int, target: int) -> int:
-    """The code of ``view`` after one step (:func:`~controller.rules.search.apply_step`),
+    """The code of ``view`` after one step (:func:`~controller.rules.steps.apply_step`),
     from the code ``node`` of ``view``, by a few additions.
 
     Each index's count has a field of 5 bits. A code stands for one board while each

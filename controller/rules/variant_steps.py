@@ -15,7 +15,7 @@ from collections.abc import Callable
 
 from controller.rules.board import Board
 from controller.rules.moves import Move
-from controller.rules.search import BAR, OFF, moves_after
+from controller.rules.steps import BAR, OFF, moves_after
 from controller.rules.variants import BearOff, Variant
 
 __all__: list[str] = []
@@ -157,7 +157,7 @@ def _is_plain(view: Board, numbers: int, variant: Variant) -> bool:
     bear off (as many checkers outside the last quadrant, the bar counted).
 
     There one move changes the next one's moves only at its ends, as in backgammon
-    (:func:`~controller.rules.search.moves_after`), but for the courier and the home limit
+    (:func:`~controller.rules.steps.moves_after`), but for the courier and the home limit
     (:func:`_checked`).
     """
     if variant.must_enter_first and view[BAR] > 0:
@@ -192,7 +192,7 @@ def _unchecked_after(
     unchecked: _Unchecked, view: Board, step: Move, left: _Left, start: Board
 ) -> _Unchecked:
     """The :data:`_Unchecked` moves of the numbers ``left`` after ``step`` on ``view``, from
-    those on ``view`` (:func:`~controller.rules.search.moves_after`; ``start``: the play's
+    those on ``view`` (:func:`~controller.rules.steps.moves_after`; ``start``: the play's
     first board)."""
     return {
         number: moves_after(

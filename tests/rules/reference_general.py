@@ -19,7 +19,7 @@ from operator import neg
 
 from controller.rules.board import Board, check_board
 from controller.rules.plays import Move, Play
-from controller.rules.search import BAR, OFF, apply_step
+from controller.rules.steps import BAR, OFF, apply_step
 from controller.rules.variants import BearOff, Unplayable, Variant
 
 _Steps = tuple[tuple[int, int], ...]

@@ -13,7 +13,7 @@ from itertools import islice
 
 from controller.rules.board import flip
 from controller.rules.plays import legal_plays, legal_results
-from controller.rules.search import apply_step
+from controller.rules.steps import apply_step
 from tests.rules.gnubg_oracle import best_moves, notation
 from tests.rules.positions import (
     Case,
