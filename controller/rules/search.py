@@ -36,15 +36,13 @@ def search(view: Board, dice: tuple[int, int], *, flipped: bool = False) -> dict
     """Results of the legal plays on the mover's view, each with the first play found.
 
     With ``flipped``, each result is written as player 1's layout (the view flipped back).
-    Nearly every position takes a fast path, where a node's moves come from its parent's
-    and no board is scanned:
+    Nearly every roll takes a fast path, where a node's moves come from its parent's and
+    no board is scanned:
 
-    - no checker on the bar and none able to bear off during the play:
-      :func:`_search_plain` (two dice), :func:`_search_plain_double` (the latter also
-      with checkers to enter);
-    - the rest of two different dice, with at most one checker on the bar:
-      :func:`_search_two`;
-    - a double bearing off: :func:`_search_bear_off_double`.
+    - two dice, no checker on the bar and none able to bear off during the play (two or
+      more outside home): :func:`_search_plain`, the common case;
+    - the rest of two dice, with at most one checker on the bar: :func:`_search_two`;
+    - every double: :func:`_search_double`.
 
     They give the same results, first plays and order as :func:`search_by_scan`, which a
     test checks.
@@ -52,11 +50,7 @@ def search(view: Board, dice: tuple[int, int], *, flipped: bool = False) -> dict
     high, low = max(dice), min(dice)
     frame = _FLIPPED if flipped else _VIEW
     if high == low:
-        if sum(n for n in view[7:] if n > 0) >= 4:  # outside home, the bar counted
-            return _search_plain_double(view, high, frame)
-        if view[BAR] == 0:
-            return _search_bear_off_double(view, high, frame)
-        return search_by_scan(view, high, low, frame)
+        return _search_double(view, high, frame)
     if view[BAR] == 0 and sum(n for n in view[7:BAR] if n > 0) >= 2:
         found = _search_plain(view, high, low, frame)
         if found:
@@ -128,15 +122,7 @@ def _search_plain(view: Board, high: int, low: int, frame: _Frame) -> dict[Board
             continue
         # The board after the step, then each result, made as _after_each makes them
         # (inlined: a call for each first move cost a tenth of the search).
-        source, target = step
-        after = written.copy()
-        after[at[source]] -= sign
-        point = at[target]
-        if after[point] == -sign:
-            after[point] = sign
-            after[bar] -= sign
-        else:
-            after[point] += sign
+        after = _after_each(written, frame, (step,))[0]
         for follow_up in follow_ups:
             source, target = follow_up
             result = after.copy()
@@ -171,12 +157,11 @@ def _search_two(view: Board, high: int, low: int, frame: _Frame) -> dict[Board, 
     The same two orders, each first move's second moves in the same order, but those come
     from the start's moves of the second die (:func:`moves_after`: entering or moving a
     checker changes them only at its ends), and the bear-off's from where the highest
-    checker stands after the first move: no board is made for a first move, and none
-    scanned. Bear-offs are why both orders are searched: which one a die allows depends
-    on the highest checker, so two checkers' moves need not commute.
+    checker stands after the first move: no board is scanned. Bear-offs are why both
+    orders are searched: which one a die allows depends on the highest checker, so two
+    checkers' moves need not commute; a pair the first order played is passed over in the
+    second.
     """
-    at, sign = frame
-    bar = at[0]
     found: dict[Board, Steps] = {}
     written = _start(view, frame)[1]
     entering = view[BAR] > 0
@@ -220,16 +205,7 @@ def _search_two(view: Board, high: int, low: int, frame: _Frame) -> dict[Board, 
                 follow_ups_of[step] = new = follow_ups
             else:  # a pair played high first too left the same board: passed over
                 new = [f for f in follow_ups if step not in follow_ups_of.get(f, ())]
-            # The board after the first move, as _after_each makes it (inlined: once a move).
-            after = written.copy()
-            after[at[source]] -= sign
-            if target != OFF:
-                point = at[target]
-                if after[point] == -sign:
-                    after[point] = sign
-                    after[bar] -= sign
-                else:
-                    after[point] += sign
+            after = _after_each(written, frame, (step,))[0]
             if new:
                 _after_each(after, frame, new, found, (step,))
             if not found:
@@ -237,75 +213,18 @@ def _search_two(view: Board, high: int, low: int, frame: _Frame) -> dict[Board, 
     return found or singles[high] or singles[low]
 
 
-def _search_plain_double(view: Board, die: int, frame: _Frame) -> dict[Board, Steps]:
-    """:func:`search` of a double where no checker can bear off during the play (four or
-    more checkers outside home, the bar's counted).
+def _search_double(view: Board, die: int, frame: _Frame) -> dict[Board, Steps]:
+    """:func:`search_by_scan` of a double: the same search (non-increasing sources, the
+    same order), but each node's moves come from its parent's.
 
-    The same search (non-increasing sources, the same order), but each node's moves come
-    from its parent's instead of a scan of the board: as in :func:`_search_plain`, a
-    move changes the sources only at its ends, and which points are open not at all. So a
-    node needs only its board in the results' frame, read back through the frame: no view
-    of it is made. Checkers on the bar enter first, each by the one move from the bar;
-    once the last is in, every checker's moves follow.
-    """
-    at, sign = frame
-    bar = at[0]
-    found: dict[Board, Steps] = {}
-    best = 0
-    moves = [(s, s - die) for s in range(24, die, -1) if view[s] > 0 and view[s - die] >= -1]
-    entry = BAR - die
-    if view[BAR]:
-        if view[entry] < -1:
-            return {}  # the bar's checkers cannot enter: no move at all
-        entered = moves  # the moves once every checker is in, the entry point a source too
-        if view[entry] <= 0 and view[entry - die] >= -1:
-            entered = inserted(moves, (entry, entry - die))
-        moves = [(BAR, entry)]
-    stack: list[tuple[list[int], Steps, list[tuple[int, int]]]] = [
-        (_start(view, frame)[1], (), moves)
-    ]
-    while stack:
-        board, steps, candidates = stack.pop()
-        if candidates and len(steps) == 3:  # the last moves: straight to their results
-            if best < 4:
-                best, found = 4, {}
-            _after_each(board, frame, candidates[::-1], found, steps)
-        elif candidates:
-            # Each child made as _after_each makes it, inlined to read the step's ends on the
-            # way: a list of children walked again cost 14% more (the worst case's share).
-            for index, step in enumerate(candidates):
-                source, target = step
-                after = board.copy()
-                after[at[source]] -= sign
-                point = at[target]
-                held = after[point] * sign  # the mover's checkers there before the move
-                if held == -1:  # a blot hit: to the opponent's bar
-                    after[point] = sign
-                    after[bar] -= sign
-                else:
-                    after[point] += sign
-                if source == BAR:  # entering: until the bar is empty, only the entry
-                    rest = candidates if after[at[BAR]] else entered
-                else:
-                    rest = candidates[index:] if after[at[source]] else candidates[index + 1 :]
-                    if held <= 0 and target > die and view[target - die] >= -1:
-                        rest = inserted(rest, (target, target - die))  # a new source below
-                stack.append((after, steps + (step,), rest))  # noqa: RUF005 (faster)
-        elif len(steps) >= best:
-            if len(steps) > best:
-                best, found = len(steps), {}
-            found.setdefault(tuple(board), steps)
-    return found if best else {}
-
-
-def _search_bear_off_double(view: Board, die: int, frame: _Frame) -> dict[Board, Steps]:
-    """:func:`_search_plain_double` where checkers may bear off during the play (fewer
-    than four outside home, none on the bar).
-
-    The moves on the board come from the parent's as there; the one bear-off a node may
-    have (:func:`single_steps`' rule) from where its highest checker stands, which each
-    move updates: a node's board is never scanned whole. A bear-off's source is below
-    every move on the board, so after one only bear-offs follow, from no higher point.
+    A move changes the moves on the board only at its ends, as in :func:`_search_plain`,
+    and which points are open not at all. The one bear-off a node may have
+    (:func:`single_steps`' rule) comes from where its highest checker stands, which each
+    move updates; a bear-off's source is below every move on the board, so after one only
+    bear-offs follow, from no higher point. Checkers on the bar enter first, each by the
+    one move from the bar; once the last is in, every checker's moves follow (none can
+    then bear off within the play). So a node needs only its board in the results' frame,
+    read back through the frame: no view of it is made, and none scanned.
     """
     at, sign = frame
     bar = at[0]
@@ -313,8 +232,16 @@ def _search_bear_off_double(view: Board, die: int, frame: _Frame) -> dict[Board,
     best = 0
     top = _highest(view)
     moves = [(s, s - die) for s in range(top, die, -1) if view[s] > 0 and view[s - die] >= -1]
+    entered = moves
+    if view[BAR]:
+        entry = BAR - die
+        if view[entry] < -1:
+            return {}  # the bar's checkers cannot enter: no move at all
+        if view[entry] <= 0 and view[entry - die] >= -1:
+            entered = inserted(moves, (entry, entry - die))
+        moves, top = [(BAR, entry)], BAR
     # A node: its board, way there, moves on the board, highest source allowed (the search's
-    # order), and highest point held.
+    # order), and highest point held (the bar while a checker is on it).
     stack: list[tuple[list[int], Steps, list[tuple[int, int]], int, int]] = [
         (_start(view, frame)[1], (), moves, BAR, top)
     ]
@@ -332,6 +259,8 @@ def _search_bear_off_double(view: Board, die: int, frame: _Frame) -> dict[Board,
                 best, found = 4, {}
             _after_each(board, frame, moves[::-1], found, steps)
         elif moves:
+            # Each child made as _after_each makes it, inlined to read the step's ends on the
+            # way: a list of children walked again cost 14% more (the worst case's share).
             for index, step in enumerate(moves):
                 source, target = step
                 after = board.copy()
@@ -343,7 +272,7 @@ def _search_bear_off_double(view: Board, die: int, frame: _Frame) -> dict[Board,
                     while below > target and after[at[below]] * sign <= 0:
                         below -= 1
                 if target == OFF:
-                    stack.append((after, steps + (step,), [], source, below))  # noqa: RUF005
+                    stack.append((after, steps + (step,), [], source, below))  # noqa: RUF005 (faster)
                     continue
                 point = at[target]
                 held = after[point] * sign  # the mover's checkers there before the move
@@ -352,10 +281,13 @@ def _search_bear_off_double(view: Board, die: int, frame: _Frame) -> dict[Board,
                     after[bar] -= sign
                 else:
                     after[point] += sign
-                rest = candidates[index:] if left else candidates[index + 1 :]
-                if held <= 0 and target > die and view[target - die] >= -1:
-                    rest = inserted(rest, (target, target - die))  # a new source below
-                stack.append((after, steps + (step,), rest, source, below))  # noqa: RUF005
+                if source == BAR:  # entering: until the bar is empty, only the entry
+                    rest = candidates if left else entered
+                else:
+                    rest = candidates[index:] if left else candidates[index + 1 :]
+                    if held <= 0 and target > die and view[target - die] >= -1:
+                        rest = inserted(rest, (target, target - die))  # a new source below
+                stack.append((after, steps + (step,), rest, source, below))  # noqa: RUF005 (faster)
         elif len(steps) >= best:
             if len(steps) > best:
                 best, found = len(steps), {}
