@@ -2,9 +2,9 @@
 result of a roll, with the first way found to reach it.
 
 Why apart from :mod:`controller.rules.plays`: this is the inner loop that the referee's
-tree, the batch command and the engine's checks all run, and it has fast paths for the
-common positions that must agree move for move with the plain scan
-(:func:`search_by_scan`); :mod:`~controller.rules.plays` turns its results into plays.
+tree, the batch command and the engine's checks all run, by fast paths that must agree
+move for move with the plain scan (:func:`search_by_scan`, kept as their reference);
+:mod:`~controller.rules.plays` turns its results into plays.
 """
 
 from __future__ import annotations
@@ -36,16 +36,16 @@ def search(view: Board, dice: tuple[int, int], *, flipped: bool = False) -> dict
     """Results of the legal plays on the mover's view, each with the first play found.
 
     With ``flipped``, each result is written as player 1's layout (the view flipped back).
-    Nearly every roll takes a fast path, where a node's moves come from its parent's and
-    no board is scanned:
+    Each roll takes a fast path, where a node's moves come from its parent's and no board
+    is scanned:
 
     - two dice, no checker on the bar and none able to bear off during the play (two or
       more outside home): :func:`_search_plain`, the common case;
-    - the rest of two dice, with at most one checker on the bar: :func:`_search_two`;
+    - the rest of two dice (the bar's positions and the bear-off's): :func:`_search_two`;
     - every double: :func:`_search_double`.
 
-    They give the same results, first plays and order as :func:`search_by_scan`, which a
-    test checks.
+    They give the same results, first plays and order as :func:`search_by_scan`, the
+    plain scan they replace, which a test checks.
     """
     high, low = max(dice), min(dice)
     frame = _FLIPPED if flipped else _VIEW
@@ -55,9 +55,7 @@ def search(view: Board, dice: tuple[int, int], *, flipped: bool = False) -> dict
         found = _search_plain(view, high, low, frame)
         if found:
             return found
-    if view[BAR] <= 1:
-        return _search_two(view, high, low, frame)
-    return search_by_scan(view, high, low, frame)
+    return _search_two(view, high, low, frame)
 
 
 def search_by_scan(view: Board, high: int, low: int, frame: _Frame = _VIEW) -> dict[Board, Steps]:
@@ -151,12 +149,13 @@ def _search_plain(view: Board, high: int, low: int, frame: _Frame) -> dict[Board
 
 
 def _search_two(view: Board, high: int, low: int, frame: _Frame) -> dict[Board, Steps]:
-    """:func:`search_by_scan` of two different dice with at most one checker on the bar:
-    the bar's and the bear-off's positions, which :func:`_search_plain` does not cover.
+    """:func:`search_by_scan` of two different dice where :func:`_search_plain` does not
+    serve: the bar's and the bear-off's positions.
 
     The same two orders, each first move's second moves in the same order, but those come
     from the start's moves of the second die (:func:`moves_after`: entering or moving a
-    checker changes them only at its ends), and the bear-off's from where the highest
+    checker changes them only at its ends; with two on the bar, only the other entry),
+    and the bear-off's from where the highest
     checker stands after the first move: no board is scanned. Bear-offs are why both
     orders are searched: which one a die allows depends on the highest checker, so two
     checkers' moves need not commute; a pair the first order played is passed over in the
@@ -189,7 +188,12 @@ def _search_two(view: Board, high: int, low: int, frame: _Frame) -> dict[Board, 
                     firsts.append((first, OFF))
         for step in firsts:
             source, target = step
-            follow_ups = moves_after(on_board, view, step, second, by_source=by_source, start=view)
+            if view[BAR] > 1:  # another checker to enter before any moves on the board
+                follow_ups = [(BAR, BAR - second)] if view[BAR - second] >= -1 else []
+            else:
+                follow_ups = moves_after(
+                    on_board, view, step, second, by_source=by_source, start=view
+                )
             highest = top
             if entering:
                 highest = 24

@@ -284,7 +284,7 @@ def _path_taken(view: tuple[int, ...], high: int, low: int) -> str:
         return "double"
     if view[25] == 0 and sum(n for n in view[7:25] if n > 0) >= 2:
         return "plain"
-    return "two dice" if view[25] <= 1 else "scan"
+    return "two dice"
 
 
 def test_results_written_flipped_are_the_views_flipped_back() -> None:
