@@ -3,7 +3,7 @@ result of a roll, with the first way found to reach it.
 
 Why apart from :mod:`controller.rules.plays`: this is the inner loop that the referee's
 tree, the batch command and the engine's checks all run, by fast paths that must agree
-move for move with the plain scan (:func:`search_by_scan`, kept as their reference);
+move for move with a plain scan of every board (``tests/rules/reference_search.py``);
 :mod:`~controller.rules.plays` turns its results into plays.
 """
 
@@ -18,18 +18,15 @@ from controller.rules.steps import (
     STEPS_BY_DIE,
     Steps,
     _after_each,
-    _children,
     _Frame,
     _highest,
-    _Node,
     _start,
     going_on,
     inserted,
     moves_after,
-    single_steps,
 )
 
-__all__ = ["search", "search_by_scan"]
+__all__ = ["search"]
 
 
 def search(view: Board, dice: tuple[int, int], *, flipped: bool = False) -> dict[Board, Steps]:
@@ -44,8 +41,8 @@ def search(view: Board, dice: tuple[int, int], *, flipped: bool = False) -> dict
     - the rest of two dice (the bar's positions and the bear-off's): :func:`_search_two`;
     - every double: :func:`_search_double`.
 
-    They give the same results, first plays and order as :func:`search_by_scan`, the
-    plain scan they replace, which a test checks.
+    They give the same results, first plays and order as the plain scan they replace
+    (``tests/rules/reference_search.py``), which a test checks.
     """
     high, low = max(dice), min(dice)
     frame = _FLIPPED if flipped else _VIEW
@@ -56,44 +53,6 @@ def search(view: Board, dice: tuple[int, int], *, flipped: bool = False) -> dict
         if found:
             return found
     return _search_two(view, high, low, frame)
-
-
-def search_by_scan(view: Board, high: int, low: int, frame: _Frame = _VIEW) -> dict[Board, Steps]:
-    """:func:`search` by scanning the board for every move of every node.
-
-    Doubles are searched with non-increasing sources, which reaches every result: moving
-    a higher checker first never blocks a lower one.
-    """
-    found: dict[Board, Steps] = {}
-    start = _start(view, frame)
-    top = 24 if view[BAR] > 0 else _highest(view)  # an entering checker may land higher
-    if high == low:
-        best = 0
-        stack: list[tuple[_Node, Steps, int]] = [(start, (), BAR)]
-        while stack:
-            node, steps, ceiling = stack.pop()
-            moves = [step for step in single_steps(node[0], high, top) if step[0] <= ceiling]
-            if moves and len(steps) == 3:  # the last moves: straight to their results
-                if best < 4:
-                    best, found = 4, {}
-                _after_each(node[1], frame, moves[::-1], found, steps)
-            elif moves:
-                children = zip(moves, _children(node, frame, moves), strict=True)
-                stack += [(child, (*steps, step), step[0]) for step, child in children]
-            elif len(steps) >= best:
-                if len(steps) > best:
-                    best, found = len(steps), {}
-                found.setdefault(tuple(node[1]), steps)
-        return found if best else {}
-    # Plays of one die only matter when no play uses both; the higher die wins then.
-    singles: dict[int, dict[Board, Steps]] = {high: {}, low: {}}
-    for first, second in ((high, low), (low, high)):
-        firsts = single_steps(view, first, top)
-        for step, (after, written) in zip(firsts, _children(start, frame, firsts), strict=True):
-            _after_each(written, frame, single_steps(after, second, top), found, (step,))
-            if not found:
-                singles[first].setdefault(tuple(written), (step,))
-    return found or singles[high] or singles[low]
 
 
 def _search_plain(view: Board, high: int, low: int, frame: _Frame) -> dict[Board, Steps]:
@@ -149,7 +108,7 @@ def _search_plain(view: Board, high: int, low: int, frame: _Frame) -> dict[Board
 
 
 def _search_two(view: Board, high: int, low: int, frame: _Frame) -> dict[Board, Steps]:
-    """:func:`search_by_scan` of two different dice where :func:`_search_plain` does not
+    """The search of two different dice where :func:`_search_plain` does not
     serve: the bar's and the bear-off's positions.
 
     The same two orders, each first move's second moves in the same order, but those come
@@ -218,8 +177,8 @@ def _search_two(view: Board, high: int, low: int, frame: _Frame) -> dict[Board, 
 
 
 def _search_double(view: Board, die: int, frame: _Frame) -> dict[Board, Steps]:
-    """:func:`search_by_scan` of a double: the same search (non-increasing sources, the
-    same order), but each node's moves come from its parent's.
+    """The search of a double: the scan's (non-increasing sources, the same order), but
+    each node's moves come from its parent's.
 
     A move changes the moves on the board only at its ends, as in :func:`_search_plain`,
     and which points are open not at all. The one bear-off a node may have

@@ -162,7 +162,7 @@ class PlayTree:
             self._results: dict[Board, Steps] = {}
             if self.dice[0] != self.dice[1]:
                 # Every order of two different dice is walked anyway: when one plays both,
-                # the walk finds the results, in the search's order (search_by_scan).
+                # the walk finds the results, in the search's order.
                 self._finals = None
                 self._unsure: list[tuple[_Node, tuple[int, int], _Left]] = []
                 self._visit(0, view, numbers, (), self._plain_moves(view))

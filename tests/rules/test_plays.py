@@ -15,6 +15,7 @@ from controller.rules.errors import InvalidDiceError, InvalidPositionError
 from controller.rules.plays import Move, legal_plays, legal_results
 from controller.rules.steps import apply_step
 from tests.rules.positions import bar_case, bearoff_case, contact_bearoff_case, golden_cases
+from tests.rules.reference_search import search_by_scan
 
 
 def board_of(player0: dict[int, int], player1: dict[int, int] | None = None) -> tuple[int, ...]:
@@ -268,7 +269,7 @@ def test_fast_paths_match_the_general_search_move_for_move() -> None:
         for high in range(1, 7):
             for low in range(1, high + 1):
                 fast = list(search_module.search(view, (high, low)).items())
-                general = list(search_module.search_by_scan(view, high, low).items())
+                general = list(search_by_scan(view, high, low).items())
                 assert fast == general, (view, (high, low))
                 taken[_path_taken(view, high, low)] += 1
     # Each fast path was taken, not only the general one.
