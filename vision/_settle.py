@@ -21,13 +21,18 @@ from typing import Literal
 import cv2
 import numpy as np
 
-from vision._arrays import Image
+from vision._arrays import Image, narrow
 from vision._model import Die, RollReading, Thrower
 from vision._reader import BoardView, DiceReader, check_frame
 from vision._sources import FrameSource
 from vision.errors import CameraError, ImageError
 
 _SMALL = (160, 120)
+#: The blocks a scene change is sought in (8 x 8 pixels of the small frame each): a die.
+_BLOCKS = (20, 15)
+#: A block whose mean grey changes this much has changed, whatever the settle threshold
+#: says (one set far too high, or fitted to a camera's noise not known yet).
+MOST_UNCHANGED = 12.0
 #: Frame changes seen before the camera's noise is estimated from them.
 NOISE_SAMPLES = 8
 #: A die found again this share of its side or more from where it lay was moved: a roll.
@@ -36,9 +41,25 @@ MOVED_FROM = 0.5
 
 def frame_change(previous: Image, current: Image) -> float:
     """Mean absolute grey difference of two frames at 160 x 120: cheap and noise-averaging."""
-    a = cv2.resize(cv2.cvtColor(previous, cv2.COLOR_BGR2GRAY), _SMALL, interpolation=cv2.INTER_AREA)
-    b = cv2.resize(cv2.cvtColor(current, cv2.COLOR_BGR2GRAY), _SMALL, interpolation=cv2.INTER_AREA)
-    return float(cv2.absdiff(a, b).mean())
+    return _mean_change(_thumbnail(previous), _thumbnail(current))
+
+
+def _mean_change(previous: Image, current: Image) -> float:
+    """:func:`frame_change` of two thumbnails (:func:`_thumbnail`)."""
+    return float(cv2.absdiff(previous, current).mean())
+
+
+def _thumbnail(frame: Image) -> Image:
+    """``frame`` in grey at 160 x 120, as changes are measured."""
+    grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    return narrow(cv2.resize(grey, _SMALL, interpolation=cv2.INTER_AREA), np.uint8)
+
+
+def _largest_change(previous: Image, current: Image) -> float:
+    """The largest mean grey change of the 8 x 8 blocks of two thumbnails (:func:`_thumbnail`):
+    a die appearing changes a block, where the whole frame's mean hides it."""
+    blocks = cv2.resize(cv2.absdiff(previous, current), _BLOCKS, interpolation=cv2.INTER_AREA)
+    return float(blocks.max())
 
 
 class SettleDetector:
@@ -62,7 +83,8 @@ class SettleDetector:
         self.floor = floor
         self.min_still = min_still
         self._clock = clock
-        self._previous: Image | None = None
+        #: The last frame fed, as a thumbnail (:func:`_thumbnail`), or None.
+        self.thumbnail: Image | None = None
         self._recent: collections.deque[float] = collections.deque(maxlen=64)
         self._noise: float | None = None
         self._still = 0
@@ -101,8 +123,9 @@ class SettleDetector:
 
     def update(self, frame: Image) -> bool:
         """Feed a frame; returns whether the scene is now settled."""
-        if self._previous is not None:
-            change = frame_change(self._previous, frame)
+        thumbnail = _thumbnail(frame)
+        if self.thumbnail is not None:
+            change = _mean_change(self.thumbnail, thumbnail)
             self._recent.append(change)
             if change < self.threshold:
                 if self._still == 0:
@@ -111,12 +134,12 @@ class SettleDetector:
             else:
                 self._still = 0
                 self._still_since = None
-        self._previous = frame
+        self.thumbnail = thumbnail
         return self.is_settled
 
     def reset(self) -> None:
         """Forget the previous frame (after a gap in the frames)."""
-        self._previous = None
+        self.thumbnail = None
         self._still = 0
         self._still_since = None
 
@@ -164,6 +187,9 @@ class RollWatcher:
         self._readings: list[RollReading] = []
         #: The dice of the last roll sent, until they are seen lifted.
         self._last: RollReading | None = None
+        #: The thumbnail of the frame that made the state empty or covered: until the scene
+        #: changes from it, reading again would say the same (:meth:`_unchanged`).
+        self._concluded: Image | None = None
         self._closed = False
 
     def step(self, thrower: Thrower | str = Thrower.NEAR) -> RollEvent | None:
@@ -197,13 +223,14 @@ class RollWatcher:
             self.state = WatchState.MOVING
             self._readings.clear()
             return None
-        if len(self._readings) >= self.votes:
+        if len(self._readings) >= self.votes or self._unchanged():
             return None
         seen = self.reader.look(frame)  # warped once for the questions below
-        # Checked on every settled frame: a hand drawn back too slowly to be seen moving
-        # (or a camera whose noise is not known yet) must not leave the board covered.
+        # Checked on every settled frame that changed: a hand drawn back too slowly to be
+        # seen moving (or a camera whose noise is not known yet) must not leave the board
+        # covered.
         if self.reader.is_covered(seen):
-            self.state = WatchState.COVERED
+            self._conclude(WatchState.COVERED)
             self._readings.clear()
             return None
         reading = self.reader.read(seen, thrower)
@@ -224,14 +251,36 @@ class RollWatcher:
         are lifted, only if the board is seen where they lay (else something hides it)."""
         last = self._last
         if last is not None and not self.reader.shows_board(frame, [d.box for d in last.dice]):
-            self.state = WatchState.COVERED
+            self._conclude(WatchState.COVERED)
             return None
         self.reader.set_background(frame)
-        self.state = WatchState.EMPTY
+        self._conclude(WatchState.EMPTY)
         if last is None:
             return None
         self._last = None
         return RollEvent("lifted")
+
+    def _conclude(self, state: WatchState) -> None:
+        """Enter ``state`` (empty or covered), read on the frame just fed to the settle
+        detector."""
+        self.state = state
+        self._concluded = self.settle.thumbnail
+
+    def _unchanged(self) -> bool:
+        """Whether the board is still empty or covered as last read: the state says so, and
+        no 8 x 8 block of the frame (a die's size) changed from the frame read by more than
+        the settle threshold, or :data:`MOST_UNCHANGED`.
+
+        Why: an idle board is a settled one, and each frame of it was read (the board
+        covered? dice? the board learnt again) at about 7 ms here, a camera's whole frame
+        rate on a Pi. A slow change (a hand drawn back, the light) still adds up to a read.
+        """
+        if self.state not in (WatchState.EMPTY, WatchState.COVERED):
+            return False
+        concluded, now = self._concluded, self.settle.thumbnail
+        if concluded is None or now is None:
+            return False
+        return _largest_change(concluded, now) < min(self.settle.threshold, MOST_UNCHANGED)
 
     def _lose_source(self, why: str) -> None:
         self.state = WatchState.SEARCHING

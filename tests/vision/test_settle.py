@@ -18,11 +18,13 @@ from vision import (
     SyntheticSource,
     Verdict,
     WatchState,
+    frame_change,
     leaning_over,
     render_roll,
     shadow_video,
     with_noise,
 )
+from vision._reader import BoardView
 from vision._synth import with_clutter
 
 
@@ -291,3 +293,64 @@ def test_a_settled_frame_is_warped_to_the_board_view_once() -> None:
     assert kinds == ["roll", "lifted"]
     warps, count = CountedCalibration.warps, len(frames)
     assert warps <= count, f"{warps} warps for {count} frames"
+
+
+class CountedReader(DiceReader):
+    """The real reader, counting the settled frames it is asked about."""
+
+    looks = 0
+
+    def look(self, frame: np.ndarray) -> BoardView:
+        self.looks += 1
+        return super().look(frame)
+
+
+@pytest.mark.parametrize("seed", [0, 2])
+def test_an_idle_board_is_read_once_and_again_when_a_die_appears_unseen_moving(seed: int) -> None:
+    """Issue 18 (a Pi): each frame of an idle board was read (about 7 ms here, a Pi's
+    whole frame rate). It is read once, then only when the scene changes from it: even by
+    one die, which the settle detector's mean over the frame does not see move."""
+    roll = render_roll(random.Random(seed), board_seed=seed)
+    rng = random.Random(seed)
+    empty = [with_noise(roll.background, rng) for _ in range(30)]
+    dice = [with_noise(roll.image, rng) for _ in range(3)]
+    settle = SettleDetector(frames=1)
+    settle.measure_noise(empty[:4])
+    assert frame_change(empty[-1], dice[0]) < settle.threshold  # no movement seen
+    reader = CountedReader(Calibration.identity(), expected_dice=2)
+    reader.set_background(roll.background)
+    source = VideoSource(empty + dice)
+    watcher = RollWatcher(lambda: source, reader, settle=settle, votes=2)
+    for _ in empty:
+        assert watcher.step() is None
+    assert watcher.state is WatchState.EMPTY
+    assert reader.looks <= 2  # the first settled frame or two, not the 29
+    events = [watcher.step() for _ in dice]
+    assert [event.kind for event in events if event is not None] == ["roll"]
+    read = next(event.reading for event in events if event is not None)
+    assert read is not None
+    assert sorted(die.value for die in read.dice) == sorted(die.value for die in roll.dice)
+
+
+def test_an_idle_board_under_a_slowly_changing_light_is_read_again() -> None:
+    """A change too slow to be movement still adds up to a read (the board learnt again)."""
+    roll = render_roll(random.Random(4), board_seed=4)
+    rng = random.Random(4)
+    frames = [with_noise(roll.background, rng) for _ in range(6)]
+    # Brighter by a fifth of a grey level a frame: 20 levels in 100 frames.
+    frames += [
+        with_noise(cv2.add(roll.background, np.full_like(roll.background, step // 5)), rng)
+        for step in range(100)
+    ]
+    settle = SettleDetector(frames=1)
+    settle.measure_noise(frames[:4])
+    reader = CountedReader(Calibration.identity(), expected_dice=2)
+    reader.set_background(roll.background)
+    source = VideoSource(frames)
+    watcher = RollWatcher(lambda: source, reader, settle=settle)
+    states = []
+    for _ in frames:
+        assert watcher.step() is None
+        states.append(watcher.state)
+    assert set(states[1:]) == {WatchState.EMPTY}  # settled from the second frame on
+    assert 2 < reader.looks < 50
