@@ -10,6 +10,7 @@ same requests they give the same bytes. The npm package is pinned in
 
 from __future__ import annotations
 
+import contextlib
 import json
 import shutil
 import subprocess
@@ -134,9 +135,12 @@ class MicroPythonRuntime:
             line = process.stdout.readline()
         except (BrokenPipeError, ValueError):
             line = b""
-        if not line:
+        if not line.endswith(b"\n"):  # nothing, or half an answer: the child died
             raise FirmwareRuntimeError(f"MicroPython stopped: {self._last_error()}")
-        return json.loads(line)
+        try:
+            return json.loads(line)
+        except ValueError:
+            raise FirmwareRuntimeError(f"MicroPython answered {line[:80]!r}: not JSON") from None
 
     def _last_error(self) -> str:
         if self._process is not None:
@@ -174,7 +178,9 @@ class MicroPythonRuntime:
         if process is None:
             return
         assert process.stdin is not None and process.stdout is not None
-        process.stdin.close()
+        # The child may be gone with a step it refused still buffered: nowhere to send it.
+        with contextlib.suppress(BrokenPipeError):
+            process.stdin.close()
         try:
             process.wait(timeout=10)
         except subprocess.TimeoutExpired:

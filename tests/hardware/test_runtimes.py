@@ -148,3 +148,33 @@ def test_a_diagnostic_answer_is_timed_inside_each_runtime(runtime: str) -> None:
         assert firmware.step({"now": 1})["tx"] == []  # the timed answers left nothing behind
     finally:
         firmware.close()
+
+
+def test_micropython_killed_before_a_step_is_a_runtime_error_and_closes_quietly() -> None:
+    """Its node killed before a step is written: the pipe refuses the write, which stays
+    buffered, and closing the pipe refused it again (`tabula sim-board` then left with
+    status 0, its BrokenPipeError taken for a reader gone away)."""
+    firmware = MicroPythonRuntime(PINMAP_PATH.read_text(), 1)
+    process = firmware._process
+    assert process is not None
+    process.kill()
+    process.wait()
+    try:
+        with pytest.raises(FirmwareRuntimeError, match=r"MicroPython stopped"):
+            firmware.step({"now": 0})
+    finally:
+        firmware.close()  # no BrokenPipeError
+
+
+def test_a_runtime_dying_in_the_middle_of_an_answer_is_a_runtime_error(tmp_path: Path) -> None:
+    """Half a line of JSON, as a node killed while it writes leaves it: MicroPython
+    stopped, not a JSON error out of the board's thread."""
+    runner = tmp_path / "dies-mid-answer"
+    runner.write_text("#!/bin/sh\nread boot; echo '{}'\nread step; printf '{\"tx\": [[1, 2'\n")
+    runner.chmod(0o755)
+    firmware = MicroPythonRuntime(PINMAP_PATH.read_text(), 1, node=str(runner))
+    try:
+        with pytest.raises(FirmwareRuntimeError, match=r"MicroPython stopped"):
+            firmware.step({"now": 0})
+    finally:
+        firmware.close()
