@@ -113,12 +113,26 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt:
         return 130
-    except BrokenPipeError:  # the reader went away (`tabula demo | head`): not an error
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # for the final flush
-        return 0
-    except Exception as error:  # any other error is a bug: said in one line, traceback kept
+    except Exception as error:
+        # Output's reader gone (`tabula demo | head`) is not an error; any other error is a
+        # bug, said in one line with its traceback kept (a pipe to a child broken too).
+        if isinstance(error, BrokenPipeError) and _reader_gone():
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # the final flush
+            return 0
         return _report_unexpected(args.command, error, to_stderr=args.debug or args.logs_to_stderr)
     return status
+
+
+def _reader_gone() -> bool:
+    """Whether the reader of standard output went away: a pipe with no reader is in error."""
+    import select  # only on a broken pipe
+
+    try:
+        poller = select.poll()
+        poller.register(sys.stdout.fileno(), select.POLLOUT)
+    except (OSError, ValueError):  # no descriptor: a stream of this process's own
+        return False
+    return any(events & select.POLLERR for _, events in poller.poll(0))
 
 
 def _command_named(argv: Sequence[str]) -> str | None:

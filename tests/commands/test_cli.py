@@ -7,14 +7,20 @@ a log file (or to standard error with ``--debug``).
 
 from __future__ import annotations
 
+import contextlib
 import os
+import subprocess
+import sys
 import tempfile
+import threading
 from pathlib import Path
+from typing import TextIO
 
 import pytest
 
 from controller.cli import COMMANDS, _report_unexpected, main
 from tests.commands.test_plays import tabula
+from tests.firmware_bridge.conftest import PATIENCE_S
 
 MISTAKES: dict[str, tuple[list[str], str]] = {
     "plays": (["4HPwATDgc/ABMA"], "give POSITION and DICE, or --batch"),
@@ -135,3 +141,57 @@ def test_without_a_log_file_the_traceback_is_printed(
         f"tabula demo: unexpected FileExistsError: [Errno 17] File exists: '{tmp_path}' "
         "(no log file: [Errno 2] No such file or directory: "
     )
+
+
+def test_a_reader_that_goes_away_ends_the_command_quietly() -> None:
+    """`tabula plays --batch | head -1`: the answers' reader gone is no error (status 0,
+    nothing said), unlike any other broken pipe (below)."""
+    request = '{"board": [0,-2,0,0,0,0,5,0,3,0,0,0,-5,5,0,0,0,-3,0,-5,0,0,0,0,2,0], '
+    lines = "".join(f'{request}"player": 0, "dice": [{n % 6 + 1}, 1], "id": {n}}}\n'
+                    for n in range(3_000))  # fmt: skip
+    child = subprocess.Popen(
+        [sys.executable, "-m", "controller.cli", "plays", "--batch"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    assert child.stdin is not None and child.stdout is not None and child.stderr is not None
+    writer = threading.Thread(target=_write_quietly, args=(child.stdin, lines))
+    writer.start()
+    assert child.stdout.readline().startswith('{"id":0,')
+    child.stdout.close()  # far more answers to come than a pipe holds
+    writer.join()
+    assert child.wait(timeout=PATIENCE_S) == 0
+    assert child.stderr.read() == ""
+
+
+def _write_quietly(stream: TextIO, text: str) -> None:
+    """Write ``text`` and close ``stream``, whether or not its reader is still there."""
+    with contextlib.suppress(BrokenPipeError):
+        stream.write(text)
+        stream.close()
+
+
+_BROKEN_PIPE = """
+from hardware.board import json_types
+
+
+def loads(text):
+    raise BrokenPipeError("injected: a pipe to a child broken")
+
+
+json_types.loads = loads
+"""
+"""A broken pipe that is not the output's, put in the child by ``sitecustomize``."""
+
+
+def test_a_broken_pipe_that_is_not_the_output_s_is_an_unexpected_error(tmp_path: Path) -> None:
+    """It was taken for the output's reader gone away: the command ended with status 0,
+    saying nothing (a pipe to a child broken, say)."""
+    inject = tmp_path / "inject"
+    inject.mkdir()
+    (inject / "sitecustomize.py").write_text(_BROKEN_PIPE)
+    path = os.pathsep.join(filter(None, [str(inject), os.environ.get("PYTHONPATH")]))
+    run = tabula("plays", "--batch", stdin='{"id": 1}\n', timeout=PATIENCE_S,
+                 env={"TMPDIR": str(tmp_path), "PYTHONPATH": path})  # fmt: skip
+    assert run.returncode == 1
+    last = run.stderr.splitlines()[-1]
+    assert last.startswith("tabula plays: unexpected BrokenPipeError: injected: a pipe to a child")
