@@ -108,17 +108,16 @@ def _search_plain(view: Board, high: int, low: int, frame: _Frame) -> dict[Board
 
 
 def _search_two(view: Board, high: int, low: int, frame: _Frame) -> dict[Board, Steps]:
-    """The search of two different dice where :func:`_search_plain` does not
-    serve: the bar's and the bear-off's positions.
+    """The search of two different dice where :func:`_search_plain` does not serve: the
+    bar's and the bear-off's positions.
 
-    The same two orders, each first move's second moves in the same order, but those come
-    from the start's moves of the second die (:func:`moves_after`: entering or moving a
-    checker changes them only at its ends; with two on the bar, only the other entry),
-    and the bear-off's from where the highest
-    checker stands after the first move: no board is scanned. Bear-offs are why both
-    orders are searched: which one a die allows depends on the highest checker, so two
-    checkers' moves need not commute; a pair the first order played is passed over in the
-    second.
+    The scan's two orders, each first move's second moves in the same order, but those
+    come from the start's moves of the second die (:func:`moves_after`: entering or moving
+    a checker changes them only at its ends; with two on the bar, only the other entry),
+    and the bear-off from where the highest checker stands after the first move: no board
+    is scanned. Bear-offs are why both orders are searched: which one a die allows depends
+    on the highest checker, so two checkers' moves need not commute; a pair the first
+    order played is passed over in the second.
     """
     found: dict[Board, Steps] = {}
     written = _start(view, frame)[1]
