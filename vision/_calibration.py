@@ -22,6 +22,7 @@ import numpy as np
 import numpy.typing as npt
 
 from hardware.board import toml_text
+from hardware.board.errors import os_reason
 from vision._arrays import Image, narrow
 from vision.errors import CalibrationError
 
@@ -282,7 +283,7 @@ def calibration_file(path: str | os.PathLike[str]) -> Path:
     except FileNotFoundError:
         return target
     except OSError as error:
-        raise CalibrationError(f"cannot read config {str(target)!r}: {error.strerror}") from None
+        raise CalibrationError(f"cannot read config {str(target)!r}: {os_reason(error)}") from None
     except ValueError as error:  # not UTF-8
         raise CalibrationError(f"config {str(target)!r} is not valid TOML: {error}") from None
     try:
@@ -354,7 +355,7 @@ def load_calibration(path: str | os.PathLike[str]) -> Calibration | None:
     try:
         data = toml_text.loads(target.read_text(encoding="utf-8"))
     except OSError as error:
-        raise CalibrationError(f"cannot read config {str(target)!r}: {error.strerror}") from None
+        raise CalibrationError(f"cannot read config {str(target)!r}: {os_reason(error)}") from None
     except ValueError as error:  # not UTF-8, or not TOML
         raise CalibrationError(f"config {str(target)!r} is not valid TOML: {error}") from None
     camera = data.get("camera", {})

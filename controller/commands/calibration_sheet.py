@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from controller.commands.errors import UsageError
+from hardware.board.errors import os_reason
 
 if TYPE_CHECKING:
     from fpdf import FPDF
@@ -191,7 +192,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         args.out.write_bytes(data)
     except OSError as error:
-        raise UsageError(f"cannot write {str(args.out)!r}: {error.strerror}") from None
+        raise UsageError(f"cannot write {str(args.out)!r}: {os_reason(error)}") from None
     print(f"wrote {args.out}: the four markers on one {args.paper} page; print it at 100% "
           f"and check that its bar measures {SCALE_BAR_MM:g} mm")
     return 0

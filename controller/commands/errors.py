@@ -2,7 +2,7 @@
 
 from pathlib import Path
 
-from hardware.board.errors import TabulaError
+from hardware.board.errors import TabulaError, os_reason
 
 __all__ = ["UsageError", "make_directory"]
 
@@ -24,4 +24,4 @@ def make_directory(path: Path, option: str) -> None:
     except FileExistsError:
         raise UsageError(f"{option} {str(path)!r} is not a directory") from None
     except OSError as error:
-        raise UsageError(f"{option} {str(path)!r}: {error.strerror}") from None
+        raise UsageError(f"{option} {str(path)!r}: {os_reason(error)}") from None

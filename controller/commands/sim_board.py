@@ -22,7 +22,7 @@ from types import FrameType
 from firmware_bridge.errors import BridgeError
 from firmware_bridge.slot_health import SLOT_FAULTS, parse_slot
 from hardware.board import json_types
-from hardware.board.errors import LayoutError
+from hardware.board.errors import LayoutError, os_reason
 from hardware.board.geometry import cells_from_board
 from hardware.pinmap import load_pinmap, slots_per_location
 from hardware.runtimes import RUNTIMES
@@ -101,7 +101,7 @@ def read_script(path: Path) -> list[tuple[tuple[int, ...], int]]:
     try:
         lines = path.read_text(encoding="utf-8").splitlines()
     except OSError as error:
-        raise LayoutError(f"script {str(path)!r}: {error.strerror}") from None
+        raise LayoutError(f"script {str(path)!r}: {os_reason(error)}") from None
     except ValueError as error:  # not UTF-8
         raise LayoutError(f"script {str(path)!r}: {error}") from None
     steps = []

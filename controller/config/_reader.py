@@ -16,6 +16,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TypeVar, cast
 
+from hardware.board.errors import os_reason
 from hardware.board.json_types import is_integer
 
 __all__ = [
@@ -145,7 +146,7 @@ def file_problem(path: Path, *, missing_ok: bool = False) -> str | None:
     except FileNotFoundError:
         return None if missing_ok else f"no such file {str(path)!r}"
     except OSError as error:  # a name too long, a directory it may not search
-        return f"cannot read {str(path)!r}: {error.strerror}"
+        return f"cannot read {str(path)!r}: {os_reason(error)}"
     except ValueError as error:  # a NUL in the name
         return f"cannot read {str(path)!r}: {error}"
     return f"{str(path)!r} is not a file"

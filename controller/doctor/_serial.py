@@ -23,6 +23,7 @@ from firmware_bridge import (
     unpack,
 )
 from firmware_bridge.messages import Hello, MessageType
+from hardware.board.errors import os_reason
 
 __all__ = ["BY_ID", "check_board", "check_device"]
 
@@ -57,7 +58,7 @@ def check_device(path: str, *, by_id: Path = BY_ID) -> list[Finding]:
         return [
             fail(
                 "serial device",
-                f"{current_user()} cannot reach {path!r}: {error.strerror}",
+                f"{current_user()} cannot reach {path!r}: {os_reason(error)}",
                 "name the port where the user may reach it ([board] serial_device), "
                 "or run as the service's user (sudo -u tabula tabula doctor)",
             )

@@ -36,6 +36,7 @@ from controller.web.app import (
     static_file,
 )
 from controller.web.server import WebServer
+from hardware.board.errors import os_reason
 from hardware.board.json_types import JsonObject
 
 __all__ = ["Hub", "write_archive"]
@@ -171,7 +172,7 @@ class Hub:
                 self.archive_problem = (
                     f"{len(self.unwritten)} match(es) not archived yet: cannot write "
                     f"{archive.board_id}/{archive.name} in {str(self.archive)!r}: "
-                    f"{error.strerror or error}"
+                    f"{os_reason(error)}"
                 )
                 if problem is None:
                     _log.error("hub: %s; kept to try again", self.archive_problem)

@@ -25,6 +25,7 @@ from pathlib import Path
 
 from controller.closing import Closing
 from controller.service.errors import ServiceError
+from hardware.board.errors import os_reason
 
 __all__ = [
     "CGROUP_CPU",
@@ -99,7 +100,7 @@ class CpuThrottle(Closing):
         except OSError as error:
             self.close()
             raise ThrottleUnavailableError(
-                f"cannot throttle the CPU: {error.strerror or error} ({str(path)!r})"
+                f"cannot throttle the CPU: {os_reason(error)} ({str(path)!r})"
             ) from None
         return self
 
@@ -115,7 +116,7 @@ class CpuThrottle(Closing):
             (self.path / "cgroup.procs").write_text(str(pid))
         except OSError as error:
             raise ThrottleUnavailableError(
-                f"cannot throttle process {pid}: {error.strerror or error}"
+                f"cannot throttle process {pid}: {os_reason(error)}"
             ) from None
 
     def stats(self) -> ThrottleStats:

@@ -19,7 +19,7 @@ from aiohttp import web
 
 from controller.web.body import aiohttp_refusal
 from controller.web.errors import WebError
-from hardware.board.errors import clipped_repr
+from hardware.board.errors import clipped_repr, os_reason
 
 __all__ = ["WebServer"]
 
@@ -80,7 +80,7 @@ class WebServer:
             await site.start()
         except OSError as error:
             await runner.cleanup()
-            raise WebError(f"cannot serve the page on {self.url}: {error.strerror}") from None
+            raise WebError(f"cannot serve the page on {self.url}: {os_reason(error)}") from None
         self._runner = runner
         self.port = runner.addresses[0][1]
 

@@ -7,7 +7,7 @@ caller can catch either "anything Tabula refused" or the usual builtin.
 
 from typing import Final
 
-__all__ = ["ECHO_LIMIT", "LayoutError", "SceneError", "TabulaError", "clipped_repr"]
+__all__ = ["ECHO_LIMIT", "LayoutError", "SceneError", "TabulaError", "clipped_repr", "os_reason"]
 
 ECHO_LIMIT: Final = 40
 """The most characters of its input a refusal shows."""
@@ -38,3 +38,16 @@ def clipped_repr(value: object, limit: int = ECHO_LIMIT) -> str:
     """
     text = repr(value)
     return text if len(text) <= limit else text[:limit] + "..."
+
+
+def os_reason(error: OSError) -> str:
+    """Why the system refused, as a message says it: the error's own words
+    (``strerror``), or its text when it has none (an OSError a library raised itself,
+    which a message showed as ``None``).
+
+    >>> os_reason(FileNotFoundError(2, "No such file or directory"))
+    'No such file or directory'
+    >>> os_reason(BrokenPipeError("the child went away"))
+    'the child went away'
+    """
+    return error.strerror or str(error)
