@@ -20,7 +20,7 @@ from controller.rules.steps import (
     _after_each,
     _Frame,
     _highest,
-    _start,
+    _written,
     going_on,
     inserted,
     moves_after,
@@ -63,12 +63,12 @@ def _search_plain(view: Board, high: int, low: int, frame: _Frame) -> dict[Board
     its last checker, its target becomes the mover's, and which points are open stays the
     same. So each die's moves are listed once, and a play of the low die first is a new
     result only when the same checker then moves on with the high die (any other pair was
-    reached high first). Same results, first plays and order as the general loop.
+    reached high first). Same results, first plays and order as the plain scan.
     """
     at, sign = frame
     bar = at[0]
     found: dict[Board, Steps] = {}
-    written = _start(view, frame)[1]
+    written = _written(view, frame)
     sources = [s for s in range(24, 0, -1) if view[s] > 0]
     by_high, by_low = STEPS_BY_DIE[high], STEPS_BY_DIE[low]
     highs = [by_high[s] for s in sources if s > high and view[s - high] >= -1]
@@ -77,8 +77,8 @@ def _search_plain(view: Board, high: int, low: int, frame: _Frame) -> dict[Board
         follow_ups = moves_after(lows, view, step, low, by_source=by_low, start=view)
         if not follow_ups:
             continue
-        # The board after the step, then each result, made as _after_each makes them
-        # (inlined: a call for each first move cost a tenth of the search).
+        # Each result made as _after_each makes it, inlined: a call for each first move
+        # cost a tenth of the search.
         after = _after_each(written, frame, (step,))[0]
         for follow_up in follow_ups:
             source, target = follow_up
@@ -120,7 +120,7 @@ def _search_two(view: Board, high: int, low: int, frame: _Frame) -> dict[Board, 
     order played is passed over in the second.
     """
     found: dict[Board, Steps] = {}
-    written = _start(view, frame)[1]
+    written = _written(view, frame)
     entering = view[BAR] > 0
     # The points the mover's checkers stand on, from the highest down (the bar apart): each
     # die's moves are read from them, not from a scan of the board.
@@ -205,7 +205,7 @@ def _search_double(view: Board, die: int, frame: _Frame) -> dict[Board, Steps]:
     # A node: its board, way there, moves on the board, highest source allowed (the search's
     # order), and highest point held (the bar while a checker is on it).
     stack: list[tuple[list[int], Steps, list[tuple[int, int]], int, int]] = [
-        (_start(view, frame)[1], (), moves, BAR, top)
+        (_written(view, frame), (), moves, BAR, top)
     ]
     while stack:
         board, steps, candidates, ceiling, highest = stack.pop()

@@ -117,16 +117,12 @@ def _after_each(
     return boards
 
 
-_Node = tuple[list[int], list[int]]
-"""A board of the search: the mover's view (read), and the same board in the results'
-frame (written); one list when that frame is the view."""
-
-
-def _start(view: Board, frame: _Frame) -> _Node:
-    board = list(view)
+def _written(view: Board, frame: _Frame) -> list[int]:
+    """The search's start, ``view``, as a board written in ``frame``: each result is a
+    copy of it with the play's points changed."""
     if frame is _VIEW:
-        return board, board
-    return board, list(map(neg, reversed(view)))  # _FLIPPED, in one C pass: a third the time
+        return list(view)
+    return list(map(neg, reversed(view)))  # _FLIPPED, in one C pass: a third the time
 
 
 def apply_step(view: Board, source: int, target: int) -> Board:
@@ -163,13 +159,15 @@ def moves_after(
     by_source: Sequence[_Step],
     start: Board,
 ) -> list[_Step]:
-    """The moves of ``die`` after ``step`` on ``board``, from ``moves``, its moves before
-    (sources from the highest down), in a play where no checker enters or bears off.
+    """The moves of ``die`` on the board after ``step`` on ``board``, from ``moves``, its
+    moves on the board before (sources from the highest down; no bear-off, no entry).
 
-    There one move changes the next one's options only at its ends: its source may lose
-    its last checker, its target becomes the mover's, and which points are open (as on
-    ``start``, the play's first board) does not change. ``by_source[source]`` is the move
-    of ``die`` from ``source``, as the caller writes moves.
+    One move changes the next one's moves on the board only at its ends: its source may
+    lose its last checker, its target becomes the mover's, and which points are open (as
+    on ``start``, the play's first board) does not change. An entering step (from the bar)
+    or a bearing-off one changes them only at its one end on the board. Whether the next
+    move may enter or bear off is the caller's to add. ``by_source[source]`` is the move of
+    ``die`` from ``source``, as the caller writes moves.
     """
     source, target = step
     if board[source] == 1:
