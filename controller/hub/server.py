@@ -151,8 +151,8 @@ class Hub:
         board_id, archives = self.state.receive(
             topic, payload, now=self._clock(), retained=retained
         )
-        self.unwritten += archives
-        if self.unwritten:
+        if archives:  # those waiting are tried too; else every _ARCHIVE_RETRY_S, not each message
+            self.unwritten += archives
             self._write_archives()
         if board_id is not None:
             self._versions[board_id] = self._versions.get(board_id, 0) + 1
@@ -160,8 +160,10 @@ class Hub:
 
     def _write_archives(self) -> None:
         """Write the finished matches waiting, in order; on a failure (a full disk, the
-        folder gone), keep them for the next message or the next :data:`_ARCHIVE_RETRY_S`,
-        and say why on the page: the broker will not send their events again."""
+        folder gone), keep them for the next match finished or the next
+        :data:`_ARCHIVE_RETRY_S`, and say why on the page: the broker will not send their
+        events again. Not on every message: a busy hall on a full card would try the card
+        hundreds of times a second."""
         problem = self.archive_problem
         self._archive_tried = self._clock()
         while self.unwritten:

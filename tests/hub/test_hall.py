@@ -37,6 +37,8 @@ from tests.firmware_bridge.conftest import PATIENCE_S
 if TYPE_CHECKING:
     from playwright.async_api import Page
 
+    from controller.hub.state import Archive
+
 ROOT = Path(__file__).resolve().parents[2]
 MOSQUITTO_CHECK_S = 6
 """Mosquitto 2.0 looks for expired keep-alives when more than 5 whole seconds have passed."""
@@ -410,6 +412,36 @@ def test_a_match_still_unwritten_when_the_hub_stops_is_named_in_its_log(
         run_hall(tmp_path, body)
     (stopping,) = [r.message for r in caplog.records if "stopping with" in r.message]
     assert stopping.startswith("hub: stopping with 1 finished match(es) not archived (b2/match-")
+
+
+def test_a_refusing_archive_is_not_tried_on_every_message(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """While the archive refuses, the hall's other messages do not each try it again (a
+    busy hall on a full card tried it hundreds of times a second): a new finished match
+    does, and the retry every few seconds."""
+    from controller.hub import server
+
+    _, events = _finished_match("b3")
+    tried: list[str] = []
+    write = server.write_archive
+
+    def counted(directory: Path, archive: Archive) -> list[Path]:
+        tried.append(archive.name)
+        return write(directory, archive)
+
+    async def body(broker: Mosquitto, hub: Hub) -> None:
+        (tmp_path / "archive").mkdir(exist_ok=True)
+        (tmp_path / "archive" / "b3").touch()  # the board's folder cannot be made
+        monkeypatch.setattr(server, "write_archive", counted)
+        for event in events:
+            hub.take(topic("b3", "events"), encode_event(event))
+        assert len(tried) == 1 and hub.unwritten
+        for _ in range(200):  # another board's game going on
+            hub.take(topic("b4", "events"), encode_event(events[0]))
+        assert len(tried) < 10  # the periodic retry only, however slow the machine
+
+    run_hall(tmp_path, body)
 
 
 @contextlib.asynccontextmanager
