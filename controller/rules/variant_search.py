@@ -34,6 +34,7 @@ from controller.rules.variant_steps import (
     _checked,
     _courier_may_hold,
     _general_steps,
+    _home_limit_may_bind,
     _is_plain,
     _Left,
     _points_after,
@@ -123,7 +124,8 @@ def _search_all(
 
     On a plain board (:func:`~controller.rules.variant_steps._is_plain`) each node's moves
     come from its parent's, as in :func:`_search_two`, instead of a scan of its board: the
-    scans were two fifths of a doublet's time.
+    scans were two fifths of a doublet's time. Where a doublet's moves commute, each play
+    is walked in one order only (:func:`_search_in_order`).
     """
     steps_of = _general_steps(variant)
     from_view, frame = _viewers(variant.tracks[player], player)[1], _frame(variant, player)
@@ -142,6 +144,12 @@ def _search_all(
     doublet_moves = None if by_number is None else by_number[die]
     by_die, limit = _BY_DIE[die], variant.home_point_limit
     courier = _courier_may_hold(view, variant)
+    if (
+        doublet_moves is not None
+        and not courier
+        and (limit is None or not _home_limit_may_bind(view, die, len(numbers), limit))
+    ):
+        return _search_in_order(view, numbers, doublet_moves, frame, from_view, lost=lost)
     # The nodes visited: a node's code holds its board and the numbers left.
     seen: set[int] = set()
     # A node to visit: its code, its parent's board, way there and unchecked moves, the
@@ -200,6 +208,64 @@ def _search_all(
             unused = left if not left or max(after) > 0 else ()
             plays = found.setdefault(len(left) if not lost else -1, {})
             plays.setdefault(result, _new_play((steps, result, unused, view)))
+    return found[min(found)]
+
+
+def _search_in_order(
+    view: Board,
+    numbers: tuple[int, ...],
+    moves: list[Move],
+    frame: _Frame,
+    from_view: _Viewer,
+    *,
+    lost: bool,
+) -> dict[Board, Play]:
+    """:func:`_search_all` of a doublet whose moves commute: a plain play (no entering
+    first, no bearing off) that neither the courier nor the home limit can constrain, so
+    that every order of a play's moves that keeps each checker's own in order is legal.
+
+    The search walks each play in one order only, the first way :func:`_search_all` finds
+    to it: the lowest source that can move at each step. A move from a source passes over
+    for good the lower ones that could move then, so a node's moves are those of its
+    parent from the step's source up, and the move on of a checker that lands on a point
+    the mover did not hold. No node is met twice and none needs a code; a node whose only
+    moves were passed over is no end of a play. Each node's board is written in the
+    layout, as its results are.
+    """
+    at, sign = frame
+    die, count = numbers[0], len(numbers)
+    by_die = _BY_DIE[die]
+    found: dict[int, dict[Board, Play]] = {}
+    # A node: its board, way there, moves (sources from the highest down), and whether a
+    # move was passed over on the way (the node then has a move, if not among these).
+    stack: list[tuple[list[int], _Moves, list[Move], bool]] = [
+        (list(from_view(view)), (), moves, False)
+    ]
+    while stack:
+        board, steps, moves, passed = stack.pop()
+        if not moves:
+            if not passed:  # no number left can move: Ludii's ruleset keeps every end
+                left = numbers[len(steps) :]
+                result = tuple(board)
+                plays = found.setdefault(-1 if lost else len(left), {})
+                plays[result] = _new_play((steps, result, left, view))
+            continue
+        ends = _after_each(board, frame, moves)
+        if len(steps) == count - 1:
+            plays = found.setdefault(-1 if lost else 0, {})
+            for step, end in zip(moves, ends, strict=True):
+                result = tuple(end)
+                plays[result] = _new_play(((*steps, step), result, (), view))
+            continue
+        last = len(moves) - 1
+        for index, (step, after) in enumerate(zip(moves, ends, strict=True)):
+            source, target = step
+            kept = moves[: index + 1]
+            if board[at[source]] * sign == 1:  # its last checker gone
+                kept.pop()
+            if board[at[target]] * sign <= 0 and target > die and view[target - die] >= -1:
+                kept.append(by_die[target])  # the checker goes on: below every source kept
+            stack.append((after, (*steps, step), kept, passed or index < last))
     return found[min(found)]
 
 

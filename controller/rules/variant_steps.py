@@ -152,6 +152,21 @@ def _points_after(view: Board, made: int, source: int, target: int) -> int:
     return made - (19 <= source <= 24 and view[source] == 2) + (target >= 19 and view[target] == 1)
 
 
+def _home_limit_may_bind(view: Board, die: int, count: int, limit: int) -> bool:
+    """Whether rule 8 may forbid a move of a play of ``count`` moves of ``die`` on ``view``.
+
+    A point is made only where checkers land, so only the first-quadrant points open to the
+    mover that a checker can reach in ``count`` moves may be made; if even all of them
+    leave at most ``limit``, no order of the play's moves is forbidden.
+    """
+    may_make = 0
+    for target in range(19, BAR):
+        sources = range(target + die, min(BAR, target + count * die) + 1, die)
+        if -1 <= view[target] <= 1 and any(view[source] > 0 for source in sources):
+            may_make += 1
+    return _points_made(view) + may_make > limit
+
+
 def _is_plain(view: Board, numbers: int, variant: Variant) -> bool:
     """Whether a play of ``numbers`` numbers on ``view`` neither must enter first nor can
     bear off (as many checkers outside the last quadrant, the bar counted).
