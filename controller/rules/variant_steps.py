@@ -156,15 +156,21 @@ def _home_limit_may_bind(view: Board, die: int, count: int, limit: int) -> bool:
     """Whether rule 8 may forbid a move of a play of ``count`` moves of ``die`` on ``view``.
 
     A point is made only where checkers land, so only the first-quadrant points open to the
-    mover that a checker can reach in ``count`` moves may be made; if even all of them
-    leave at most ``limit``, no order of the play's moves is forbidden.
+    mover that a checker can reach in ``count`` moves may be made: one move makes a point of
+    a lone checker, two moves any other (a point broken and made again adds none). If even
+    the most that ``count`` moves can make leave at most ``limit``, no order of the play's
+    moves is forbidden.
     """
-    may_make = 0
+    lone = other = 0
     for target in range(19, BAR):
         sources = range(target + die, min(BAR, target + count * die) + 1, die)
         if -1 <= view[target] <= 1 and any(view[source] > 0 for source in sources):
-            may_make += 1
-    return _points_made(view) + may_make > limit
+            if view[target] == 1:
+                lone += 1
+            else:
+                other += 1
+    joined = min(lone, count)
+    return _points_made(view) + joined + min(other, (count - joined) // 2) > limit
 
 
 def _is_plain(view: Board, numbers: int, variant: Variant) -> bool:
