@@ -67,10 +67,14 @@ leds = "shift-register"
 _DRIVERS: dict[Scoring, type[TableDriver]] = {Scoring.JACQUET: JacquetTableDriver}
 
 
-@functools.cache
+@functools.lru_cache(maxsize=1)
 def roll_pool(seed: int = 0) -> RollPool:
     """The rendered rolls of ``seed``: rendered and checked once by this dice reader, then
-    kept in the temporary directory (``tabula-rolls-SEED-DIGEST.npz``) for the next runs."""
+    kept in the temporary directory (``tabula-rolls-SEED-DIGEST.npz``) for the next runs.
+
+    The last one asked for is kept for the next match; a board holds its own while it
+    plays. A pool is 35 MB: kept for every seed, a long run of matches held four.
+    """
     return RollPool.cached(seed, Path(tempfile.gettempdir()))
 
 

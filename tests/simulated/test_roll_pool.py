@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import tempfile
 import threading
 from pathlib import Path
 
 import numpy as np
+import pytest
 
-from controller.simulated.camera import PoolRoll, RollPool
+from controller.simulated.camera import PoolRoll, RollPool, _reader_version
+from controller.simulated.demo import roll_pool
 
 
 def small_pool(shade: int) -> RollPool:
@@ -62,3 +65,20 @@ def test_now_and_then_a_roll_is_lit_otherwise_than_the_empty_board(tmp_path: Pat
     pool.save(path)
     with np.load(path) as data:
         assert data["relit"].tolist() == [roll.relit for roll in pool.rolls]
+
+
+def test_a_long_run_holds_the_pools_its_boards_use_not_one_for_each_seed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A pool is 35 MB, and a run of matches goes through four seeds.
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    for seed in range(4):
+        small_pool(seed).save(tmp_path / f"tabula-rolls-{seed}-{_reader_version()}.npz")
+    roll_pool.cache_clear()
+    try:
+        pools = [roll_pool(seed) for seed in range(4)]
+        assert roll_pool(3) is pools[3]  # the next match of the same board: not read again
+        assert roll_pool.cache_info().currsize == 1
+        assert [int(pool.empty[0, 0, 0]) for pool in pools] == [0, 1, 2, 3]
+    finally:
+        roll_pool.cache_clear()
