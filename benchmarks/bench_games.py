@@ -9,13 +9,16 @@ that differs is a miss. The figure is CPU time per game (every thread: service,
 simulators, camera, players): the service busy. Reference: as many games played by
 simulated players on the rules engine alone (:func:`controller.simulated.players.play_match`), the
 least any game costs; the ratio is what a board, its sensors, camera and LEDs add around
-the rules. The peak memory of the process (every board) is reported against its target.
+the rules. The peak memory of the process (every board, in a process of their own) is
+reported against its target.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import concurrent.futures
+import multiprocessing
 import random
 import resource
 import tempfile
@@ -114,5 +117,13 @@ async def _run(games: int, boards: int) -> list[Row]:
 
 
 def run(options: argparse.Namespace) -> list[Row]:
-    """Measure and return the rows."""
-    return asyncio.run(_run(options.games, options.boards))
+    """Measure and return the rows, in a process of their own: its peak RSS is the boards'
+    alone, not also that of the benchmarks run before in this one (210.9 MB against 206.5
+    for one board)."""
+    context = multiprocessing.get_context("spawn")
+    with concurrent.futures.ProcessPoolExecutor(1, mp_context=context) as process:
+        return process.submit(_measured, options.games, options.boards).result()
+
+
+def _measured(games: int, boards: int) -> list[Row]:
+    return asyncio.run(_run(games, boards))
