@@ -84,7 +84,8 @@ def test_watcher_reads_settled_rolls_by_vote_and_sees_dice_lifted() -> None:
     source = SyntheticSource(random.Random(7), count=3, moving=3, settled=6, empty=4)
     reader = DiceReader(Calibration.identity(), expected_dice=2)
     reader.set_background(source.empty_board())
-    watcher = RollWatcher(lambda: source, reader, settle=SettleDetector(frames=2), votes=3)
+    watcher = RollWatcher(lambda: source, reader, settle=SettleDetector(frames=2), votes=3,
+                          reopen_s=0.0)  # past the end at once
     events = []
     states = set()
     for _ in range(3 * 13 + 4):

@@ -1,6 +1,8 @@
 from __future__ import annotations
 
+import itertools
 import random
+import time
 from pathlib import Path
 
 import cv2
@@ -97,19 +99,68 @@ def test_missing_camera_is_a_clear_error() -> None:
 
 
 def test_watcher_without_camera_is_searching_not_crashing() -> None:
-    opened = []
+    opened: list[float] = []
 
     def open_missing() -> FrameSource:
-        opened.append(1)
+        opened.append(time.monotonic())
         return CameraSource(97)
 
-    watcher = RollWatcher(open_missing, DiceReader())
+    watcher = RollWatcher(open_missing, DiceReader(), reopen_s=0.05)
     for _ in range(3):
         assert watcher.step() is None
     assert watcher.state is WatchState.SEARCHING
     assert "camera 97 cannot be opened" in watcher.error
     assert len(opened) == 3  # it keeps trying
+    # ... after a pause each time: opened again at once, an unplugged camera took a core.
+    assert all(later - earlier >= 0.05 for earlier, later in itertools.pairwise(opened))
     watcher.close()
+    watcher.close()
+
+
+class _Still:
+    """A camera that shows one picture for ever."""
+
+    def __init__(self, frame: np.ndarray) -> None:
+        self.frame = frame
+
+    def read(self) -> np.ndarray:
+        return self.frame
+
+    def close(self) -> None:
+        pass
+
+
+def test_a_camera_plugged_back_is_read_again() -> None:
+    frame = _frames(1)[0]
+    attempts = 0
+
+    def plugged_at_the_second_try() -> FrameSource:
+        nonlocal attempts
+        attempts += 1
+        if attempts == 1:
+            raise CameraError("camera 0 cannot be opened (is it plugged in?)")
+        return _Still(frame)
+
+    watcher = RollWatcher(plugged_at_the_second_try, DiceReader(), reopen_s=0.01)
+    assert watcher.step() is None and watcher.state is WatchState.SEARCHING
+    watcher.step()
+    assert attempts == 2
+    assert watcher.state is not WatchState.SEARCHING and watcher.error == ""
+
+
+def test_a_recording_at_its_end_is_played_again_after_a_pause(tmp_path: Path) -> None:
+    cv2.imwrite(str(tmp_path / "0.png"), _frames(1)[0])
+    opened: list[float] = []
+
+    def open_folder() -> FrameSource:
+        opened.append(time.monotonic())
+        return open_source(str(tmp_path))
+
+    watcher = RollWatcher(open_folder, DiceReader(), reopen_s=0.05)
+    for _ in range(6):  # each opening: the one image, then the end
+        watcher.step()
+    assert len(opened) == 3
+    assert all(later - earlier >= 0.05 for earlier, later in itertools.pairwise(opened))
     watcher.close()
 
 
