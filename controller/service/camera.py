@@ -53,9 +53,11 @@ def thrower(side: str | None) -> Thrower:
     return Thrower.BOTH if side is None else Thrower(side)
 
 
-def camera_link(source: DiceSource) -> Literal["covered", "live"]:
-    """The camera's link as the status shows it: a hand, a sleeve or a player over the board
-    says why no roll is read."""
+def camera_link(source: DiceSource) -> Literal["searching", "covered", "live"]:
+    """The camera's link as the status shows it: a camera lost (or never found) or a hand,
+    a sleeve or a player over the board says why no roll is read."""
+    if source.state is WatchState.SEARCHING and source.error:
+        return "searching"
     return "covered" if source.state is WatchState.COVERED else "live"
 
 

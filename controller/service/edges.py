@@ -48,6 +48,10 @@ class DiceSource(Protocol):
     def state(self) -> WatchState:
         """What the camera sees (``covered`` is shown as the camera's link)."""
 
+    @property
+    def error(self) -> str:
+        """Why the camera gives no frame now ("" when it does)."""
+
     def step(self, thrower: Thrower) -> RollEvent | None:
         """Take one frame of a throw by ``thrower`` (blocking); the event it completes."""
 
