@@ -60,12 +60,13 @@ BOARD_LINK: Final[Mapping[str, LinkSignal]] = {
 CAMERA_LINK: Final[Mapping[str, LinkSignal]] = {
     "off": LinkSignal(None, "no camera configured: enter the dice by hand"),
     "searching": LinkSignal(
-        None, "not found: looking for it again every second (check its cable and [camera] source)"
+        None, "not found: looking for it again (check its cable and [camera] source)"
     ),
     "live": LinkSignal(None, "watching the dice"),
     "covered": LinkSignal(None, "covered by a hand or an arm: no roll is read until it clears"),
 }
 """The camera's states (``controller.service.camera.camera_link``)."""
+
 
 @dataclass(slots=True)
 class LinkStates:
