@@ -24,6 +24,7 @@ from controller.rules.steps import (
     going_on,
     inserted,
     moves_after,
+    moves_on,
 )
 
 __all__ = ["search"]
@@ -247,7 +248,7 @@ def _search_double(view: Board, die: int, frame: _Frame) -> dict[Board, Steps]:
                     rest = candidates if left else entered
                 else:
                     rest = candidates[index:] if left else candidates[index + 1 :]
-                    if held <= 0 and target > die and view[target - die] >= -1:
+                    if moves_on(held, target, die, view):
                         rest = inserted(rest, (target, target - die))  # a new source below
                 stack.append((after, steps + (step,), rest, source, below))  # noqa: RUF005 (faster)
         elif len(steps) >= best:

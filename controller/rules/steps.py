@@ -27,6 +27,7 @@ __all__ = [
     "going_on",
     "inserted",
     "moves_after",
+    "moves_on",
     "single_steps",
 ]
 
@@ -172,9 +173,16 @@ def moves_after(
     source, target = step
     if board[source] == 1:
         moves = [move for move in moves if move[0] != source]
-    if board[target] <= 0 and target > die and start[target - die] >= -1:
-        moves = inserted(moves, by_source[target])  # the checker can move on from there
+    if moves_on(board[target], target, die, start):
+        moves = inserted(moves, by_source[target])
     return moves
+
+
+def moves_on(held: int, target: int, die: int, start: Board) -> bool:
+    """Whether a checker landing on ``target``, where the mover held ``held`` checkers,
+    adds a move of ``die`` on the board from there: the point was not the mover's, and
+    the end is on the board and open (as on ``start``: a play opens no point)."""
+    return held <= 0 and target > die and start[target - die] >= -1
 
 
 def going_on(moves: list[_Step], view: Board, die: int) -> list[_Step]:
@@ -182,9 +190,7 @@ def going_on(moves: list[_Step], view: Board, die: int) -> list[_Step]:
     can go on with ``die``: where two checkers' moves commute (no checker enters or bears
     off), the only pairs a second order of two dice adds to the first's.
     """
-    return [
-        move for move in moves if move[1] > die and view[move[1]] <= 0 and view[move[1] - die] >= -1
-    ]
+    return [move for move in moves if moves_on(view[move[1]], move[1], die, view)]
 
 
 def inserted(moves: list[_Step], move: _Step) -> list[_Step]:

@@ -27,6 +27,7 @@ from controller.rules.steps import (
     apply_step,
     going_on,
     moves_after,
+    moves_on,
 )
 from controller.rules.variant_steps import (
     _BY_DIE,
@@ -263,7 +264,7 @@ def _search_in_order(
             kept = moves[: index + 1]
             if board[at[source]] * sign == 1:  # its last checker gone
                 kept.pop()
-            if board[at[target]] * sign <= 0 and target > die and view[target - die] >= -1:
+            if moves_on(board[at[target]] * sign, target, die, view):
                 kept.append(by_die[target])  # the checker goes on: below every source kept
             stack.append((after, (*steps, step), kept, passed or index < last))
     return found[min(found)]
