@@ -78,9 +78,9 @@ class TableHands:
         self.camera = camera
         #: The cube on the table (its face and side) as the camera sees it, or None.
         self.cube_at: tuple[int, str] | None = None
-        #: The last images shown with the cube placed, by the image's id (the image kept
-        #: with it, so that an id reused by another image is not taken for it).
-        self._with_cube: dict[int, tuple[Image, Image]] = {}
+        #: The last images shown with the cube placed, each with the image it was drawn
+        #: on: the least recently shown first.
+        self._with_cube: list[tuple[Image, Image]] = []
         self.hand_rate = hand_rate
         self._hands = hands
         self.echo = echo
@@ -103,16 +103,15 @@ class TableHands:
         """
         if self.cube_at is None:
             return image
-        kept = self._with_cube.pop(id(image), None)
-        if kept is None or kept[0] is not image:
+        drawn = next((kept for shown, kept in self._with_cube if shown is image), None)
+        if drawn is None:
             from vision._synth import place_cube
 
             value, side = self.cube_at
-            kept = image, place_cube(image, value, side, random.Random(value * 7 + len(side)))
-            if len(self._with_cube) >= CUBE_IMAGES_KEPT:
-                del self._with_cube[next(iter(self._with_cube))]  # the least recently shown
-        self._with_cube[id(image)] = kept
-        return kept[1]
+            drawn = place_cube(image, value, side, random.Random(value * 7 + len(side)))
+        others = [pair for pair in self._with_cube if pair[0] is not image]
+        self._with_cube = [*others[len(others) + 1 - CUBE_IMAGES_KEPT :], (image, drawn)]
+        return drawn
 
     async def _move_cube(self, cube: tuple[int, str] | None) -> None:
         """Put the cube at ``cube`` (its face and side); the camera sees it moved before
