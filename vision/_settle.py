@@ -13,6 +13,7 @@ import collections
 import enum
 import itertools
 import math
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -201,7 +202,8 @@ class RollWatcher:
         #: The thumbnail of the frame that made the state empty or covered: until the scene
         #: changes from it, reading again would say the same (:meth:`_unchanged`).
         self._concluded: Image | None = None
-        self._closed = False
+        #: Set once closed: it also ends a pause before the source is opened again.
+        self._closed = threading.Event()
 
     def step(self, thrower: Thrower | str = Thrower.NEAR) -> RollEvent | None:
         """Take one frame of a throw by ``thrower`` and return the event it completes, if
@@ -214,8 +216,7 @@ class RollWatcher:
         """
         try:
             if self._source is None:
-                time.sleep(max(0.0, self._reopen_at - time.monotonic()))
-                if self._closed:
+                if self._closed.wait(max(0.0, self._reopen_at - time.monotonic())):
                     return None
                 self._source = self._open()
             frame = self._source.read()
@@ -309,8 +310,8 @@ class RollWatcher:
 
     def close(self) -> None:
         """Close the frame source (idempotent)."""
-        if not self._closed:
-            self._closed = True
+        if not self._closed.is_set():
+            self._closed.set()
             if self._source is not None:
                 self._source.close()
                 self._source = None

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import itertools
 import random
+import threading
 import time
 from pathlib import Path
 
@@ -115,6 +116,25 @@ def test_watcher_without_camera_is_searching_not_crashing() -> None:
     assert all(later - earlier >= 0.05 for earlier, later in itertools.pairwise(opened))
     watcher.close()
     watcher.close()
+
+
+def test_a_watcher_closed_while_it_waits_to_reopen_stops_waiting() -> None:
+    # The service's shutdown closes the watcher: a step in its pause must not hold the
+    # service's thread for the rest of the pause, nor open the camera again.
+    opened: list[float] = []
+
+    def open_missing() -> FrameSource:
+        opened.append(time.monotonic())
+        return CameraSource(97)
+
+    watcher = RollWatcher(open_missing, DiceReader(), reopen_s=600.0)
+    watcher.step()  # lost: the next opening in 600 s
+    stepping = threading.Thread(target=watcher.step, daemon=True)
+    stepping.start()
+    watcher.close()
+    stepping.join(timeout=300.0)
+    assert not stepping.is_alive()
+    assert len(opened) == 1
 
 
 class _Still:
