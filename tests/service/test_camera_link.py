@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import random
 import time
 from pathlib import Path
 
 from controller.service import Service
 from controller.service.service import open_journal
 from controller.simulated.camera import TableCamera
-from tests.service.test_camera_hands import opening_roll
 from tests.service.test_match_actions import NAMES, QueueBoard, until
 from vision import (
     Calibration,
@@ -20,13 +20,14 @@ from vision import (
     FrameSource,
     RollWatcher,
     SettleDetector,
+    render_roll,
 )
 
 
 def test_an_unplugged_camera_is_looked_for_and_read_again_once_plugged_back(
     tmp_path: Path,
 ) -> None:
-    _image, empty, _dice = opening_roll()
+    empty = render_roll(random.Random(3)).background
     camera = TableCamera(empty, period_s=0.005)
     plugged = False
     opened: list[float] = []
