@@ -4,6 +4,7 @@ import itertools
 import random
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import cv2
@@ -99,13 +100,19 @@ def test_missing_camera_is_a_clear_error() -> None:
         PiCameraSource(module="no_such_picamera_module")
 
 
-def test_watcher_without_camera_is_searching_not_crashing() -> None:
+def _timed(open_source: Callable[[], FrameSource]) -> tuple[Callable[[], FrameSource], list[float]]:
+    """``open_source``, and the times it is called at (a watcher's openings)."""
     opened: list[float] = []
 
-    def open_missing() -> FrameSource:
+    def opening() -> FrameSource:
         opened.append(time.monotonic())
-        return CameraSource(97)
+        return open_source()
 
+    return opening, opened
+
+
+def test_watcher_without_camera_is_searching_not_crashing() -> None:
+    open_missing, opened = _timed(lambda: CameraSource(97))
     watcher = RollWatcher(open_missing, DiceReader(), reopen_s=0.05)
     for _ in range(3):
         assert watcher.step() is None
@@ -121,12 +128,7 @@ def test_watcher_without_camera_is_searching_not_crashing() -> None:
 def test_a_watcher_closed_while_it_waits_to_reopen_stops_waiting() -> None:
     # The service's shutdown closes the watcher: a step in its pause must not hold the
     # service's thread for the rest of the pause, nor open the camera again.
-    opened: list[float] = []
-
-    def open_missing() -> FrameSource:
-        opened.append(time.monotonic())
-        return CameraSource(97)
-
+    open_missing, opened = _timed(lambda: CameraSource(97))
     watcher = RollWatcher(open_missing, DiceReader(), reopen_s=600.0)
     watcher.step()  # lost: the next opening in 600 s
     stepping = threading.Thread(target=watcher.step, daemon=True)
@@ -170,12 +172,7 @@ def test_a_camera_plugged_back_is_read_again() -> None:
 
 def test_a_recording_at_its_end_is_played_again_after_a_pause(tmp_path: Path) -> None:
     cv2.imwrite(str(tmp_path / "0.png"), _frames(1)[0])
-    opened: list[float] = []
-
-    def open_folder() -> FrameSource:
-        opened.append(time.monotonic())
-        return open_source(str(tmp_path))
-
+    open_folder, opened = _timed(lambda: open_source(str(tmp_path)))
     watcher = RollWatcher(open_folder, DiceReader(), reopen_s=0.05)
     for _ in range(6):  # each opening: the one image, then the end
         watcher.step()
