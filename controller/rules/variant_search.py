@@ -145,12 +145,14 @@ def _search_all(
     doublet_moves = None if by_number is None else by_number[die]
     by_die, limit = _BY_DIE[die], variant.home_point_limit
     courier = _courier_may_hold(view, variant)
-    if (
-        doublet_moves is not None
-        and not courier
-        and (limit is None or not _home_limit_may_bind(view, die, len(numbers), limit))
-    ):
-        return _search_in_order(view, numbers, doublet_moves, frame, from_view, lost=lost)
+    if doublet_moves is not None and not courier:
+        may_bind = limit is not None and _home_limit_may_bind(view, die, len(numbers), limit)
+        in_order = _search_in_order(
+            view, numbers, doublet_moves, frame, from_view, lost=lost,
+            limit=limit if may_bind else None,
+        )  # fmt: skip
+        if in_order is not None:
+            return in_order
     # The nodes visited: a node's code holds its board and the numbers left.
     seen: set[int] = set()
     # A node to visit: its code, its parent's board, way there and unchecked moves, the
@@ -220,10 +222,17 @@ def _search_in_order(
     from_view: _Viewer,
     *,
     lost: bool,
-) -> dict[Board, Play]:
+    limit: int | None = None,
+) -> dict[Board, Play] | None:
     """:func:`_search_all` of a doublet whose moves commute: a plain play (no entering
-    first, no bearing off) that neither the courier nor the home limit can constrain, so
-    that every order of a play's moves that keeps each checker's own in order is legal.
+    first, no bearing off) that the courier cannot constrain, nor the home limit, so that
+    every order of a play's moves that keeps each checker's own in order is legal; or
+    None if the home limit ``limit`` (given where it may bind) forbids a move.
+
+    Why the home limit may be checked here: it forbids a move by the board it leaves, and
+    every board a play of the doublet passes through, in any order, is a board of this
+    search (that of the moves made so far, walked in their first order). So if none of
+    them has more than ``limit`` points made, the limit forbids no move of any order.
 
     The search walks each play in one order only, the first way :func:`_search_all` finds
     to it: the lowest source that can move at each step. A move from a source passes over
@@ -251,6 +260,8 @@ def _search_in_order(
                 plays = found.setdefault(-1 if lost else len(left), {})
                 plays[result] = _new_play((steps, result, left, view))
             continue
+        if limit is not None and _over_limit(board, moves, frame, limit):
+            return None
         ends = _after_each(board, frame, moves)
         if len(steps) == count - 1:
             plays = found.setdefault(-1 if lost else 0, {})
@@ -268,6 +279,22 @@ def _search_in_order(
                 kept.append(by_die[target])  # the checker goes on: below every source kept
             stack.append((after, (*steps, step), kept, passed or index < last))
     return found[min(found)]
+
+
+def _over_limit(board: list[int], moves: list[Move], frame: _Frame, limit: int) -> bool:
+    """Whether one of ``moves`` from ``board`` (written in ``frame``) leaves more than
+    ``limit`` first-quadrant points made (Jacquet's rule 8, :func:`_points_after`): a move
+    makes one only by joining a lone checker there, so the board's points are counted only
+    if a move does."""
+    at, sign = frame
+    made = -1
+    for source, target in moves:
+        if target >= 19 and board[at[target]] * sign == 1:
+            if made < 0:
+                made = sum(board[index] * sign >= 2 for index in at[19:BAR])
+            if made + 1 - (19 <= source < BAR and board[at[source]] * sign == 2) > limit:
+                return True
+    return False
 
 
 def _search_two(

@@ -9,6 +9,7 @@ left) on random Jacquet games, random Jacquet boards and descriptions mixing the
 from __future__ import annotations
 
 import random
+from collections import Counter
 from dataclasses import replace
 from typing import Any
 
@@ -68,14 +69,19 @@ def test_random_jacquet_games_play_as_the_reference(
 ) -> None:
     """Every turn of 15 games; the doublets whose moves commute, searched in one order
     only (``_search_in_order``), are most of the doublets there and are counted, so that
-    the comparison covers that search too."""
+    the comparison covers that search too: among them, some the home limit might have
+    bound but did not (played in one order), and some it did (searched in every order)."""
     in_order = 0
+    limit_checked: Counter[bool] = Counter()
     search_in_order = variant_search._search_in_order
 
-    def counted(*args: Any, **kwargs: Any) -> dict[Board, Play]:
+    def counted(*args: Any, **kwargs: Any) -> dict[Board, Play] | None:
         nonlocal in_order
-        in_order += 1
-        return search_in_order(*args, **kwargs)
+        found = search_in_order(*args, **kwargs)
+        in_order += found is not None
+        if kwargs.get("limit") is not None:
+            limit_checked[found is None] += 1
+        return found
 
     positions = _game_positions(variant, range(1_000, 1_015))
     monkeypatch.setattr(variant_search, "_search_in_order", counted)
@@ -86,6 +92,7 @@ def test_random_jacquet_games_play_as_the_reference(
         ), (board, player, numbers)
     doublets = sum(len(numbers) > len(set(numbers)) for _, _, numbers in positions)
     assert in_order > doublets / 2
+    assert limit_checked[False] > 0 and limit_checked[True] > 0, limit_checked
 
 
 def random_jacquet_board(rng: random.Random) -> Board:
