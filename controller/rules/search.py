@@ -168,11 +168,14 @@ def _search_two(view: Board, high: int, low: int, frame: _Frame) -> dict[Board, 
                 follow_ups_of[step] = new = follow_ups
             else:  # a pair played high first too left the same board: passed over
                 new = [f for f in follow_ups if step not in follow_ups_of.get(f, ())]
-            after = _after_each(written, frame, (step,))[0]
-            if new:
-                _after_each(after, frame, new, found, (step,))
-            if not found:
-                singles[first].setdefault(tuple(after), (step,))
+            # The board after the first move is made only if a result needs it: in most
+            # bear-offs, every pair of the second order was played in the first.
+            if new or not found:
+                after = _after_each(written, frame, (step,))[0]
+                if new:
+                    _after_each(after, frame, new, found, (step,))
+                else:
+                    singles[first].setdefault(tuple(after), (step,))
     return found or singles[high] or singles[low]
 
 
