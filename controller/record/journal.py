@@ -1,9 +1,9 @@
 """The SQLite journal: every event is on disk before the service acts upon it.
 
-One table, one row per event, one transaction per row: ``append`` returns only once
-SQLite has committed the row in write-ahead-log mode with ``synchronous=FULL`` (the WAL is
-synced at every commit), so a power cut loses nothing ``append`` returned, and no event is
-ever half visible. A torn WAL tail (the power cut during a commit) is SQLite's own recovery
+One table, one row per event, one transaction per ``append`` (an input's events): it
+returns only once SQLite has committed them in write-ahead-log mode with ``synchronous=FULL``
+(the WAL is synced at every commit), so a power cut loses nothing ``append`` returned, and no
+event is ever half visible. A torn WAL tail (the power cut during a commit) is SQLite's own recovery
 to handle: frames after the last valid commit frame are ignored on the next open.
 
 That recovery would as silently drop committed events after a damaged frame, and a row
@@ -296,52 +296,55 @@ class Journal:
             raise JournalError(f"journal {str(self.path)!r} is closed")
         return self._connection
 
-    def append(self, event: Event) -> int:
-        """Write ``event`` durably and return its sequence number; only then act upon it.
+    def append(self, *events: Event) -> int:
+        """Write ``events`` durably, all or none (one input's: a play and the game it ends,
+        which a failing write, a full card, would split), and return the last one's
+        sequence number; only then act upon them.
 
         Raises:
-            InvalidEventError: if the rules forbid ``event`` now (nothing is written).
+            InvalidEventError: if the rules forbid one of them (nothing is written).
             JournalError: if the write fails (nothing is written) or the journal is closed.
         """
         if self._readonly:
             raise JournalError(f"journal {str(self.path)!r} is open for reading only")
+        if not events:
+            return self._last_seq
         connection = self.connection
-        text = event_to_json(event)
-        seq = self._last_seq + 1
-        # Check against the rules first, and undo the state if the event or the write fails.
+        first = seq = self._last_seq + 1
+        # Check against the rules first, and undo the state if an event or the write fails.
         saved = self._replayer_state()
+        digest, rows = self._digest, []
         try:
-            self._follow(seq, event, stored=False)
-        except InvalidEventError:
-            self._restore(saved)
-            raise
-        at = self._clock()
-        digest = chain_digest(self._digest, seq, at, text)
-        try:
+            for seq, event in enumerate(events, first):
+                text = event_to_json(event)
+                self._follow(seq, event, stored=False)
+                at = self._clock()
+                digest = chain_digest(digest, seq, at, text)
+                rows.append((seq, at, text, digest))
             connection.execute("BEGIN IMMEDIATE")
-            connection.execute(
-                "INSERT INTO events (seq, at, event, digest) VALUES (?, ?, ?, ?)",
-                (seq, at, text, digest),
+            connection.executemany(
+                "INSERT INTO events (seq, at, event, digest) VALUES (?, ?, ?, ?)", rows
             )
             connection.execute("COMMIT")
         except sqlite3.Error as error:
             if connection.in_transaction:
                 connection.execute("ROLLBACK")
             self._restore(saved)
+            written = f"event {first}" if seq == first else f"events {first} to {seq}"
             raise JournalError(
-                f"cannot write event {seq} to journal {str(self.path)!r}: {error}"
+                f"cannot write {written} to journal {str(self.path)!r}: {error}"
             ) from None
+        except Exception:  # an event the rules forbid (nothing was written)
+            self._restore(saved)
+            raise
         self._last_seq, self._digest, self._verified = seq, digest, seq
         self._write_head()
         return seq
 
     def _write_head(self) -> None:
-        """Record the chain's head after a commit; a failure is logged, as it loses nothing.
-
-        Why not raised: the event is committed, and the caller acts upon it. The next commit
-        writes the head again; until then the journal is ahead of its head, which opening
-        accepts (only a journal behind its head has lost events).
-        """
+        """Record the chain's head after a commit; a failure is logged, not raised: the events
+        are committed, and acted upon. The next commit writes the head again; until then the
+        journal is ahead of its head, which opening accepts (one behind it has lost events)."""
         if self._head_file is None:
             return
         try:

@@ -114,10 +114,10 @@ def test_an_event_the_rules_forbid_is_not_written(tmp_path: Path) -> None:
 class _FailingInsert(sqlite3.Connection):
     fail = False
 
-    def execute(self, sql: str, *args: Any) -> sqlite3.Cursor:  # type: ignore[override]
+    def executemany(self, sql: str, *args: Any) -> sqlite3.Cursor:  # type: ignore[override]
         if self.fail and sql.startswith("INSERT"):
             raise sqlite3.OperationalError("disk I/O error")
-        return super().execute(sql, *args)
+        return super().executemany(sql, *args)
 
 
 def test_a_failed_write_is_reported_and_leaves_nothing(tmp_path: Path) -> None:
@@ -137,6 +137,39 @@ def test_a_failed_write_is_reported_and_leaves_nothing(tmp_path: Path) -> None:
         assert journal.append(EVENTS[3]) == 4
     with Journal(tmp_path / "j.db") as journal:
         assert journal.events() == EVENTS[:4]
+
+
+def test_a_full_card_writes_each_append_whole_or_not_at_all(tmp_path: Path) -> None:
+    """SQLite's page limit fails a write as a full file system does ("database or disk is
+    full"): the events of one append (an input's) are written all or none, the state stays
+    as written, and once there is room again the journal goes on."""
+    with write(tmp_path / "j.db", EVENTS[:1]) as journal:
+        connection = journal.connection
+        pages = connection.execute("PRAGMA page_count").fetchone()[0]
+        connection.execute(f"PRAGMA max_page_count = {pages}")
+        written = 1
+        full = r"cannot write events \d+ to \d+ to journal .*: database or disk is full"
+        with pytest.raises(JournalError, match=full):
+            while written + 2 <= len(EVENTS):  # two events an append, until the card is full
+                journal.append(*EVENTS[written : written + 2])
+                written += 2
+        assert journal.last_seq == written
+        assert journal.state == replay(EVENTS[:written]).state
+        connection.execute(f"PRAGMA max_page_count = {pages + 64}")  # room again
+        assert journal.append(*EVENTS[written : written + 2]) == written + 2
+    with Journal(tmp_path / "j.db") as journal:
+        assert journal.events() == EVENTS[: written + 2]
+
+
+def test_an_append_of_several_events_the_rules_forbid_one_of_writes_none(tmp_path: Path) -> None:
+    with write(tmp_path / "j.db", EVENTS[:3]) as journal:
+        with pytest.raises(InvalidEventError, match="player 0 cannot take: no double"):
+            journal.append(EVENTS[3], Taken(0))
+        assert journal.last_seq == 3 and journal.state == replay(EVENTS[:3]).state
+        assert journal.append(EVENTS[3], EVENTS[4]) == 5
+        assert journal.append() == 5  # nothing to write
+    with Journal(tmp_path / "j.db") as journal:
+        assert journal.events() == EVENTS[:5]
 
 
 def test_read_only_journal(tmp_path: Path) -> None:
