@@ -12,6 +12,7 @@ import asyncio
 import functools
 import logging
 import sqlite3
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from controller import record
@@ -23,17 +24,84 @@ from controller.record.plain import write_events, write_text
 from controller.record.sgf import write_sgf
 from controller.referee import Mode
 from controller.rules import Rules, Variant
+from controller.service.queued import Item
 from controller.status import ExportFormat
 
-__all__ = ["export_match", "open_journal", "rotate_journal", "start_or_resume"]
+__all__ = [
+    "NotRecordedError",
+    "Unrecorded",
+    "append_events",
+    "export_match",
+    "open_journal",
+    "rotate_journal",
+    "start_or_resume",
+]
 
 _log = logging.getLogger(__name__)
+
+UNRECORDED_RETRY_S = 5.0
+"""How often the table's last input that the journal could not take is tried again."""
+
+
+class NotRecordedError(RefusedError):
+    """An input the journal could not take (a full or failing card): nothing changed."""
+
+
+async def append_events(journal: Journal, events: Sequence[record.Event]) -> int:
+    """Journal ``events`` in a worker thread, all or none; the last one's sequence number.
+
+    Raises:
+        RefusedError: if the record refuses one of them.
+        NotRecordedError: if they cannot be written: the input is then not taken, as every
+            event is journalled before it is acted upon.
+    """
+    try:
+        return await asyncio.to_thread(journal.append, *events)
+    except record.InvalidEventError as error:
+        _log.error("journal refused %r: %s", events, error)
+        raise RefusedError(f"the record refuses it: {error}") from None
+    except record.JournalError as error:
+        raise NotRecordedError(f"not taken, as it cannot be recorded: {error}") from None
+
+
+class Unrecorded:
+    """The table's last input that the journal could not take, tried again every
+    :data:`UNRECORDED_RETRY_S` until it is taken or a newer input is: the board as it
+    stands and the dice as they lie are still so once the card has room again, so the
+    game goes on by itself.
+
+    The problem is logged when it starts and when it ends, not at every try.
+    """
+
+    def __init__(self, requeue: Callable[[Item], None]) -> None:
+        self._requeue = requeue
+        self._item: Item | None = None
+        self._failing = False  # the journal cannot be written
+
+    def refused(self, item: Item | None, error: NotRecordedError) -> None:
+        """``item`` (None: one not to try again, a web action) was not taken: ``error``."""
+        if not self._failing:
+            _log.error("%s; the board's last input is tried again every %g s",
+                       error, UNRECORDED_RETRY_S)  # fmt: skip
+        self._failing, self._item = True, item
+        if item is not None:
+            asyncio.get_running_loop().call_later(UNRECORDED_RETRY_S, self._retry, item)
+
+    def taken(self) -> None:
+        """An input was journalled: nothing is left to try again."""
+        if self._failing:
+            _log.info("the journal is written again")
+        self._failing, self._item = False, None
+
+    def _retry(self, item: Item) -> None:
+        if self._item is item:
+            self._requeue(item)
 
 
 def open_journal(path: Path, *, first_seq: int = 1) -> Journal:
     """The journal at ``path`` for the service, whose commits run in a worker thread.
 
-    The one ``referee`` task appends, one event at a time, so the connection is never
+    The one ``referee`` task appends, an input's events at a time, so the connection is never
     used by two threads at once: SQLite's same-thread check is lifted for that.
     ``first_seq`` numbers a new journal's first event (:class:`Journal`'s).
     """

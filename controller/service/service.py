@@ -43,6 +43,9 @@ from controller.service.board_status import MoveList, build_status
 from controller.service.counters import Counters
 from controller.service.edges import BoardFeed, ButtonFeed, DiceSource
 from controller.service.match_journal import (
+    NotRecordedError,
+    Unrecorded,
+    append_events,
     export_match,
     open_journal,
     rotate_journal,
@@ -129,6 +132,7 @@ class Service:
         """The set-up page's lamp and button tests (between games only)."""
         self._clock = clock
         self._queue: asyncio.Queue[Queued] = asyncio.Queue()
+        self._unrecorded = Unrecorded(lambda item: self._queue.put_nowait(Queued(item)))
         self._subscribers: list[asyncio.Queue[BoardStatus | BoardEvent]] = []
         self.links = LinkStates()
         self.cube_seen: CubeSeen | None = None
@@ -288,6 +292,8 @@ class Service:
             except ActionError as error:
                 self.counters.refused += 1
                 _log.info("refused %r: %s", queued.item, error)
+                if isinstance(error, NotRecordedError):  # a web action is not tried again
+                    self._unrecorded.refused(queued.item if queued.done is None else None, error)
                 if queued.done is not None and not queued.done.done():
                     queued.done.set_exception(error)
                 else:
@@ -339,14 +345,16 @@ class Service:
         await self._show()
 
     async def _record(self, events: list[record.Event]) -> None:
-        """Journal ``events`` (each durably before the next) and publish them."""
-        for event in events:
-            judging = self.teacher.to_judge(self.flow.mode, event, self._position)
-            try:
-                seq = await asyncio.to_thread(self.journal.append, event)
-            except record.InvalidEventError as error:
-                _log.error("journal refused %r: %s", event, error)
-                raise RefusedError(f"the record refuses it: {error}") from None
+        """Journal ``events``, all or none (:func:`append_events`), then act on each."""
+        if not events:
+            return
+        before = self.journal.state
+        assert before is not None  # a match was started with the journal
+        judgings = self.teacher.to_judge(self.flow.mode, events, before)
+        last = await append_events(self.journal, events)
+        self._unrecorded.taken()
+        numbered = enumerate(zip(events, judgings, strict=True), last - len(events) + 1)
+        for seq, (event, judging) in numbered:
             self._seq = seq
             self._moves.note(event)
             if not isinstance(event, record.Observed):

@@ -12,16 +12,18 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, TypedDict
 
 from controller import record
 from controller.engine import NO_ENGINE, CubeAdvice, Engine, EngineError, RankedPlay
 from controller.engine.review import CheckerDecision, PlayVerdict, review
-from controller.match.errors import RefusedError
+from controller.match.errors import RefusedError, RefusedEventError
 from controller.match.flow import Flow
+from controller.match.fold import fold
 from controller.match.learner import hint_step
+from controller.match.snapshot import MatchSnapshot
 from controller.record.journal import Journal
 from controller.record.sgf import write_sgf
 from controller.referee import Display, Kind, Mode, Phase
@@ -207,15 +209,23 @@ class Teacher:
         self._feed(_HintReady(epoch, advice=advice, taker=taker))
 
     def to_judge(
-        self, mode: Mode, event: record.Event, position: Callable[[], Xgid]
-    ) -> Judging | None:
-        """What to judge when ``event`` is journalled: a learner's play, with an engine
-        (``position``, asked before the play is journalled, is where it was made)."""
-        if self.engine is None or mode is not Mode.LEARNER or not isinstance(event, record.Played):
-            return None
-        with contextlib.suppress(RulesError, AssertionError):
-            return Judging(self.engine, position(), event)
-        return None
+        self, mode: Mode, events: Sequence[record.Event], before: MatchSnapshot
+    ) -> list[Judging | None]:
+        """What to judge of each of ``events`` once journalled: a learner's play, with an
+        engine, from where it was made (``before``, the match before the events, with
+        those before the play folded in: they are journalled together). An event the
+        match refuses judges nothing after it: the journal refuses it too."""
+        judgings: list[Judging | None] = [None] * len(events)
+        if self.engine is None or mode is not Mode.LEARNER:
+            return judgings
+        with contextlib.suppress(RefusedEventError, RulesError):
+            for index, event in enumerate(events):
+                if isinstance(event, record.Played):
+                    with contextlib.suppress(RulesError, AssertionError):
+                        judgings[index] = Judging(self.engine, before.position(), event)
+                if index + 1 < len(events):
+                    before = fold(before, event, vouched=True)
+        return judgings
 
     def judge(self, judging: Judging) -> None:
         """Ask the engine's verdict on a journalled play, in a task of its own."""

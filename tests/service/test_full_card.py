@@ -1,0 +1,73 @@
+"""A journal that cannot be written (a full SD card): the service stays up, says so, takes
+nothing it cannot record, and goes on by itself once the card has room again.
+
+The card is filled with SQLite's own page limit (``PRAGMA max_page_count``), which fails a
+write exactly as a full file system does: "database or disk is full" (what a 96 KiB tmpfs
+gave ``tabula demo``, which then stopped with status 2).
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+import pytest
+
+from controller import record
+from controller.record.journal import Journal
+from controller.referee import DiceRolled
+from controller.rules import Rules
+from controller.service import Service, match_journal
+from controller.service.service import open_journal
+from controller.status import BoardEvent
+from tests.service.test_match_actions import NAMES, QueueBoard, journalled, running, until
+
+FULL = "not taken, as it cannot be recorded: cannot write event {seq} to journal"
+
+
+def _filled(journal: Journal) -> int:
+    """Fill ``journal``'s card: as many events as fit until one does not, then no room
+    at all. The events confirm the orientation again and again, as a set-up may."""
+    connection = journal.connection
+    pages = connection.execute("PRAGMA page_count").fetchone()[0]
+    connection.execute(f"PRAGMA max_page_count = {pages}")
+    with pytest.raises(record.JournalError, match="database or disk is full"):
+        for _ in range(1_000):
+            journal.append(record.OrientationConfirmed(far=False, colour_b=False))
+    return pages
+
+
+def test_a_full_card_takes_nothing_says_so_and_the_game_goes_on_once_it_has_room(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    monkeypatch.setattr(match_journal, "UNRECORDED_RETRY_S", 0.05)
+    path = tmp_path / "journal.sqlite3"
+    with open_journal(path) as journal:
+        journal.append(record.MatchStarted(NAMES, Rules(), "backgammon"))
+        pages = _filled(journal)
+        full_at = journal.last_seq + 1
+        service = Service("b1", journal, names=NAMES)
+
+        async def body(service: Service, _: QueueBoard, published: list[BoardEvent]) -> None:
+            service.feed(DiceRolled((3, 1)))  # the camera reads the opening roll
+            await until(service, lambda: service.counters.refused >= 2, "the roll tried again")
+            status = service.status()
+            assert FULL.format(seq=full_at) in status.text, status.text
+            assert "database or disk is full" in status.text
+            assert status.phase != "moving" and journal.last_seq == full_at - 1
+            journal.connection.execute(f"PRAGMA max_page_count = {pages + 64}")  # room again
+            await until(service, lambda: service.status().phase == "moving", "the roll taken")
+            await until(service, lambda: bool(published), "the roll published")
+            assert [event.kind for event in published] == ["opening_rolled"]
+
+        with caplog.at_level(logging.INFO, logger=match_journal.__name__):
+            running(service, body)
+    # Logged when it started and when it ended, not at every try.
+    lines = [r.getMessage() for r in caplog.records if r.name == match_journal.__name__]
+    assert len(lines) == 2, lines
+    assert lines[0].startswith(FULL.format(seq=full_at)), lines[0]
+    assert lines[1] == "the journal is written again"
+    events = journalled(path)
+    assert isinstance(events[-1], record.OpeningRolled) and len(events) == full_at
+    with Journal(path, readonly=True) as reopened:
+        assert reopened.state is not None and reopened.state.dice == (3, 1)
