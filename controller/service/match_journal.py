@@ -79,12 +79,14 @@ class Unrecorded:
         self._failing = False  # the journal cannot be written
 
     def refused(self, item: Item | None, error: NotRecordedError) -> None:
-        """``item`` (None: one not to try again, a web action) was not taken: ``error``."""
+        """``item`` was not taken: ``error``. None for one not to try again (a web action),
+        which leaves the board's input to try as it was."""
         if not self._failing:
             _log.error("%s; the board's last input is tried again every %g s",
                        error, UNRECORDED_RETRY_S)  # fmt: skip
-        self._failing, self._item = True, item
+        self._failing = True
         if item is not None:
+            self._item = item
             asyncio.get_running_loop().call_later(UNRECORDED_RETRY_S, self._retry, item)
 
     def taken(self) -> None:

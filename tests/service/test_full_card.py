@@ -15,11 +15,11 @@ import pytest
 
 from controller import record
 from controller.record.journal import Journal
-from controller.referee import DiceRolled
+from controller.referee import DiceEntered, DiceRolled
 from controller.rules import Rules
 from controller.service import Service, match_journal
 from controller.service.service import open_journal
-from controller.status import BoardEvent
+from controller.status import ActionError, BoardEvent
 from tests.service.test_match_actions import NAMES, QueueBoard, journalled, running, until
 
 FULL = "not taken, as it cannot be recorded: cannot write event {seq} to journal"
@@ -55,6 +55,9 @@ def test_a_full_card_takes_nothing_says_so_and_the_game_goes_on_once_it_has_room
             assert FULL.format(seq=full_at) in status.text, status.text
             assert "database or disk is full" in status.text
             assert status.phase != "moving" and journal.last_seq == full_at - 1
+            # A web action is refused (409) and not tried again; the roll still is.
+            with pytest.raises(ActionError, match="database or disk is full"):
+                await service.apply(DiceEntered((5, 2)))
             journal.connection.execute(f"PRAGMA max_page_count = {pages + 64}")  # room again
             await until(service, lambda: service.status().phase == "moving", "the roll taken")
             await until(service, lambda: bool(published), "the roll published")
