@@ -39,6 +39,7 @@ def search(view: Board, dice: tuple[int, int], *, flipped: bool = False) -> dict
 
     - two dice, no checker on the bar and none able to bear off during the play (two or
       more outside home): :func:`_search_plain`, the common case;
+    - two dice with two or more checkers on the bar: :func:`_search_entering`;
     - the rest of two dice (the bar's positions and the bear-off's): :func:`_search_two`;
     - every double: :func:`_search_double`.
 
@@ -49,6 +50,8 @@ def search(view: Board, dice: tuple[int, int], *, flipped: bool = False) -> dict
     frame = _FLIPPED if flipped else _VIEW
     if high == low:
         return _search_double(view, high, frame)
+    if view[BAR] > 1:
+        return _search_entering(view, high, low, frame)
     if view[BAR] == 0 and sum(n for n in view[7:BAR] if n > 0) >= 2:
         found = _search_plain(view, high, low, frame)
         if found:
@@ -106,6 +109,19 @@ def _search_plain(view: Board, high: int, low: int, frame: _Frame) -> dict[Board
         result[at[target]] -= sign  # it moves on
         found.setdefault(tuple(result), (step, by_high[target]))
     return found
+
+
+def _search_entering(view: Board, high: int, low: int, frame: _Frame) -> dict[Board, Steps]:
+    """:func:`search` of two different dice with two or more checkers on the bar: each die
+    can only enter one. Both enter, the high first (the scan's first order), or the one
+    that can alone: one result at most."""
+    steps = tuple((BAR, BAR - die) for die in (high, low) if view[BAR - die] >= -1)
+    if not steps:
+        return {}
+    result = _written(view, frame)
+    for step in steps:
+        result = _after_each(result, frame, (step,))[0]
+    return {tuple(result): steps}
 
 
 def _search_two(view: Board, high: int, low: int, frame: _Frame) -> dict[Board, Steps]:

@@ -282,12 +282,14 @@ def test_fast_paths_match_the_general_search_move_for_move(
     # Each fast path was taken, not only the general one.
     assert taken["plain"] > 4_000
     assert taken["two dice"] > 5_000
+    assert taken["entering"] > 500
     assert taken["double"] > 5_000
 
 
 _FAST_PATHS: dict[str, Callable[..., object]] = {
     "plain": search_module._search_plain,
     "two dice": search_module._search_two,
+    "entering": search_module._search_entering,
     "double": search_module._search_double,
 }
 
