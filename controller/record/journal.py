@@ -1,10 +1,10 @@
 """The SQLite journal: every event is on disk before the service acts upon it.
 
-One table, one row per event, one transaction per ``append`` (an input's events): it
-returns only once SQLite has committed them in write-ahead-log mode with ``synchronous=FULL``
-(the WAL is synced at every commit), so a power cut loses nothing ``append`` returned, and no
-event is ever half visible. A torn WAL tail (the power cut during a commit) is SQLite's own recovery
-to handle: frames after the last valid commit frame are ignored on the next open.
+One table, one row per event, one transaction per ``append`` (an input's events): it returns
+only once SQLite has committed them in write-ahead-log mode with ``synchronous=FULL`` (the
+WAL is synced at every commit), so a power cut loses nothing ``append`` returned, and no
+event is ever half visible. A torn WAL tail (the power cut during a commit) is SQLite's own
+recovery to handle: frames after the last valid commit frame are ignored on the next open.
 
 That recovery would as silently drop committed events after a damaged frame, and a row
 deleted or edited by hand would go unseen: so each row carries a checksum chained to the
