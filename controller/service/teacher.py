@@ -19,7 +19,7 @@ from typing import Any, TypedDict
 from controller import record
 from controller.engine import NO_ENGINE, CubeAdvice, Engine, EngineError, RankedPlay
 from controller.engine.review import CheckerDecision, PlayVerdict, review
-from controller.match.errors import RefusedError, RefusedEventError
+from controller.match.errors import RefusedError
 from controller.match.flow import Flow
 from controller.match.fold import fold
 from controller.match.learner import hint_step
@@ -213,18 +213,21 @@ class Teacher:
     ) -> list[Judging | None]:
         """What to judge of each of ``events`` once journalled: a learner's play, with an
         engine, from where it was made (``before``, the match before the events, with
-        those before the play folded in: they are journalled together). An event the
-        match refuses judges nothing after it: the journal refuses it too."""
+        those before the play folded in: they are journalled together, and the flow has
+        folded each already, so none is refused here)."""
         judgings: list[Judging | None] = [None] * len(events)
         if self.engine is None or mode is not Mode.LEARNER:
             return judgings
-        with contextlib.suppress(RefusedEventError, RulesError):
-            for index, event in enumerate(events):
-                if isinstance(event, record.Played):
-                    with contextlib.suppress(RulesError, AssertionError):
-                        judgings[index] = Judging(self.engine, before.position(), event)
-                if index + 1 < len(events):
-                    before = fold(before, event, vouched=True)
+        last = max(
+            (index for index, event in enumerate(events) if isinstance(event, record.Played)),
+            default=-1,
+        )
+        for index, event in enumerate(events[: last + 1]):
+            if isinstance(event, record.Played):
+                with contextlib.suppress(RulesError, AssertionError):
+                    judgings[index] = Judging(self.engine, before.position(), event)
+            if index < last:  # the match where a later play is made
+                before = fold(before, event, vouched=True)
         return judgings
 
     def judge(self, judging: Judging) -> None:

@@ -13,20 +13,25 @@ import random
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
-from controller.engine import ENGINE_KINDS, NO_ENGINE, EngineKind, make_engine
+from controller import record
+from controller.engine import ENGINE_KINDS, NO_ENGINE, Engine, EngineKind, make_engine
 from controller.match import RefusedError
 from controller.match.learner import SOURCE_LAMP, TARGET_LAMP, hint_scene, hint_step
+from controller.record import replay
 from controller.referee import BoardSeen, Button, ButtonPressed, DiceEntered, Mode, cells_from_board
 from controller.rules import START, Rules, legal_plays
 from controller.service import Service
+from controller.service.counters import Counters
 from controller.service.service import open_journal
+from controller.service.teacher import Teacher
 from controller.simulated.demo import SimulatedBoard
 from controller.simulated.progress import service_progress, until_progress
 from hardware.board.scene import Colour, Lamp, Pattern, Scene
+from tests.record.matches import selfplay_events
 
 OPENING_BEST = next(p for p in legal_plays(START, 0, (3, 1)) if p.notation == "8/5 6/5")
 
@@ -52,6 +57,27 @@ def test_the_guide_shows_the_next_checker_until_the_play_is_made() -> None:
     step = hint_step(OPENING_BEST, 0, before, cells_from_board(tuple(one)))
     assert step is not None and (step.source, step.destination, step.done) == (5, 4, 1)
     assert hint_scene(OPENING_BEST, 0, before, cells_from_board(OPENING_BEST.result)) is None
+
+
+def test_a_play_is_judged_where_it_was_made_after_the_events_of_its_own_input() -> None:
+    """An input's events are journalled together: a play after a roll of the same input is
+    judged from the match with the roll in it, not as it stood before the input."""
+    events = selfplay_events(3, 3)
+    at = next(
+        index
+        for index in range(1, len(events))
+        if isinstance(events[index], record.Played) and isinstance(events[index - 1], record.Rolled)
+    )
+    before = replay(events[: at - 1]).state
+    made_at = replay(events[:at]).state
+    assert before is not None and made_at is not None
+    assert made_at.position() != before.position()  # the roll is in it
+    engine = cast(Engine, object())  # stored with the play, not asked here
+    teacher = Teacher(engine, 1.0, lambda aid: None, Counters())
+    judgings = teacher.to_judge(Mode.LEARNER, events[at - 1 : at + 1], before)
+    assert judgings[0] is None and judgings[1] is not None
+    assert judgings[1].position == made_at.position() and judgings[1].played == events[at]
+    assert teacher.to_judge(Mode.REFEREE, events[at - 1 : at + 1], before) == [None, None]
 
 
 def test_a_lifted_checker_keeps_its_move_lit_and_another_play_drops_it() -> None:
