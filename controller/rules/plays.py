@@ -88,7 +88,7 @@ def legal_results(
     board = check_board(board)
     if not variant.is_backgammon_movement:
         return frozenset(play.result for play in legal_plays(board, player, pair, variant))
-    results = search(_view(board, player), pair, flipped=player == 1)
+    results = search(board, player, pair)
     return frozenset(results) if results else frozenset({board})
 
 
@@ -108,9 +108,8 @@ def legal_plays(
     board = check_board(board)
     if not variant.is_backgammon_movement:
         return plays_of_numbers(board, player, variant.moves_of(pair), variant)
-    view = _view(board, player)
     return plays_of_results(
-        board, view, variant.moves_of(pair), search(view, pair, flipped=player == 1)
+        board, _view(board, player), variant.moves_of(pair), search(board, player, pair)
     )
 
 

@@ -9,7 +9,7 @@ move for move with a plain scan of every board (``tests/rules/reference_search.p
 
 from __future__ import annotations
 
-from controller.rules.board import Board
+from controller.rules.board import Board, Player, flip
 from controller.rules.steps import (
     _FLIPPED,
     _VIEW,
@@ -20,7 +20,6 @@ from controller.rules.steps import (
     _after_each,
     _Frame,
     _highest,
-    _written,
     going_on,
     inserted,
     moves_after,
@@ -30,12 +29,13 @@ from controller.rules.steps import (
 __all__ = ["search"]
 
 
-def search(view: Board, dice: tuple[int, int], *, flipped: bool = False) -> dict[Board, Steps]:
-    """Results of the legal plays on the mover's view, each with the first play found.
+def search(board: Board, player: Player, dice: tuple[int, int]) -> dict[Board, Steps]:
+    """Results of ``player``'s legal plays on ``board`` (the layout), each with the first
+    play found, as steps of the mover's view (player 1's board flipped).
 
-    With ``flipped``, each result is written as player 1's layout (the view flipped back).
-    Each roll takes a fast path, where a node's moves come from its parent's and no board
-    is scanned:
+    Each result is written in the layout, straight from ``board``: flipping the view back
+    cost as much as flipping it. Each roll takes a fast path, where a node's moves come
+    from its parent's and no board is scanned:
 
     - two dice, no checker on the bar and none able to bear off during the play (two or
       more outside home): :func:`_search_plain`, the common case;
@@ -46,20 +46,34 @@ def search(view: Board, dice: tuple[int, int], *, flipped: bool = False) -> dict
     They give the same results, first plays and order as the plain scan they replace
     (``tests/rules/reference_search.py``), which a test checks.
     """
-    high, low = max(dice), min(dice)
-    frame = _FLIPPED if flipped else _VIEW
+    high, low = ordered = dice if dice[0] >= dice[1] else (dice[1], dice[0])
+    if player:
+        view, frame = flip(board), _FLIPPED
+    else:
+        view, frame = board, _VIEW
+    written = list(board)
     if high == low:
-        return _search_double(view, high, frame)
+        return _search_double(view, high, frame, written)
     if view[BAR] > 1:
-        return _search_entering(view, high, low, frame)
-    if view[BAR] == 0 and sum(n for n in view[7:BAR] if n > 0) >= 2:
-        found = _search_plain(view, high, low, frame)
+        return _search_entering(view, ordered, frame, written)
+    # The points the mover's checkers stand on, from the highest down (the bar apart): each
+    # die's moves are read from them, not from a scan of the board.
+    sources = [s for s in range(24, 0, -1) if view[s] > 0]
+    if (  # none on the bar, two or more outside home: on the highest point, or two points
+        not view[BAR]
+        and sources
+        and sources[0] > 6
+        and (view[sources[0]] > 1 or (len(sources) > 1 and sources[1] > 6))
+    ):
+        found = _search_plain(view, ordered, frame, written, sources)
         if found:
             return found
-    return _search_two(view, high, low, frame)
+    return _search_two(view, ordered, frame, written, sources)
 
 
-def _search_plain(view: Board, high: int, low: int, frame: _Frame) -> dict[Board, Steps]:
+def _search_plain(
+    view: Board, dice: tuple[int, int], frame: _Frame, written: list[int], sources: list[int]
+) -> dict[Board, Steps]:
     """:func:`search` of two different dice with no checker on the bar and none able to
     bear off during the play (two or more checkers outside home): the common case.
 
@@ -68,12 +82,15 @@ def _search_plain(view: Board, high: int, low: int, frame: _Frame) -> dict[Board
     same. So each die's moves are listed once, and a play of the low die first is a new
     result only when the same checker then moves on with the high die (any other pair was
     reached high first). Same results, first plays and order as the plain scan.
+
+    ``dice``: the high die first. ``written``: the start written in ``frame``, each result a
+    copy of it with the play's points changed. ``sources``: the points the mover's checkers
+    stand on, from the highest down.
     """
+    high, low = dice
     at, sign = frame
     bar = at[0]
     found: dict[Board, Steps] = {}
-    written = _written(view, frame)
-    sources = [s for s in range(24, 0, -1) if view[s] > 0]
     by_high, by_low = STEPS_BY_DIE[high], STEPS_BY_DIE[low]
     highs = [by_high[s] for s in sources if s > high and view[s - high] >= -1]
     lows = [by_low[s] for s in sources if s > low and view[s - low] >= -1]
@@ -111,20 +128,24 @@ def _search_plain(view: Board, high: int, low: int, frame: _Frame) -> dict[Board
     return found
 
 
-def _search_entering(view: Board, high: int, low: int, frame: _Frame) -> dict[Board, Steps]:
+def _search_entering(
+    view: Board, dice: tuple[int, int], frame: _Frame, written: list[int]
+) -> dict[Board, Steps]:
     """:func:`search` of two different dice with two or more checkers on the bar: each die
     can only enter one. Both enter, the high first (the scan's first order), or the one
     that can alone: one result at most."""
-    steps = tuple((BAR, BAR - die) for die in (high, low) if view[BAR - die] >= -1)
+    steps = tuple((BAR, BAR - die) for die in dice if view[BAR - die] >= -1)
     if not steps:
         return {}
-    result = _written(view, frame)
+    result = written
     for step in steps:
         result = _after_each(result, frame, (step,))[0]
     return {tuple(result): steps}
 
 
-def _search_two(view: Board, high: int, low: int, frame: _Frame) -> dict[Board, Steps]:
+def _search_two(
+    view: Board, dice: tuple[int, int], frame: _Frame, written: list[int], sources: list[int]
+) -> dict[Board, Steps]:
     """The search of two different dice where :func:`_search_plain` does not serve: the
     bar's and the bear-off's positions.
 
@@ -134,14 +155,11 @@ def _search_two(view: Board, high: int, low: int, frame: _Frame) -> dict[Board, 
     and the bear-off from where the highest checker stands after the first move: no board
     is scanned. Bear-offs are why both orders are searched: which one a die allows depends
     on the highest checker, so two checkers' moves need not commute; a pair the first
-    order played is passed over in the second.
+    order played is passed over in the second. The arguments are :func:`_search_plain`'s.
     """
+    high, low = dice
     found: dict[Board, Steps] = {}
-    written = _written(view, frame)
     entering = view[BAR] > 0
-    # The points the mover's checkers stand on, from the highest down (the bar apart): each
-    # die's moves are read from them, not from a scan of the board.
-    sources = [s for s in range(24, 0, -1) if view[s] > 0]
     top = sources[0] if sources else 0
     # The highest after a move is the second of them only when the move takes the last
     # checker from the first; a checker entering stands higher than any bear-off allows.
@@ -195,7 +213,7 @@ def _search_two(view: Board, high: int, low: int, frame: _Frame) -> dict[Board, 
     return found or singles[high] or singles[low]
 
 
-def _search_double(view: Board, die: int, frame: _Frame) -> dict[Board, Steps]:
+def _search_double(view: Board, die: int, frame: _Frame, written: list[int]) -> dict[Board, Steps]:
     """The search of a double: the scan's (non-increasing sources, the same order), but
     each node's moves come from its parent's.
 
@@ -225,7 +243,7 @@ def _search_double(view: Board, die: int, frame: _Frame) -> dict[Board, Steps]:
     # A node: its board, way there, moves on the board, highest source allowed (the search's
     # order), and highest point held (the bar while a checker is on it).
     stack: list[tuple[list[int], Steps, list[tuple[int, int]], int, int]] = [
-        (_written(view, frame), (), moves, BAR, top)
+        (written, (), moves, BAR, top)
     ]
     while stack:
         board, steps, candidates, ceiling, highest = stack.pop()

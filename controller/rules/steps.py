@@ -13,7 +13,6 @@ than finding it.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from operator import neg
 from typing import TypeVar
 
 from controller.rules.board import Board
@@ -116,14 +115,6 @@ def _after_each(
         else:
             results.setdefault(tuple(after), played + (step,))  # noqa: RUF005 (faster)
     return boards
-
-
-def _written(view: Board, frame: _Frame) -> list[int]:
-    """The search's start, ``view``, as a board written in ``frame``: each result is a
-    copy of it with the play's points changed."""
-    if frame is _VIEW:
-        return list(view)
-    return list(map(neg, reversed(view)))  # _FLIPPED, in one C pass: a third the time
 
 
 def apply_step(view: Board, source: int, target: int) -> Board:

@@ -171,7 +171,7 @@ class PlayTree:
                     return
                 self._children, self._boards, self._by_board = {}, {}, {}
                 self._dead = set()
-            self._results = search(view, self.dice)
+            self._results = search(view, 0, self.dice)
             self._finals = set(self._results) or {view}
             self._visit(0, view, numbers, (), self._plain_moves(view))
             return

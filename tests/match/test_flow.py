@@ -82,9 +82,9 @@ def test_a_roll_is_searched_once_by_the_referee_and_the_record_takes_its_play(
         built.append(args[2])  # the numbers
         build(tree, *args)
 
-    def counted_search(view: Board, dice: tuple[int, int], *, flipped: bool = False) -> object:
+    def counted_search(board: Board, player: int, dice: tuple[int, int]) -> object:
         searched.append(dice)
-        return search_module.search(view, dice, flipped=flipped)
+        return search_module.search(board, player, dice)
 
     monkeypatch.setattr(tree_module.PlayTree, "_build", counted_build)
     monkeypatch.setattr(plays_module, "search", counted_search)  # legal_plays, legal_results

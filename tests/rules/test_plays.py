@@ -276,7 +276,7 @@ def test_fast_paths_match_the_general_search_move_for_move(
         view = board if case["player"] == 0 else flip(board)
         for high in range(1, 7):
             for low in range(1, high + 1):
-                fast = list(search_module.search(view, (high, low)).items())
+                fast = list(search_module.search(view, 0, (high, low)).items())
                 general = list(search_by_scan(view, high, low).items())
                 assert fast == general, (view, (high, low))
     # Each fast path was taken, not only the general one.
@@ -305,7 +305,7 @@ def _counted(path: Callable[..., _T], name: str, taken: Counter[str]) -> Callabl
 
 
 def test_results_written_flipped_are_the_views_flipped_back() -> None:
-    """A search asked for player 1's layout gives the view's results flipped, in order.
+    """A search of player 1's layout gives the results of its view flipped, in order.
 
     Every fast path and the scan, on a fifth of the golden positions with each roll: the
     flipped frame is written move by move, not flipped at the end, so each path is checked.
@@ -314,6 +314,6 @@ def test_results_written_flipped_are_the_views_flipped_back() -> None:
         view = tuple(case["board"])
         for high in range(1, 7):
             for low in range(1, high + 1):
-                flipped = list(search_module.search(view, (high, low), flipped=True).items())
-                plain = search_module.search(view, (high, low)).items()
+                flipped = list(search_module.search(flip(view), 1, (high, low)).items())
+                plain = search_module.search(view, 0, (high, low)).items()
                 assert flipped == [(flip(result), steps) for result, steps in plain], (view, high)

@@ -261,9 +261,9 @@ def test_the_tree_s_plays_are_the_legal_plays_without_a_second_search(
     expected = [legal_plays(tuple(c["board"]), c["player"], tuple(c["dice"])) for c in cases]
     searched: list[tuple[int, int]] = []
 
-    def counted(view: Board, dice: tuple[int, int], *, flipped: bool = False) -> object:
+    def counted(board: Board, player: int, dice: tuple[int, int]) -> object:
         searched.append(dice)
-        return search_module.search(view, dice, flipped=flipped)
+        return search_module.search(board, player, dice)
 
     monkeypatch.setattr(plays_module, "search", counted)  # legal_plays and legal_results
     for case, plays in zip(cases, expected, strict=True):
