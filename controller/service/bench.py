@@ -11,12 +11,15 @@ while a test is on ends the test, and the LEDs show the game's lamps again.
 * Every button press is noted (the page names the last ones). While the button test is on
   a press is only noted, not handed to the match (Done would confirm the orientation, Mode
   switch the mode); the test ends by itself :data:`BUTTON_TEST_S` after it was started or a
-  button was last pressed, so a phone left aside never leaves the buttons dead.
+  button was last pressed, so a phone left aside never leaves the buttons dead. That time
+  is measured on a monotonic clock: a Pi has no real-time clock and sets its wall clock
+  from the network after boot, a jump that would end the test at once or keep it on.
 """
 
 from __future__ import annotations
 
 import collections
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
@@ -44,6 +47,7 @@ STATUS_LAMP: Final = LOCATIONS
 BETWEEN_GAMES: Final = frozenset({"opening", "match-over"})
 """The flow's phases in which no game is being played: the set-up tests may run."""
 _PRESSES_KEPT = 12
+
 
 @dataclass(frozen=True, slots=True)
 class LampTest:
@@ -73,12 +77,19 @@ class Bench:
     """The lamp test and the button test of one board (state the service's loop owns).
 
     Args:
-        clock: the service's clock (seconds), stamping presses and ending the button test.
+        clock: the service's wall clock (seconds), stamping presses for the page.
+        timer: a monotonic clock (seconds), ending the button test.
         button_test_s: how long the button test outlives its start or last press.
     """
 
-    def __init__(self, clock: Callable[[], float], button_test_s: float = BUTTON_TEST_S) -> None:
+    def __init__(
+        self,
+        clock: Callable[[], float],
+        timer: Callable[[], float] = time.monotonic,
+        button_test_s: float = BUTTON_TEST_S,
+    ) -> None:
         self._clock = clock
+        self._timer = timer
         self._button_test_s = button_test_s
         self.lamp: LampTest | None = None
         """The lamp lit by the test, or None."""
@@ -89,7 +100,7 @@ class Bench:
     def testing_buttons(self) -> bool:
         """Whether presses are noted only (not handed to the match)."""
         until = self._button_test_until
-        return until is not None and self._clock() < until
+        return until is not None and self._timer() < until
 
     def change(self, change: BenchChange, phase: str, *, has_leds: bool = True) -> None:
         """Start, move or end a test, the match being in ``phase``.
@@ -108,7 +119,7 @@ class Bench:
         if isinstance(change, LampTest):
             self.lamp = change if change.location is not None else None
         else:
-            self._button_test_until = self._clock() + self._button_test_s if change.on else None
+            self._button_test_until = self._timer() + self._button_test_s if change.on else None
 
     def game_going_on(self) -> None:
         """A game is being played: end both tests (the LEDs show the game's lamps again)."""
@@ -126,11 +137,10 @@ class Bench:
 
     def takes(self, button: Button) -> bool:
         """Note a press of ``button``; True when the button test keeps it from the match."""
-        now = self._clock()
         testing = self.testing_buttons
-        self._presses.append(_Press(button, now))
+        self._presses.append(_Press(button, self._clock()))
         if testing:
-            self._button_test_until = now + self._button_test_s
+            self._button_test_until = self._timer() + self._button_test_s
         return testing
 
     def to_json(self) -> JsonObject:

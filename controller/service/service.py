@@ -98,7 +98,8 @@ class Service:
             view's action) or swap it (Undo); journalled, so a restart keeps it. False:
             ``flipped`` holds until a confirmation is journalled.
         leds: the LED back-end, or None.
-        clock: the time of events.
+        clock: the time of events (the wall clock).
+        timer: the time of durations (the button test): monotonic, never set as the wall is.
         variant: the game of a new journal (backgammon, nackgammon, Jacquet de
             Versailles); a resumed journal keeps its own.
         engine: the teacher (hints, verdicts on plays, reviews), or None: hints are off.
@@ -117,6 +118,7 @@ class Service:
         confirm_orientation: bool = False,
         leds: LedBackend | None = None,
         clock: Callable[[], float] = time.time,
+        timer: Callable[[], float] = time.monotonic,
         variant: Variant = BACKGAMMON,
         engine: Engine | None = None,
         signal_s: float = 4.0,
@@ -128,7 +130,7 @@ class Service:
         self.journal = journal
         self.seating = Seating(Orientation.of_flipped(flipped), confirm=confirm_orientation)
         self.leds = leds
-        self.bench = Bench(clock)
+        self.bench = Bench(clock, timer)
         """The set-up page's lamp and button tests (between games only)."""
         self._clock = clock
         self._queue: asyncio.Queue[Queued] = asyncio.Queue()
@@ -149,11 +151,6 @@ class Service:
     def engine(self) -> Engine | None:
         """The teacher's engine (hints, verdicts on plays, reviews), or None."""
         return self.teacher.engine
-
-    @property
-    def flipped(self) -> bool:
-        """Whether player 0 sits at the far side (the opening dice and the LEDs mirrored)."""
-        return self.orientation.far
 
     @property
     def orientation(self) -> Orientation:
@@ -496,4 +493,3 @@ class Service:
             display = self.teacher.display(self.flow)
         scene = with_link_lamp(display.scene, self.links.states)
         return display if scene is display.scene else replace(display, scene=scene)
-

@@ -68,6 +68,7 @@ class SelfPlayBoard:
         names: the players' names.
         mode: the referee's mode whose display gives the LEDs.
         clock: the time stamped on events.
+        timer: the service's clock of durations (:class:`Service`).
     """
 
     def __init__(
@@ -80,6 +81,7 @@ class SelfPlayBoard:
         names: tuple[str, str] = ("White", "Black"),
         mode: Mode = Mode.LEARNER,
         clock: Callable[[], float] = time.time,
+        timer: Callable[[], float] = time.monotonic,
     ) -> None:
         self._rng = random.Random(seed)
         self._players = (
@@ -96,6 +98,7 @@ class SelfPlayBoard:
             rules=Rules(match_length=match_length),
             mode=mode,
             clock=clock,
+            timer=timer,
         )
         self._running: asyncio.Task[None] | None = None
         self._closed = asyncio.Event()

@@ -143,11 +143,7 @@ def test_the_orientation_the_set_up_shows_is_confirmed_before_the_opening_roll(
     ]
     with open_journal(path) as journal:  # a restart keeps what was confirmed
         again = Service("b1", journal, confirm_orientation=True)
-        assert (again.orientation, again.orienting, again.flipped) == (
-            Orientation(True, False),
-            False,
-            True,
-        )
+        assert (again.orientation, again.orienting) == (Orientation(True, False), False)
 
 
 def test_the_web_view_confirms_or_swaps_and_the_config_may_skip_it(tmp_path: Path) -> None:

@@ -79,11 +79,11 @@ def run(
     *,
     token: str | None = TOKEN,
     frame: Image | None = None,
-    clock: Clock | None = None,
+    timer: Clock | None = None,
 ) -> None:
     async def go() -> None:
         factory = RecordingFactory()
-        board = SelfPlayBoard("bench-1", seed=5, match_length=3, clock=clock or Clock())
+        board = SelfPlayBoard("bench-1", seed=5, match_length=3, timer=timer or Clock())
         board.service.leds = ShiftRegisterLeds(DATA, CLOCK, LATCH, pin_factory=factory)
         config = tmp_path / "tabula.toml"
         seen = camera_frame() if frame is None else frame
@@ -231,7 +231,7 @@ def test_a_game_starting_ends_the_tests_and_shows_the_game_again(tmp_path: Path)
 
 
 def test_a_press_during_the_button_test_is_named_and_kept_from_the_match(tmp_path: Path) -> None:
-    clock = Clock()
+    timer = Clock()
 
     async def body(rig: Rig) -> None:
         service = rig.board.service
@@ -243,14 +243,14 @@ def test_a_press_during_the_button_test_is_named_and_kept_from_the_match(tmp_pat
         assert [p["button"] for p in state["presses"]] == ["done", "mode"]
         assert state["testing_buttons"] is True
         assert service.counters.inputs == inputs and service.status().mode == "learner"
-        clock.now += BUTTON_TEST_S + 1  # the phone was left aside: the buttons play again
+        timer.now += BUTTON_TEST_S + 1  # the phone was left aside: the buttons play again
         service.press(Button.MODE)
         state = (await api(rig.url, "api/setup/state"))[1]
         assert state["testing_buttons"] is False
         assert [p["button"] for p in state["presses"]][-1] == "mode"
         assert service.flow.mode.value == "recorder"
 
-    run(body, tmp_path, clock=clock)
+    run(body, tmp_path, timer=timer)
 
 
 def test_the_camera_is_looked_at_and_calibrated_as_tabula_calibrate_does(
@@ -365,6 +365,29 @@ def test_the_bench_refuses_a_test_mid_game_but_always_ends_one() -> None:
     assert bench.scene() is None
     bench.change(LampTest(28, Colour.AMBER), "match-over")
     assert bench.scene() == Scene.of({}, status=Lamp(Colour.AMBER))
+
+
+def test_the_button_test_lasts_its_time_whatever_the_wall_clock_does() -> None:
+    """A Pi sets its wall clock from the network after boot: a jump of days either way
+    neither ends the button test nor keeps it on. The presses keep the wall's time (the
+    page shows it)."""
+    wall, timer = Clock(), Clock()
+    bench = Bench(wall, timer)
+    bench.change(ButtonTest(True), "opening")
+    wall.now += 86_400.0  # set forward a day
+    assert bench.takes(Button.DONE)
+    wall.now -= 2 * 86_400.0  # and back two
+    timer.now += BUTTON_TEST_S - 1
+    assert bench.takes(Button.UNDO)  # a press keeps the test on
+    timer.now += BUTTON_TEST_S + 1
+    assert not bench.testing_buttons
+    assert not bench.takes(Button.MODE)
+    presses = bench.to_json()["presses"]
+    assert [(p["button"], p["at"]) for p in presses] == [  # type: ignore[index]
+        ("done", 87_400.0),
+        ("undo", -85_400.0),
+        ("mode", -85_400.0),
+    ]
 
 
 def test_the_page_looks_at_the_frame_the_dice_reader_took_last(tmp_path: Path) -> None:
