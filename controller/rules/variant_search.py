@@ -27,8 +27,8 @@ from controller.rules.steps import (
     apply_step,
     going_on,
     moves_after,
-    moves_on,
 )
+from controller.rules.variant_doublets import _search_in_order
 from controller.rules.variant_steps import (
     _BY_DIE,
     START_INDEX,
@@ -148,7 +148,7 @@ def _search_all(
     if doublet_moves is not None and not courier:
         may_bind = limit is not None and _home_limit_may_bind(view, die, len(numbers), limit)
         in_order = _search_in_order(
-            view, numbers, doublet_moves, frame, from_view, lost=lost,
+            view, numbers, doublet_moves, frame, list(from_view(view)), lost=lost,
             limit=limit if may_bind else None,
         )  # fmt: skip
         if in_order is not None:
@@ -212,89 +212,6 @@ def _search_all(
             plays = found.setdefault(len(left) if not lost else -1, {})
             plays.setdefault(result, _new_play((steps, result, unused, view)))
     return found[min(found)]
-
-
-def _search_in_order(
-    view: Board,
-    numbers: tuple[int, ...],
-    moves: list[Move],
-    frame: _Frame,
-    from_view: _Viewer,
-    *,
-    lost: bool,
-    limit: int | None = None,
-) -> dict[Board, Play] | None:
-    """:func:`_search_all` of a doublet whose moves commute: a plain play (no entering
-    first, no bearing off) that the courier cannot constrain, nor the home limit, so that
-    every order of a play's moves that keeps each checker's own in order is legal; or
-    None if the home limit ``limit`` (given where it may bind) forbids a move.
-
-    Why the home limit may be checked here: it forbids a move by the board it leaves, and
-    every board a play of the doublet passes through, in any order, is a board of this
-    search (that of the moves made so far, walked in their first order). So if none of
-    them has more than ``limit`` points made, the limit forbids no move of any order.
-
-    The search walks each play in one order only, the first way :func:`_search_all` finds
-    to it: the lowest source that can move at each step. A move from a source passes over
-    for good the lower ones that could move then, so a node's moves are those of its
-    parent from the step's source up, and the move on of a checker that lands on a point
-    the mover did not hold. No node is met twice and none needs a code; a node whose only
-    moves were passed over is no end of a play. Each node's board is written in the
-    layout, as its results are.
-    """
-    at, sign = frame
-    die, count = numbers[0], len(numbers)
-    by_die = _BY_DIE[die]
-    found: dict[int, dict[Board, Play]] = {}
-    # A node: its board, way there, moves (sources from the highest down), and whether a
-    # move was passed over on the way (the node then has a move, if not among these).
-    stack: list[tuple[list[int], _Moves, list[Move], bool]] = [
-        (list(from_view(view)), (), moves, False)
-    ]
-    while stack:
-        board, steps, moves, passed = stack.pop()
-        if not moves:
-            if not passed:  # no number left can move: Ludii's ruleset keeps every end
-                left = numbers[len(steps) :]
-                result = tuple(board)
-                plays = found.setdefault(-1 if lost else len(left), {})
-                plays[result] = _new_play((steps, result, left, view))
-            continue
-        if limit is not None and _over_limit(board, moves, frame, limit):
-            return None
-        ends = _after_each(board, frame, moves)
-        if len(steps) == count - 1:
-            plays = found.setdefault(-1 if lost else 0, {})
-            for step, end in zip(moves, ends, strict=True):
-                result = tuple(end)
-                plays[result] = _new_play(((*steps, step), result, (), view))
-            continue
-        last = len(moves) - 1
-        for index, (step, after) in enumerate(zip(moves, ends, strict=True)):
-            source, target = step
-            kept = moves[: index + 1]
-            if board[at[source]] * sign == 1:  # its last checker gone
-                kept.pop()
-            if moves_on(board[at[target]] * sign, target, die, view):
-                kept.append(by_die[target])  # the checker goes on: below every source kept
-            stack.append((after, (*steps, step), kept, passed or index < last))
-    return found[min(found)]
-
-
-def _over_limit(board: list[int], moves: list[Move], frame: _Frame, limit: int) -> bool:
-    """Whether one of ``moves`` from ``board`` (written in ``frame``) leaves more than
-    ``limit`` first-quadrant points made (Jacquet's rule 8, :func:`_points_after`): a move
-    makes one only by joining a lone checker there, so the board's points are counted only
-    if a move does."""
-    at, sign = frame
-    made = -1
-    for source, target in moves:
-        if target >= 19 and board[at[target]] * sign == 1:
-            if made < 0:
-                made = sum(board[index] * sign >= 2 for index in at[19:BAR])
-            if made + 1 - (19 <= source < BAR and board[at[source]] * sign == 2) > limit:
-                return True
-    return False
 
 
 def _search_two(
