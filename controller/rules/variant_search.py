@@ -368,10 +368,13 @@ def _second_order_commuting(
         plays.setdefault(result, _new_play(((step, follow_up), result, (), view)))
     if not lost:
         return
-    # A single move's end differs from every pair's, so it is added after them.
+    # A single move's end differs from every pair's, so it is added after them. No second
+    # move follows a first one only if they all leave the point it empties (or there are none).
+    sources = {move[0] for move in seconds}
+    if len(sources) > 1 or (sources and view[next(iter(sources))] != 1):
+        return
     for step in firsts:
-        source = step[0]
-        if step not in goes_on and all(m[0] == source and view[source] == 1 for m in seconds):
+        if step not in goes_on and (not sources or step[0] in sources):
             result = tuple(_after_each(start, frame, (step,))[0])
             plays.setdefault(result, _new_play(((step,), result, (second,), view)))
 
