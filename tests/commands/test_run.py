@@ -22,6 +22,7 @@ from typing import Any
 
 import pytest
 
+from controller.mqtt.mosquitto import free_port
 from controller.record import JournalDamagedError, MatchStarted
 from controller.record.journal import Journal
 from controller.rules import Rules
@@ -139,13 +140,6 @@ def test_run_referees_the_variant_of_the_configuration(tmp_path: Path) -> None:
         assert journal.events()[0] == MatchStarted(("Ann", "Bob"), Rules(3), "jacquet-versailles")
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
 def _status_until(port: int, wanted: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
     """The web status once ``wanted`` holds for it (polled; bounded by the suite's patience)."""
     deadline = time.monotonic() + PATIENCE_S
@@ -164,7 +158,7 @@ def _web(port: int) -> str:
 
 def test_run_says_what_it_waits_for_when_the_board_is_missing(tmp_path: Path) -> None:
     notify, sock = _notify_socket(tmp_path)
-    port = _free_port()
+    port = free_port()
     missing = tmp_path / "tabula-board"
     service = _start(_config(tmp_path, str(missing), _web(port)), notify)
     try:
@@ -187,7 +181,7 @@ def test_the_status_led_and_the_page_follow_a_silent_and_an_unplugged_board(
     tmp_path: Path,
 ) -> None:
     notify, sock = _notify_socket(tmp_path)
-    port = _free_port()
+    port = free_port()
     with BoardSimulator(settings=FAST_FIRMWARE, pinmap=DEMO_PINMAP) as sim:
         service = _start(_config(tmp_path, sim.path, _web(port)), notify)
         try:
@@ -232,7 +226,7 @@ def test_the_set_up_page_sees_the_camera_the_dice_reader_opened(tmp_path: Path) 
     frames.mkdir()
     cv2.imwrite(str(frames / "0.png"), render_roll(random.Random(2), markers=True).image)
     notify, sock = _notify_socket(tmp_path)
-    port = _free_port()
+    port = free_port()
     extra = _web(port) + 'token = "secret-token-0123456789"\n'
     with BoardSimulator(settings=FAST_FIRMWARE, pinmap=DEMO_PINMAP) as sim:
         config = _config(tmp_path, sim.path, extra)
