@@ -25,6 +25,7 @@ import os
 import random
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -37,6 +38,13 @@ from typing import Any
 TOKEN = "pi-check-memory-token"
 #: Seconds without the awaited state before giving up (qemu-user is 5-20 times slower).
 PATIENCE_S = 600.0
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
 
 
 def _config(folder: Path, device: Path, port: int) -> Path:
@@ -153,12 +161,11 @@ def measure(games: int, folder: Path, *, seed: int = 1) -> list[str]:
     Returns the ``memory: ...`` lines; raises RuntimeError if the journal is not what was
     done or the service did not stop cleanly.
     """
-    from controller.mqtt.mosquitto import free_port
     from controller.record.journal import Journal
     from hardware.simulator import BoardSimulator
 
     rng = random.Random(seed)
-    port = free_port()
+    port = _free_port()
     lines = []
     with BoardSimulator(link=folder / "tabula-board", seed=seed) as sim:
         config = _config(folder, folder / "tabula-board", port)
