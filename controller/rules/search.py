@@ -151,11 +151,12 @@ def _search_two(
 
     The scan's two orders, each first move's second moves in the same order, but those
     come from the start's moves of the second die (:func:`moves_after`: entering or moving
-    a checker changes them only at its ends; with two on the bar, only the other entry),
-    and the bear-off from where the highest checker stands after the first move: no board
-    is scanned. Bear-offs are why both orders are searched: which one a die allows depends
-    on the highest checker, so two checkers' moves need not commute; a pair the first
-    order played is passed over in the second. The arguments are :func:`_search_plain`'s.
+    a checker changes them only at its ends; one checker at most is on the bar, as two go
+    to :func:`_search_entering`), and the bear-off from where the highest checker stands
+    after the first move: no board is scanned. Bear-offs are why both orders are
+    searched: which one a die allows depends on the highest checker, so two checkers'
+    moves need not commute; a pair the first order played is passed over in the second.
+    The arguments are :func:`_search_plain`'s.
     """
     high, low = dice
     found: dict[Board, Steps] = {}
@@ -181,12 +182,7 @@ def _search_two(
                     firsts.append((first, OFF))
         for step in firsts:
             source, target = step
-            if view[BAR] > 1:  # another checker to enter before any moves on the board
-                follow_ups = [(BAR, BAR - second)] if view[BAR - second] >= -1 else []
-            else:
-                follow_ups = moves_after(
-                    on_board, view, step, second, by_source=by_source, start=view
-                )
+            follow_ups = moves_after(on_board, view, step, second, by_source=by_source, start=view)
             highest = top
             if entering:
                 highest = 24
