@@ -37,9 +37,18 @@ from hardware.simulator import BoardSimulator
 
 SMALL = ("--changes", "4", "--starts", "1")
 
-UNIT = Path(__file__).resolve().parents[1] / "hardware" / "tabula.service"
-TIMEOUT_START_S = float(re.findall(r"^TimeoutStartSec=(\d+)$", UNIT.read_text(), re.M)[0])
-"""``TimeoutStartSec`` of the service's unit: systemd fails a start not ready by then."""
+UNIT = (Path(__file__).resolve().parents[1] / "hardware" / "tabula.service").read_text()
+
+
+def _unit_seconds(key: str) -> float:
+    """A time of the service's unit, in seconds (``TimeoutStartSec=60``)."""
+    return float(re.findall(rf"^{key}=(\d+)$", UNIT, re.MULTILINE)[0])
+
+
+TIMEOUT_START_S = _unit_seconds("TimeoutStartSec")
+"""systemd fails a start not ready by then."""
+TIMEOUT_STOP_S = _unit_seconds("TimeoutStopSec")
+"""systemd kills a service not stopped by then (SIGKILL after SIGTERM)."""
 
 
 def add_options(parser: argparse.ArgumentParser) -> None:
@@ -105,9 +114,14 @@ def _start_up_s(folder: Path, throttle: CpuThrottle | None) -> float | None:
                     continue
         finally:
             child.terminate()
-            child.wait()
-        last = log.read_text().strip().splitlines()[-1:]
-        print(f"  tabula run was not ready ({child.returncode=}): {last}")
+            try:
+                child.wait(TIMEOUT_STOP_S)
+            except subprocess.TimeoutExpired:  # as systemd would, and the start is reported
+                child.kill()
+                child.wait()
+                print(f"  tabula run did not stop within {TIMEOUT_STOP_S:g} s of SIGTERM")
+        last = log.read_text().strip().splitlines()[-1:] or ["(nothing on stderr)"]
+        print(f"  tabula run was not ready (exit status {child.returncode}): {last[0]}")
         return None
 
 

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 import serial
 
-from benchmarks import bench_journal, bench_serial, bench_service, report
+from benchmarks import bench_journal, bench_serial, bench_service, bench_slow, report
 from benchmarks.__main__ import known, load, main
 from benchmarks.measure import Row
 from controller.record import GameEnded, MatchStarted
@@ -178,3 +178,14 @@ def test_service_counts_a_change_without_an_led_update_as_a_miss() -> None:
     ]
     assert all(row.figure == bench_service.BOUND_S * 1000 for row in rows)
     assert all(row.ratio is not None for row in rows)
+
+
+def test_slow_counts_a_start_that_never_gets_ready_as_a_miss_and_says_why(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A ``tabula run`` that stops before READY=1 (here, a configuration it refuses) is a
+    miss, counted at systemd's own bound, and the line it ended with is printed."""
+    monkeypatch.setattr(bench_slow, "_CONFIG", bench_slow._CONFIG + "bogus = 1\n")
+    row = bench_slow._start_up_row(1, tmp_path, None)
+    assert (row.misses, row.figure) == (1, bench_slow.TIMEOUT_START_S)
+    assert "web.bogus: unknown key" in capsys.readouterr().out
