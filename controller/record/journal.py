@@ -334,7 +334,7 @@ class Journal:
             raise JournalError(
                 f"cannot write {written} to journal {str(self.path)!r}: {error}"
             ) from None
-        except Exception:  # an event the rules forbid (nothing was written)
+        except Exception:  # an event the rules forbid, or any other fault before the write
             self._restore(saved)
             raise
         self._last_seq, self._digest, self._verified = seq, digest, seq
