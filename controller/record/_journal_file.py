@@ -45,8 +45,12 @@ __all__ = [
     "make_durable",
     "pending_path",
     "read_checked_head",
+    "reader_uri",
     "refuse_gone",
+    "refuse_read_only",
     "remove_journal_files",
+    "unreadable_error",
+    "unwritable_error",
     "verify_rows",
 ]
 
@@ -179,6 +183,86 @@ def corrupt_error(path: Path, detail: str) -> JournalCorruptError:
     return JournalCorruptError(
         f"journal {str(path)!r} is damaged ({detail}); it was left unchanged. {_ADVICE}"
     )
+
+
+_DAMAGE: Final = frozenset({sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB})
+"""SQLite's primary result codes that mean the file itself is damaged."""
+
+
+def unreadable_error(path: Path, error: sqlite3.DatabaseError) -> JournalError:
+    """The refusal of the journal at ``path`` that SQLite failed on with ``error``.
+
+    Why not always :func:`corrupt_error`: only SQLite's codes of damage say the file is
+    damaged. A file it cannot open or write (a read-only or failing card) is whole, and
+    the advice to restore it or move it aside would be wrong.
+    """
+    code = getattr(error, "sqlite_errorcode", None)
+    if code is None or code & 0xFF in _DAMAGE:
+        return corrupt_error(path, str(error))
+    note = read_only_note(path)
+    if note:  # a write-ahead log without its index: SQLite reads it where it can write
+        note += "; copy it with the files beside it to a writable place to read it"
+    return JournalError(f"cannot read journal {str(path)!r}: {error}{note}")
+
+
+def unwritable_error(path: Path, what: str, error: sqlite3.Error) -> JournalError:
+    """The failure to write ``what`` (events) to the journal at ``path``."""
+    return JournalError(
+        f"cannot write {what} to journal {str(path)!r}: {error}{read_only_note(path)}"
+    )
+
+
+def read_only_note(path: Path) -> str:
+    """What a failure at ``path`` then means if its file system is mounted read-only (as
+    the kernel remounts an SD card after errors), else nothing."""
+    if not _on_read_only_file_system(path):
+        return ""
+    return (
+        f"; {str(path.parent)!r} is on a read-only file system (mounted so, or turned "
+        "read-only by the kernel after errors on the card): nothing can be written there"
+    )
+
+
+def _on_read_only_file_system(path: Path) -> bool:
+    try:
+        flags = os.statvfs(path if path.exists() else path.parent).f_flag
+    except (OSError, ValueError):  # no such directory either: a failure says so itself
+        return False
+    return bool(flags & os.ST_RDONLY)
+
+
+def refuse_read_only(path: Path) -> None:
+    """Refuse to open the journal at ``path`` for writing on a read-only file system.
+
+    Why before anything: SQLite then fails on its first write with a message about the
+    database, not the card; the journal is whole, and still read (``tabula review``,
+    ``tabula export``).
+
+    Raises:
+        JournalError: saying so.
+    """
+    if _on_read_only_file_system(path):
+        kept = "; the journal is unchanged, and tabula review and tabula export still read it"
+        raise JournalError(
+            f"cannot write journal {str(path)!r}{read_only_note(path)}"
+            f"{kept if path.exists() else ''}"
+        )
+
+
+def reader_uri(path: Path) -> str:
+    """The SQLite URI that reads the journal at ``path`` and never writes it.
+
+    ``mode=ro``; and ``immutable=1`` on a read-only file system where no write-ahead log
+    waits beside the file. Why: a reader needs the log's index (``-shm``), which SQLite
+    cannot create there, so it refuses ``mode=ro`` alone ("unable to open database
+    file"); with no log, the file alone is the journal, and nothing can change it. A log
+    with its index is read in place; a log without one cannot be, and SQLite says so.
+    """
+    uri = f"{path.resolve().as_uri()}?mode=ro"
+    log = path.with_name(path.name + "-wal")
+    if _on_read_only_file_system(path) and (not log.exists() or log.stat().st_size == 0):
+        uri += "&immutable=1"
+    return uri
 
 
 # What opening finds on disk: every loss is refused before anything is written.

@@ -62,15 +62,18 @@ from controller.record._journal_file import (
     add_digests,
     archive_path,
     check_database,
-    corrupt_error,
     create_journal_file,
     emptied_error,
     finish_rotation,
     make_durable,
     pending_path,
     read_checked_head,
+    reader_uri,
     refuse_gone,
+    refuse_read_only,
     remove_journal_files,
+    unreadable_error,
+    unwritable_error,
     verify_rows,
 )
 from controller.record.errors import InvalidEventError, JournalCorruptError, JournalError
@@ -150,6 +153,7 @@ class Journal:
 
     def _open(self) -> sqlite3.Connection:
         if not self._readonly:
+            refuse_read_only(self.path)
             finish_rotation(self.path)
         head = read_checked_head(self.path)  # before the rows: a writer at work only moves past it
         if not self.path.exists():
@@ -161,9 +165,7 @@ class Journal:
         elif self.path.stat().st_size == 0:
             raise emptied_error(self.path, "the file is empty (0 bytes)", head)
         try:
-            reader = self._connect(
-                f"{self.path.resolve().as_uri()}?mode=ro", uri=True, isolation_level=None
-            )
+            reader = self._connect(reader_uri(self.path), uri=True, isolation_level=None)
         except (sqlite3.Error, OSError) as error:
             raise JournalError(f"cannot open journal {str(self.path)!r}: {error}") from None
         try:
@@ -175,7 +177,7 @@ class Journal:
             self._load(rows, head, vouched=version == SCHEMA_VERSION)
         except sqlite3.DatabaseError as error:
             reader.close()
-            raise corrupt_error(self.path, str(error)) from None
+            raise unreadable_error(self.path, error) from None
         except BaseException:
             reader.close()
             raise
@@ -229,7 +231,7 @@ class Journal:
             self._head_file = HeadWriter(head_path(self.path))
         except sqlite3.DatabaseError as error:
             connection.close()
-            raise corrupt_error(self.path, str(error)) from None
+            raise unreadable_error(self.path, error) from None
         except OSError as error:
             connection.close()
             raise JournalError(
@@ -331,9 +333,7 @@ class Journal:
                 connection.execute("ROLLBACK")
             self._restore(saved)
             written = f"event {first}" if seq == first else f"events {first} to {seq}"
-            raise JournalError(
-                f"cannot write {written} to journal {str(self.path)!r}: {error}"
-            ) from None
+            raise unwritable_error(self.path, written, error) from None
         except Exception:  # an event the rules forbid, or any other fault before the write
             self._restore(saved)
             raise
@@ -383,7 +383,7 @@ class Journal:
                 "SELECT seq, at, event FROM events ORDER BY seq"
             ).fetchall()
         except sqlite3.DatabaseError as error:
-            raise corrupt_error(self.path, str(error)) from None
+            raise unreadable_error(self.path, error) from None
         return [JournalEntry(seq, at, self._event(seq, text)) for seq, at, text in rows]
 
     @property
