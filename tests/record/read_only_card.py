@@ -8,7 +8,8 @@ and closed, one killed with SIGKILL mid-match (its write-ahead log and the log's
 ``-shm``, left beside it, as after a power cut), and one killed whose index is then
 removed. It remounts the file system read-only, as the kernel remounts an SD card after
 errors, and prints as JSON what opening each journal to read and to write gives, and
-what ``tabula export`` and ``tabula demo`` say there. The test
+what ``tabula export``, ``tabula run`` (on the whole journal) and ``tabula demo`` (a new
+match) say there. The test
 (``tests/record/test_read_only_card.py``) judges it.
 
 Why a real mount: SQLite's behaviour on a read-only file system (it cannot create the
@@ -49,6 +50,20 @@ def _killed_writer(path: Path) -> int:
     return acked
 
 
+_CONFIG = """
+journal = "{journal}"
+[board]
+serial_device = "/dev/no-board"
+[camera]
+enabled = false
+[gpio]
+pin_factory = "mock"
+[web]
+enabled = false
+"""
+"""The service's configuration, on the card: its journal the whole one."""
+
+
 def _log(path: Path) -> Path:
     """The write-ahead log beside the journal at ``path``."""
     return path.with_name(path.name + "-wal")
@@ -84,6 +99,8 @@ def main(directory: Path) -> int:
     acked = {"killed": _killed_writer(killed), "unindexed": _killed_writer(unindexed)}
     logs = {name: _log(journals[name]).stat().st_size for name in acked}
     unindexed.with_name(unindexed.name + "-shm").unlink()  # as a copy without it would be
+    config = directory / "tabula.toml"
+    config.write_text(_CONFIG.format(journal=whole))
     subprocess.run(["mount", "-o", "remount,ro", str(directory)], check=True)
     report: dict[str, object] = {
         "whole_events": len(expected_events(SEED)),
@@ -92,6 +109,7 @@ def main(directory: Path) -> int:
         "read": {name: _opened(path, readonly=True) for name, path in journals.items()},
         "write": _opened(whole, readonly=False),
         "export": _tabula("export", "--journal", str(whole), "--format", "text"),
+        "run": _tabula("run", "--config", str(config)),
         "demo": _tabula("demo", "--out", str(directory), "--games", "1", "--headless"),
     }
     print(json.dumps(report))
