@@ -12,6 +12,7 @@ date and sequence numbers.
 from __future__ import annotations
 
 import os
+import pwd
 import sqlite3
 import time
 from collections.abc import Callable, Sequence
@@ -47,7 +48,7 @@ __all__ = [
     "read_checked_head",
     "reader_uri",
     "refuse_gone",
-    "refuse_read_only",
+    "refuse_unwritable",
     "remove_journal_files",
     "unreadable_error",
     "unwritable_error",
@@ -231,22 +232,47 @@ def _on_read_only_file_system(path: Path) -> bool:
     return bool(flags & os.ST_RDONLY)
 
 
-def refuse_read_only(path: Path) -> None:
-    """Refuse to open the journal at ``path`` for writing on a read-only file system.
+def refuse_unwritable(path: Path) -> None:
+    """Refuse to open the journal at ``path`` for writing where it cannot be written: on a
+    read-only file system, or where this user may not write its files.
 
-    Why before anything: SQLite then fails on its first write with a message about the
-    database, not the card; the journal is whole, and still read (``tabula review``,
+    Why before anything: SQLite opens a file it may not write for reading only, without a
+    word, and fails on the first write, so the service would start and then refuse every
+    input (files left by ``sudo tabula run``, killed: its write-ahead log and index
+    belong to root). The journal is whole, and still read (``tabula review``,
     ``tabula export``).
 
     Raises:
-        JournalError: saying so.
+        JournalError: saying which.
     """
+    kept = ""
+    if path.exists():
+        kept = "; the journal is unchanged"
+        if os.access(path, os.R_OK):
+            kept += ", and tabula review and tabula export still read it"
     if _on_read_only_file_system(path):
-        kept = "; the journal is unchanged, and tabula review and tabula export still read it"
-        raise JournalError(
-            f"cannot write journal {str(path)!r}{read_only_note(path)}"
-            f"{kept if path.exists() else ''}"
+        raise JournalError(f"cannot write journal {str(path)!r}{read_only_note(path)}{kept}")
+    files = (path.parent, path, *(path.with_name(path.name + end) for end in _BESIDE))
+    barred = [file for file in files if file.exists() and not os.access(file, os.W_OK)]
+    if barred:
+        named = ", ".join(
+            f"{str(file)!r} (owned by {_user(file.stat().st_uid)})" for file in barred
         )
+        raise JournalError(
+            f"cannot write journal {str(path)!r}: user {_user(os.geteuid())} may not write "
+            f"{named}: give them to that user (chown), or run as their owner{kept}"
+        )
+
+
+_BESIDE: Final = ("-wal", "-shm", ".head")
+"""What SQLite and the chain write beside a journal: its log, the log's index, its head."""
+
+
+def _user(uid: int) -> str:
+    try:
+        return pwd.getpwuid(uid).pw_name
+    except KeyError:  # a user the system does not name
+        return f"uid {uid}"
 
 
 def reader_uri(path: Path) -> str:

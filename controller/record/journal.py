@@ -70,7 +70,7 @@ from controller.record._journal_file import (
     read_checked_head,
     reader_uri,
     refuse_gone,
-    refuse_read_only,
+    refuse_unwritable,
     remove_journal_files,
     unreadable_error,
     unwritable_error,
@@ -153,8 +153,8 @@ class Journal:
 
     def _open(self) -> sqlite3.Connection:
         if not self._readonly:
-            refuse_read_only(self.path)
-            finish_rotation(self.path)
+            finish_rotation(self.path)  # first: it refuses a path that is no path
+            refuse_unwritable(self.path)
         head = read_checked_head(self.path)  # before the rows: a writer at work only moves past it
         if not self.path.exists():
             if not pending_path(self.path).exists():  # else a rotation the writer finishes
