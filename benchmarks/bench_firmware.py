@@ -22,7 +22,7 @@ import argparse
 from benchmarks.measure import Row, count, timed_row
 from hardware.board.geometry import cells_from_board
 from hardware.pinmap import PINMAP_PATH, load_pinmap, slots_per_location
-from hardware.runtimes import FirmwareRuntime, open_runtime
+from hardware.runtimes import FirmwareRuntime, MicroPythonRuntime, open_runtime
 from hardware.simulator import START, VirtualBoard
 
 SMALL = ("--scans", "50", "--answers", "5", "--additions", "50000", "--repeats", "1")
@@ -32,6 +32,9 @@ SMALL = ("--scans", "50", "--answers", "5", "--additions", "50000", "--repeats",
 #: https://github.com/shaoziyang/micropython_benchmarks (README, "Integer addition 1000000
 #: times", RP2040 MicroPython column; added by its pull request #1, 2024).
 PICO_ADDITION_US = 7.984
+#: The heap free at a Pico's prompt (RP2040, MicroPython 1.20): ``gc.mem_free()`` gave
+#: 209,936 bytes in https://github.com/micropython/micropython/issues/12557 (2023).
+PICO_HEAP_FREE = 209_936
 #: The scan period protocol 1.0 first assumed (pinmap.toml now has 20 ms).
 SCAN_PERIOD_US = 2000.0
 #: The scan period of the shipped pin map (``scan_period_ms``).
@@ -76,9 +79,12 @@ def run(options: argparse.Namespace) -> list[Row]:
             answers_mp.append(micropython.time_diagnostics(options.answers) / 1e6)
             answers_cp.append(cpython.time_diagnostics(options.answers) / 1e6)
             additions.append(micropython.time_additions(options.additions) / 1e6)
+        assert isinstance(micropython, MicroPythonRuntime)
+        live, per_scan = micropython.heap(options.scans)
     finally:
         micropython.close()
         cpython.close()
+    collected_every_s = (PICO_HEAP_FREE - live) / max(per_scan, 1) * PICO_SCAN_PERIOD_US / 1e6
     scan_s, addition_s = min(scans_mp), min(additions)
     per_turn_us = addition_s * 1e6 / options.additions
     scan_us = scan_s * 1e6 / options.scans
@@ -102,6 +108,14 @@ def run(options: argparse.Namespace) -> list[Row]:
                   "1.27 (WebAssembly, node), per answer", answer_s, min(answers_cp),
                   per=options.answers, reference_name="the same code on CPython in process",
                   clock="wall"),
+        Row("heap held after a collection, the firmware booted and settled (with the "
+            "driver and virtual sensors of lockstep.py), MicroPython 1.27 on wasm32 (a Pico's "
+            "word size)", live, "bytes", PICO_HEAP_FREE, "the heap free at a Pico's prompt "
+            "(RP2040, MicroPython 1.20, micropython#12557)", clock=None),
+        Row("garbage a scan makes, MicroPython 1.27 on wasm32, per scan", per_scan, "bytes",
+            None, "", reason=f"a Pico would collect every {collected_every_s:.0f} s: the heap "
+            f"left free ({PICO_HEAP_FREE - live} bytes) filled at one scan each 20 ms",
+            clock=None),
         timed_row("Pico estimate of that answer (the loop's Pico/here ratio), per answer",
                   pico_answer_s, PICO_SCAN_PERIOD_US / 1e6 * options.answers,
                   per=options.answers, reference_name="the scan period (20 ms, pinmap.toml), "

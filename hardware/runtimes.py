@@ -172,6 +172,12 @@ class MicroPythonRuntime:
         us: int = self._ask({"time_additions": count})["us"]
         return us
 
+    def heap(self, scans: int) -> tuple[int, int]:
+        """The bytes MicroPython's heap holds after a collection, and those each of
+        ``scans`` scans allocates (``Lockstep.heap``)."""
+        answer = self._ask({"heap": scans})
+        return int(answer["live"]), int(answer["per_scan"])
+
     def close(self) -> None:
         """End the child (closing its stdin ends its loop); idempotent."""
         process, self._process = self._process, None

@@ -11,6 +11,7 @@ from the host), ``readings``, ``noise`` and ``stuck`` ([slot, value] pairs), ``b
 and ``frame`` (the last LED_FRAME received, as [red, green, blue, pattern] per LED).
 """
 
+import gc
 import json
 import time
 
@@ -172,6 +173,30 @@ class Lockstep:
             self.port.writes = []
         return diff(micros(), start)  # type: ignore[no-any-return]
 
+    def heap(self, scans: int) -> "dict[str, int]":
+        """The bytes the heap holds after a collection (``live``: the firmware, its
+        virtual hardware and this driver), and those ``scans`` scans allocate, each
+        (``per_scan``: garbage a Pico collects once it fills the heap). MicroPython only:
+        CPython's ``gc`` does not count bytes.
+
+        Raises:
+            ValueError: before the firmware booted.
+        """
+        firmware = self.firmware
+        if firmware is None:
+            raise ValueError("heap before boot")
+        gc.collect()
+        live = gc.mem_alloc()  # type: ignore[attr-defined]
+        gc.disable()
+        try:
+            before = gc.mem_alloc()  # type: ignore[attr-defined]
+            for _ in range(scans):
+                firmware.scan(self.clock.now)
+            allocated = gc.mem_alloc() - before  # type: ignore[attr-defined]
+        finally:
+            gc.enable()
+        return {"live": live, "per_scan": allocated // max(scans, 1)}
+
     def handle(self, line: str) -> str:
         """One JSON request line in, one JSON answer line out (the MicroPython child)."""
         request = json.loads(line)
@@ -179,6 +204,8 @@ class Lockstep:
             return json.dumps({"us": self.time_scans(request["time_scans"])})
         if "time_diagnostics" in request:
             return json.dumps({"us": self.time_diagnostics(request["time_diagnostics"])})
+        if "heap" in request:
+            return json.dumps(self.heap(request["heap"]))
         if "time_additions" in request:
             return json.dumps({"us": time_additions(request["time_additions"])})
         return json.dumps(self.step(request))
