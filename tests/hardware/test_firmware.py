@@ -25,6 +25,7 @@ SLOTS = slots_per_location(PINS)
 START = (0, -2, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, -5, 5, 0, 0, 0, -3, 0, -5, 0, 0, 0, 0, 2, 0)
 #: What MicroPython on an RP2040 provides; the firmware may import nothing else.
 MICROPYTHON_MODULES = {
+    "gc",
     "json",
     "struct",
     "time",
