@@ -20,7 +20,8 @@ from controller.config import (
 )
 from controller.rules import VARIANTS, Rules
 from hardware.board.errors import TabulaError
-from hardware.pinmap import PINMAP_PATH
+from hardware.firmware import pinmap as firmware_pinmap
+from hardware.pinmap import PINMAP_PATH, load_pinmap
 
 EXAMPLE = Path(__file__).parent.parent / "hardware" / "tabula.example.toml"
 #: One wrong configuration a line: id (the key), TOML text, the exact message.
@@ -94,6 +95,27 @@ def test_every_commented_example_key_is_valid(tmp_path: Path) -> None:
     )
     assert (mqtt.username, mqtt.password) == ("table-7", "secret")
     assert mqtt.key_file == Path("/etc/tabula/table-7.key")
+
+
+def test_a_file_saved_on_windows_reads_the_same(tmp_path: Path) -> None:
+    """A byte order mark first and CRLF line ends, as Windows' editors may save a file
+    on the card read on a PC: the same configuration, the same lines in messages; and
+    a pin map saved so is read the same by the host and by the firmware's own reader."""
+    text = '\ufeffmode = "learner"\r\n[game]\r\nmatch_length = 7\r\n'
+    path = tmp_path / "tabula.toml"
+    path.write_text(text, encoding="utf-8", newline="")
+    assert path.read_bytes().startswith(b"\xef\xbb\xbfmode")
+    assert dataclasses.replace(load_config(path), source=None) == parse_config(
+        'mode = "learner"\n[game]\nmatch_length = 7\n'
+    )
+    path.write_text(text.replace("7", "'seven'"), encoding="utf-8", newline="")
+    with pytest.raises(ConfigError, match=r":3: game.match_length: expected an integer"):
+        load_config(path)
+    pinmap = tmp_path / "pinmap.toml"
+    plain = PINMAP_PATH.read_text(encoding="utf-8")
+    pinmap.write_text("\ufeff" + plain.replace("\n", "\r\n"), encoding="utf-8", newline="")
+    assert load_pinmap(pinmap) == load_pinmap(PINMAP_PATH)
+    assert firmware_pinmap.load(str(pinmap)) == firmware_pinmap.parse(plain)
 
 
 def test_the_message_names_file_line_and_key(tmp_path: Path) -> None:

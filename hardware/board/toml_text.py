@@ -3,7 +3,9 @@ is not TOML raises one ``ValueError``.
 
 Why not ``tomllib.loads`` alone: it recurses into arrays and inline tables, so a line of
 ``x = [[[[...`` raised ``RecursionError`` out of ``tabula check-config``, a traceback where
-a wrong file must get one line saying what is wrong.
+a wrong file must get one line saying what is wrong. And a file saved by an editor that
+starts it with a byte order mark (Windows' editors may, on a card read on a PC) is read as
+the file it is: ``tomllib`` refused it as "Invalid statement (at line 1, column 1)".
 """
 
 from __future__ import annotations
@@ -11,6 +13,9 @@ from __future__ import annotations
 import tomllib
 
 __all__ = ["loads"]
+
+_BYTE_ORDER_MARK = "\ufeff"
+"""What an editor may put first in a UTF-8 file, and TOML does not allow."""
 
 
 def loads(text: str) -> dict[str, object]:
@@ -21,6 +26,6 @@ def loads(text: str) -> dict[str, object]:
             line), or arrays and inline tables nested deeper than ``tomllib`` follows.
     """
     try:
-        return tomllib.loads(text)
+        return tomllib.loads(text.removeprefix(_BYTE_ORDER_MARK))
     except RecursionError:
         raise ValueError("arrays or inline tables nested deeper than tomllib reads") from None

@@ -114,6 +114,8 @@ def parse(text: str) -> "Pinmap":
     Raises:
         ValueError: on a line that is not a header, a key/value pair or a comment.
     """
+    if text.startswith("\ufeff"):  # a byte order mark, as an editor on Windows may save
+        text = text[1:]
     root = {}  # type: Any
     table = root
     pending = ""

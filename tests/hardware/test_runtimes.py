@@ -150,6 +150,21 @@ def test_a_diagnostic_answer_is_timed_inside_each_runtime(runtime: str) -> None:
         firmware.close()
 
 
+def test_a_pin_map_saved_on_windows_boots_the_board_on_micropython() -> None:
+    """A byte order mark first and CRLF line ends: the board's own reader, on MicroPython,
+    says hello as with the plain file (it stopped in a ValueError at line 1)."""
+    plain = PINMAP_PATH.read_text()
+    hellos = []
+    for text in (plain, "\ufeff" + plain.replace("\n", "\r\n")):
+        firmware = MicroPythonRuntime(text, 1)
+        try:
+            boot = firmware.step({"now": 0, "boot": (1, 1, 1, None), "readings": [32768] * 158})
+            hellos.append(boot["tx"])
+        finally:
+            firmware.close()
+    assert hellos[0] and hellos[1] == hellos[0]
+
+
 def test_the_firmware_holds_no_more_heap_the_longer_it_runs() -> None:
     """MicroPython's heap after a collection, on its 32-bit words as a Pico's: the same
     after the script's third pass as after its first, and idle for 4 s as for 2 s.
