@@ -37,7 +37,9 @@ class JacquetTableDriver(TableDriver):
             if status.phase == "match-over":
                 return
             if status.phase == "opening":
-                if flow.turn is None and status.cells != self._target_cells(variant.start):
+                # Whatever the flow holds: a game's end with the dice still on the table has
+                # the next game's primauté waiting once they are picked up.
+                if status.cells != self._target_cells(variant.start):
                     await self._set_board(variant.start)
                 await self._primaute()
             elif status.phase == "roll" and status.turn is not None:

@@ -17,6 +17,8 @@ from controller import record
 from controller.record.journal import Journal
 from controller.rules import JACQUET, Rules
 from controller.simulated.demo import SimulatedBoard, run_simulated
+from controller.simulated.players import jacquet_record_events
+from hardware.board.geometry import cells_from_board
 
 
 def test_jacquet_games_through_the_service_are_journalled_as_played(tmp_path: Path) -> None:
@@ -90,3 +92,47 @@ def test_a_jacquet_game_resumes_mid_turn_after_a_restart(tmp_path: Path) -> None
     assert kept[: len(before)] == before
     # The players stopped mid-action: all but their last two logged actions are journalled.
     assert kept[len(before) : len(before) + len(after) - 2] == after[:-2]
+
+
+def test_the_next_game_is_set_up_when_the_last_ended_with_the_dice_on_the_table(
+    tmp_path: Path,
+) -> None:
+    """A game won by a throw ends with its dice on the table; picking them up makes the
+    next game's primauté wait. The players set the checkers up for it all the same: they
+    set up only a game not begun, and ``tabula demo --variant jacquet-versailles --seed
+    11`` stopped in its second game, the primauté thrown on the last game's checkers and
+    the first move lifted from an empty point.
+
+    The journal: a random match's first game up to its last throw, which any numbers win.
+    """
+    events = list(jacquet_record_events(Rules(3), random.Random(12), games=1, decline_rate=0))
+    last_throw = max(i for i, event in enumerate(events) if isinstance(event, record.Rolled))
+    assert isinstance(events[last_throw + 2], record.GameEnded)
+    path = tmp_path / "j.sqlite3"
+    with Journal(path) as journal:
+        journal.append(*events[:last_throw])
+
+    async def body() -> list[tuple[str, object]]:
+        async with SimulatedBoard(path, seed=12, rules=Rules(3), variant=JACQUET) as table:
+            assert table.service.status().phase == "roll"
+            said: list[tuple[str, object]] = []
+            driver = table.driver(
+                random.Random(12),
+                illegal_rate=0.0,
+                cocked_rate=0.0,
+                echo=lambda line: said.append((line, table.sim.board.cells())),
+            )
+            task = asyncio.create_task(driver.play(2))
+            await driver.until("the primauté", lambda _: any(
+                line.startswith("primauté") for line, _ in said
+            ))  # fmt: skip
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+            return said
+
+    said = asyncio.run(body())
+    line, cells = next((line, cells) for line, cells in said if line.startswith("primauté"))
+    assert any(line.startswith("player 1 wins") for line, _ in said)
+    assert cells == cells_from_board(JACQUET.start), line
+    assert "moved" not in line, line
