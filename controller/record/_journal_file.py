@@ -252,7 +252,7 @@ def refuse_unwritable(path: Path) -> None:
             kept += ", and tabula review and tabula export still read it"
     if _on_read_only_file_system(path):
         raise JournalError(f"cannot write journal {str(path)!r}{read_only_note(path)}{kept}")
-    files = (path.parent, path, *(path.with_name(path.name + end) for end in _BESIDE))
+    files = (path.parent, *_journal_files(path))
     barred = [file for file in files if file.exists() and not os.access(file, os.W_OK)]
     if barred:
         named = ", ".join(
@@ -262,10 +262,6 @@ def refuse_unwritable(path: Path) -> None:
             f"cannot write journal {str(path)!r}: user {_user(os.geteuid())} may not write "
             f"{named}: give them to that user (chown), or run as their owner{kept}"
         )
-
-
-_BESIDE: Final = ("-wal", "-shm", ".head")
-"""What SQLite and the chain write beside a journal: its log, the log's index, its head."""
 
 
 def _user(uid: int) -> str:
@@ -285,10 +281,15 @@ def reader_uri(path: Path) -> str:
     with its index is read in place; a log without one cannot be, and SQLite says so.
     """
     uri = f"{path.resolve().as_uri()}?mode=ro"
-    log = path.with_name(path.name + "-wal")
+    log = _log(path)
     if _on_read_only_file_system(path) and (not log.exists() or log.stat().st_size == 0):
         uri += "&immutable=1"
     return uri
+
+
+def _log(path: Path) -> Path:
+    """SQLite's write-ahead log beside the journal at ``path`` (its index: ``-shm``)."""
+    return path.with_name(path.name + "-wal")
 
 
 # What opening finds on disk: every loss is refused before anything is written.
@@ -378,9 +379,14 @@ def pending_path(path: Path) -> Path:
 
 
 def remove_journal_files(path: Path) -> None:
-    """Remove the journal at ``path`` with its write-ahead log, shared memory and head."""
-    for name in (path, Path(f"{path}-wal"), Path(f"{path}-shm"), head_path(path)):
+    """Remove the journal at ``path`` with the files beside it (:func:`_journal_files`)."""
+    for name in _journal_files(path):
         name.unlink(missing_ok=True)
+
+
+def _journal_files(path: Path) -> tuple[Path, ...]:
+    """The journal at ``path``, SQLite's write-ahead log and its index, and the head."""
+    return path, _log(path), path.with_name(path.name + "-shm"), head_path(path)
 
 
 def archive_path(path: Path, when: float, first_seq: int, last_seq: int) -> Path:
