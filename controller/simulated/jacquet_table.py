@@ -37,10 +37,10 @@ class JacquetTableDriver(TableDriver):
             if status.phase == "match-over":
                 return
             if status.phase == "opening":
-                # Whatever the flow holds: a game's end with the dice still on the table has
-                # the next game's primauté waiting once they are picked up.
-                if status.cells != self._target_cells(variant.start):
-                    await self._set_board(variant.start)
+                # The primauté's position: a doublet thrown for it is played first.
+                board = flow.turn.before if flow.turn is not None else variant.start
+                if status.cells != self._target_cells(board):
+                    await self._set_board(board)
                 await self._primaute()
             elif status.phase == "roll" and status.turn is not None:
                 await self._roll(status.turn)
@@ -161,6 +161,8 @@ class JacquetTableDriver(TableDriver):
         self._game_over(result)
         await self.until("the next game", lambda s: s.phase in ("opening", "match-over"))
         await self.show(self.camera.empty)
+        if self.service.status().phase != "match-over":  # the checkers back for the next
+            await self._set_board(self.service.flow.variant.start)
 
     async def _move_on_track(
         self, player: Player, source: int, destination: int, turn: JacquetTurn

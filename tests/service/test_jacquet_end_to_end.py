@@ -13,9 +13,11 @@ import contextlib
 import random
 from pathlib import Path
 
+import pytest
+
 from controller import record
 from controller.record.journal import Journal
-from controller.rules import JACQUET, Rules
+from controller.rules import JACQUET, JACQUET_LUDII, Rules, Variant
 from controller.simulated.demo import SimulatedBoard, run_simulated
 from controller.simulated.players import jacquet_record_events
 from hardware.board.geometry import cells_from_board
@@ -94,45 +96,53 @@ def test_a_jacquet_game_resumes_mid_turn_after_a_restart(tmp_path: Path) -> None
     assert kept[len(before) : len(before) + len(after) - 2] == after[:-2]
 
 
+@pytest.mark.parametrize(("variant", "seed"), [(JACQUET, 12), (JACQUET_LUDII, 2)])
 def test_the_next_game_is_set_up_when_the_last_ended_with_the_dice_on_the_table(
-    tmp_path: Path,
+    tmp_path: Path, variant: Variant, seed: int
 ) -> None:
-    """A game won by a throw ends with its dice on the table; picking them up makes the
-    next game's primauté wait. The players set the checkers up for it all the same: they
-    set up only a game not begun, and ``tabula demo --variant jacquet-versailles --seed
-    11`` stopped in its second game, the primauté thrown on the last game's checkers and
-    the first move lifted from an empty point.
+    """A game won by a throw ends with its dice on the table; picking them up begins the
+    next game: its primauté waits, or in Ludii's rules player 0's throw. The players set
+    the checkers up only for a game not begun, and ``tabula demo --variant
+    jacquet-versailles --seed 11`` stopped in its second game (the primauté thrown on the
+    last game's checkers, the first move lifted from an empty point), as every Ludii demo
+    of two games did.
 
-    The journal: a random match's first game up to its last throw, which any numbers win.
+    The journal: a random match's first game up to its last throw, which any numbers win
+    (``seed`` chosen so).
     """
-    events = list(jacquet_record_events(Rules(3), random.Random(12), games=1, decline_rate=0))
+    events = list(jacquet_record_events(Rules(3), random.Random(seed), variant, games=1))
     last_throw = max(i for i, event in enumerate(events) if isinstance(event, record.Rolled))
     assert isinstance(events[last_throw + 2], record.GameEnded)
     path = tmp_path / "j.sqlite3"
     with Journal(path) as journal:
         journal.append(*events[:last_throw])
 
+    def next_game(said: list[tuple[str, object]]) -> list[tuple[str, object]]:
+        ended = [i for i, (line, _) in enumerate(said) if " wins " in line]
+        return said[ended[0] + 1 :] if ended else []
+
     async def body() -> list[tuple[str, object]]:
-        async with SimulatedBoard(path, seed=12, rules=Rules(3), variant=JACQUET) as table:
+        async with SimulatedBoard(path, seed=seed, rules=Rules(3), variant=variant) as table:
             assert table.service.status().phase == "roll"
             said: list[tuple[str, object]] = []
             driver = table.driver(
-                random.Random(12),
+                random.Random(seed),
                 illegal_rate=0.0,
                 cocked_rate=0.0,
                 echo=lambda line: said.append((line, table.sim.board.cells())),
             )
             task = asyncio.create_task(driver.play(2))
-            await driver.until("the primauté", lambda _: any(
-                line.startswith("primauté") for line, _ in said
+            await driver.until("the next game's first throw", lambda _: task.done() or any(
+                line.startswith(("primauté", "player ")) for line, _ in next_game(said)
             ))  # fmt: skip
+            if task.done():
+                task.result()  # what stopped the players, raised
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
-            return said
+            return next_game(said)
 
-    said = asyncio.run(body())
-    line, cells = next((line, cells) for line, cells in said if line.startswith("primauté"))
-    assert any(line.startswith("player 1 wins") for line, _ in said)
-    assert cells == cells_from_board(JACQUET.start), line
+    line, cells = asyncio.run(body())[0]
     assert "moved" not in line, line
+    if variant is JACQUET:  # said as the primauté is thrown, before anything moves
+        assert line.startswith("primauté") and cells == cells_from_board(variant.start), line

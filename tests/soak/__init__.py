@@ -20,4 +20,5 @@ SOAKS: dict[str, str] = {
     "resume": "tests.soak.resume",
     "hub": "tests.soak.hub",
     "files": "tests.soak.files",
+    "matches": "tests.soak.matches",
 }
