@@ -24,6 +24,8 @@ from hardware.firmware import pinmap as firmware_pinmap
 from hardware.pinmap import PINMAP_PATH, load_pinmap
 
 EXAMPLE = Path(__file__).parent.parent / "hardware" / "tabula.example.toml"
+#: The token the example shows (commented out), which the configuration refuses.
+EXAMPLE_TOKEN = "change-me-to-a-long-random-string"
 #: One wrong configuration a line: id (the key), TOML text, the exact message.
 CASES = Path(__file__).parent / "data" / "config-errors.jsonl"
 #: A commented-out example key or table: "# key = value" or "# [table]".
@@ -80,11 +82,15 @@ def test_every_commented_example_key_is_valid(tmp_path: Path) -> None:
     assert sum(a != b for a, b in zip(lines, uncommented, strict=True)) == 14
     path = tmp_path / "tabula.toml"
     path.write_text("\n".join(uncommented))
+    # Every key is valid, and the example's token is refused as public (below).
+    with pytest.raises(ConfigError, match=r"web\.token: the example's token is public"):
+        load_config(path, check_files=False)
+    path.write_text("\n".join(uncommented).replace(EXAMPLE_TOKEN, "a-token-of-our-own-1234"))
     config = load_config(path, check_files=False)
     assert config.camera.calibration == Path("/etc/tabula/camera-calibration.json")
     assert config.gpio.pinmap == Path("/etc/tabula/pinmap.toml")
     assert config.gpio.pins.button_hint == 16
-    assert config.web.token == "change-me-to-a-long-random-string"
+    assert config.web.token == "a-token-of-our-own-1234"
     mqtt = config.mqtt
     assert mqtt is not None
     assert (mqtt.host, mqtt.port, mqtt.tls, mqtt.topic) == (
@@ -116,6 +122,16 @@ def test_a_file_saved_on_windows_reads_the_same(tmp_path: Path) -> None:
     pinmap.write_text("\ufeff" + plain.replace("\n", "\r\n"), encoding="utf-8", newline="")
     assert load_pinmap(pinmap) == load_pinmap(PINMAP_PATH)
     assert firmware_pinmap.load(str(pinmap)) == firmware_pinmap.parse(plain)
+
+
+def test_the_example_token_is_refused_as_public() -> None:
+    """Anyone on a club's network can read the example file: a board whose token is the
+    example's would take anyone's actions. Any other token of 16 characters passes."""
+    assert f'# token = "{EXAMPLE_TOKEN}"' in EXAMPLE.read_text()
+    assert problems(f'[web]\nhost = "0.0.0.0"\ntoken = "{EXAMPLE_TOKEN}"') == [
+        "t.toml:3: web.token: the example's token is public: make one (openssl rand -hex 16)"
+    ]
+    assert parse_config(f'[web]\ntoken = "{EXAMPLE_TOKEN}-2"').web.token == EXAMPLE_TOKEN + "-2"
 
 
 def test_the_message_names_file_line_and_key(tmp_path: Path) -> None:

@@ -121,6 +121,8 @@ def _player_name(value: object) -> str:
 
 
 _TOKEN = text(256, r"[\x21-\x7e]{16,}", "at least 16 printable characters, no spaces")
+_EXAMPLE_TOKEN = "change-me-to-a-long-random-string"
+"""The token ``hardware/tabula.example.toml`` shows: anyone can read it, so none may use it."""
 
 
 # The sections.
@@ -250,6 +252,8 @@ def _web(web: Section) -> WebConfig:
     )
     if config.enabled and "token" not in web and not _is_loopback(config.host):
         web.fail("host", f"{config.host!r} is reachable from the network: set web.token")
+    if config.token == _EXAMPLE_TOKEN:
+        web.fail("token", "the example's token is public: make one (openssl rand -hex 16)")
     return config
 
 
