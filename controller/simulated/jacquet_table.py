@@ -18,6 +18,7 @@ import asyncio
 from controller import record
 from controller.referee import explaining_dice, jacquet_turn_of, location_of
 from controller.rules import Board, JacquetTurn, Player, WinKind, jacquet_result
+from controller.rules.variants import FirstTurn
 from controller.simulated.table import TableDriver
 
 __all__ = ["JacquetTableDriver"]
@@ -41,7 +42,10 @@ class JacquetTableDriver(TableDriver):
                 board = flow.turn.before if flow.turn is not None else variant.start
                 if status.cells != self._target_cells(board):
                     await self._set_board(board)
-                await self._primaute()
+                if variant.first_turn is FirstTurn.PLAYER_0:  # Ludii's: no primauté
+                    await self._roll(0)
+                else:
+                    await self._primaute()
             elif status.phase == "roll" and status.turn is not None:
                 await self._roll(status.turn)
             elif status.phase == "moving" and status.turn is not None and status.dice:

@@ -146,3 +146,28 @@ def test_the_next_game_is_set_up_when_the_last_ended_with_the_dice_on_the_table(
     assert "moved" not in line, line
     if variant is JACQUET:  # said as the primauté is thrown, before anything moves
         assert line.startswith("primauté") and cells == cells_from_board(variant.start), line
+
+
+def test_a_ludii_game_begins_with_player_0s_throw_as_the_players_log_it(tmp_path: Path) -> None:
+    """Ludii's rules have no primauté: player 0 throws first. The players threw one die
+    each for a primauté at every game's start and logged it so; the service rightly took
+    player 0's throw, and the log (what the tests compare with the journal) differed."""
+    path = tmp_path / "ludii.sqlite3"
+
+    async def body() -> list[record.Event]:
+        async with SimulatedBoard(path, seed=31, rules=Rules(3), variant=JACQUET_LUDII) as table:
+            driver = table.driver(random.Random(31), illegal_rate=0.0, cocked_rate=0.0)
+            task = asyncio.create_task(driver.play(1))
+            await driver.until("the first play", lambda _: task.done() or any(
+                isinstance(event, record.Played) for event in driver.expected
+            ))  # fmt: skip
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+            return list(driver.expected)
+
+    expected = asyncio.run(body())
+    with Journal(path, readonly=True) as journal:
+        kept = [e for e in journal.events()[1:] if not isinstance(e, record.Observed)]
+    assert isinstance(expected[0], record.Rolled) and expected[0].player == 0, expected[0]
+    assert kept[: len(expected)] == expected
