@@ -11,6 +11,7 @@ date and sequence numbers.
 
 from __future__ import annotations
 
+import fcntl
 import os
 import pwd
 import sqlite3
@@ -35,6 +36,7 @@ __all__ = [
     "APPLICATION_ID",
     "SCHEMA_VERSION",
     "UNCHAINED_VERSION",
+    "WriterLock",
     "add_digests",
     "archive_path",
     "check_database",
@@ -230,6 +232,63 @@ def _on_read_only_file_system(path: Path) -> bool:
     except (OSError, ValueError):  # no such directory either: a failure says so itself
         return False
     return bool(flags & os.ST_RDONLY)
+
+
+class WriterLock:
+    """The one writer of the journal at ``path``: an exclusive ``flock`` of the file, held
+    from before its rows are read until the journal is closed.
+
+    Why: SQLite lets two processes append in turn, each against the match as it replayed
+    it on opening. Two services (or demos) on one journal then refused every input of
+    one of them ("UNIQUE constraint failed"), or wrote events that no longer replay
+    together. Readers (``tabula export``, ``tabula review``) take no lock. A process
+    killed holds no lock: the kernel drops it with the descriptor.
+
+    Raises:
+        JournalError: if another process holds it (naming that process when the kernel
+            says), or the file cannot be opened.
+    """
+
+    def __init__(self, path: Path) -> None:
+        try:
+            descriptor = os.open(path, os.O_RDONLY)
+        except OSError as error:
+            raise JournalError(f"cannot open journal {str(path)!r}: {error}") from None
+        try:
+            fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = _flock_holder(descriptor)
+            os.close(descriptor)
+            raise JournalError(
+                f"journal {str(path)!r} is being written by {holder} (the service, or "
+                "another tabula run or demo on it): stop it first"
+            ) from None
+        self._descriptor = descriptor
+
+    def release(self) -> None:
+        """Let another process write (idempotent).
+
+        Only once the journal's SQLite connection is closed: closing any descriptor of the
+        file drops the POSIX locks SQLite holds on it in this process.
+        """
+        if self._descriptor >= 0:
+            os.close(self._descriptor)
+            self._descriptor = -1
+
+
+def _flock_holder(descriptor: int) -> str:
+    """``process N`` holding a ``flock`` of the file open at ``descriptor``, as the kernel's
+    ``/proc/locks`` names it, else ``another process``."""
+    status = os.fstat(descriptor)
+    file = f"{os.major(status.st_dev):02x}:{os.minor(status.st_dev):02x}:{status.st_ino}"
+    try:
+        lines = Path("/proc/locks").read_text(encoding="ascii").splitlines()
+    except (OSError, ValueError):
+        return "another process"
+    for fields in map(str.split, lines):  # "1: FLOCK ADVISORY WRITE <pid> <dev:inode> ..."
+        if len(fields) > 5 and fields[1] == "FLOCK" and fields[5] == file:
+            return f"process {fields[4]}"
+    return "another process"
 
 
 def refuse_unwritable(path: Path) -> None:

@@ -59,6 +59,7 @@ from controller.record._chain import (
 from controller.record._journal_file import (
     APPLICATION_ID,
     SCHEMA_VERSION,
+    WriterLock,
     add_digests,
     archive_path,
     check_database,
@@ -136,6 +137,7 @@ class Journal:
         self._progress = progress
         self._connection: sqlite3.Connection | None = None
         self._head_file: HeadWriter | None = None
+        self._lock: WriterLock | None = None
         self._replayer: Replayer | None = None
         self._start: MatchStarted | None = None
         self._events: list[Event] = []
@@ -164,6 +166,8 @@ class Journal:
             head = self._create()
         elif self.path.stat().st_size == 0:
             raise emptied_error(self.path, "the file is empty (0 bytes)", head)
+        if not self._readonly:  # before the rows: no other writer moves past them
+            self._lock = WriterLock(self.path)
         try:
             reader = self._connect(reader_uri(self.path), uri=True, isolation_level=None)
         except (sqlite3.Error, OSError) as error:
@@ -224,8 +228,11 @@ class Journal:
             raise JournalError(f"cannot open journal {str(self.path)!r}: {error}") from None
         try:
             make_durable(connection)
-            if not chained:
-                self._chain_old_journal(connection, rows, check)
+            if not chained:  # once, in one transaction, its head first: a power cut before
+                # the commit leaves the old journal beside the head of the chain it is
+                # given, which agree when it is chained again on reopening
+                create_head(head_path(self.path), self._head())
+                add_digests(connection, rows, check.digests)
             elif head is None:  # a chained journal holding no event, its head lost: no loss
                 create_head(head_path(self.path), self._head())
             self._head_file = HeadWriter(head_path(self.path))
@@ -242,17 +249,6 @@ class Journal:
             raise
         self._verified = self._last_seq
         return connection
-
-    def _chain_old_journal(
-        self, connection: sqlite3.Connection, rows: Sequence[Row], check: ChainCheck
-    ) -> None:
-        """Chain a journal written before the chain: once, in one transaction, its head first.
-
-        Why the head first: a power cut before the commit leaves the old journal beside the
-        head of the chain it is given, which agree when it is chained again on reopening.
-        """
-        create_head(head_path(self.path), self._head())
-        add_digests(connection, rows, check.digests)
 
     def _head(self) -> Head:
         """The chain's head as it stands."""
@@ -489,6 +485,8 @@ class Journal:
         if self._head_file is not None:
             self._head_file.close()
             self._head_file = None
+        if self._lock is not None:  # last: see WriterLock.release
+            self._lock.release()
 
     def __enter__(self) -> Journal:
         return self
