@@ -111,7 +111,8 @@ class Journal:
             journal's export on a slow Pi).
 
     Raises:
-        JournalError: if the file cannot be opened or is another kind of database.
+        JournalError: if the file cannot be opened or is another kind of database, or
+            another process has it open to write (:class:`WriterLock`).
         JournalCorruptError: if the file is damaged or its events do not replay.
         JournalDamagedError: if events were lost or changed since they were written (the
             message names them): a gap, an edited row, a tail behind the head, an empty
