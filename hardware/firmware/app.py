@@ -110,7 +110,10 @@ class Firmware:
         self.shown = None  # type: list[tuple[int, int, int]] | None
         self.reported_bad = 0
         start = clock.now_ms()
-        self.started = start
+        # Uptime summed step by step: the ticks' difference with the start would turn
+        # negative after 2**29 ms (6.2 days) on a Pico, where ticks_diff's range ends.
+        self.uptime = 0
+        self.last_step = start
         self.last_scan = start - self.scan_period_ms
         self.last_beat = start
         self.last_error_ms = start - 1000
@@ -187,6 +190,8 @@ class Firmware:
     def step(self) -> None:
         """Do whatever is due now: read the host, scan, heartbeat, LEDs."""
         now = self.clock.now_ms()
+        self.uptime = (self.uptime + self.clock.diff(now, self.last_step)) & 0xFFFFFFFF
+        self.last_step = now
         if not self.hello_sent:
             self.hello_sent = True
             self.send_hello()
@@ -204,7 +209,7 @@ class Firmware:
                     "<IIIB",
                     self.event,
                     self.boot_id,
-                    self.clock.diff(now, self.started) & 0xFFFFFFFF,
+                    self.uptime,
                     min(255, self.scanner.faults()),
                 ),
             )
@@ -244,7 +249,7 @@ class Firmware:
             return
         self.cells = cells
         self.event = (self.event + 1) & 0xFFFFFFFF
-        record = (self.event, self.clock.diff(now, self.started), changes)
+        record = (self.event, self.uptime, changes)
         self.ring.append(record)
         if len(self.ring) > self.ring_size:
             self.ring.pop(0)
@@ -320,7 +325,7 @@ class Firmware:
                 continue
             red, green, blue, pattern = self.led_frame[index]
             timing = _PERIODS[pattern] if pattern < len(_PERIODS) else None
-            lit = timing is None or (self.clock.diff(now, self.started) % timing[0]) < timing[1]
+            lit = timing is None or (self.uptime % timing[0]) < timing[1]
             pixels.append((red, green, blue) if lit else (0, 0, 0))
         if pixels != self.shown:
             self.shown = pixels

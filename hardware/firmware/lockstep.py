@@ -56,15 +56,29 @@ class HostPort(hal.Port):
         self.writes.append(bytes(data))
 
 
+_TICKS_PERIOD = 1 << 30
+"""MicroPython's ``ticks_ms`` period on the Pico (``TICKS_PERIOD``)."""
+
+
 class HostClock(hal.Clock):
-    """The time the host gives with each step: a script's time is then the same everywhere."""
+    """The time the host gives with each step, counted as a Pico's ``ticks_ms`` counts it.
+
+    Why as ticks: a script's time is then the same everywhere, and the firmware meets
+    what the Pico gives it (``hal_rp2040.TicksClock``): a count modulo 2**30 whose
+    differences, as ``time.ticks_diff``'s, lie within half of that either way.
+    """
 
     def __init__(self) -> None:
         self.now = 0
 
     def now_ms(self) -> int:
-        """The time of the current step."""
-        return self.now
+        """The time of the current step, in ticks."""
+        return self.now % _TICKS_PERIOD
+
+    def diff(self, later: int, earlier: int) -> int:
+        """``later - earlier`` as ``time.ticks_diff`` gives it."""
+        half = _TICKS_PERIOD // 2
+        return (later - earlier + half) % _TICKS_PERIOD - half
 
 
 def _timer() -> "tuple[Any, Any]":

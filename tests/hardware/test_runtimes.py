@@ -13,7 +13,7 @@ from firmware_bridge import frames, messages
 from hardware.firmware import lockstep
 from hardware.pinmap import PINMAP_PATH
 from hardware.runtimes import RUNTIMES, FirmwareRuntimeError, MicroPythonRuntime, open_runtime
-from tests.hardware.board_script import SLOTS, board_script
+from tests.hardware.board_script import SETTINGS, SLOTS, board_script
 
 FIRMWARE = Path(lockstep.__file__).parent
 
@@ -81,6 +81,29 @@ def test_mpy_cross_compiles_every_firmware_module_for_the_pico(tmp_path: Path) -
     broken.write_text("def f(x):\n    match x:\n        case 1:\n            return 2\n")
     process = mpy_cross.run(str(broken), stderr=subprocess.PIPE, text=True)
     assert "SyntaxError" in process.communicate(timeout=60)[1] and process.returncode == 1
+
+
+@pytest.mark.parametrize("runtime", RUNTIMES)
+def test_the_uptime_counts_on_past_the_ticks_halfway_and_wrap(runtime: str) -> None:
+    """The heartbeat's uptime is the board's time since boot, modulo 2**32 as PROTOCOL.md
+    says, however long it runs: past 2**29 ms (6.2 days), where a Pico's ``ticks_diff``
+    of the boot's ticks turned negative (3,758,096,484 on the wire 100 ms past it, not
+    536,871,012),
+    past 2**30 (its ticks wrap), and past 2**32 (the field's own wrap)."""
+    firmware = open_runtime(runtime, PINMAP_PATH.read_text(), 1)
+    times = [*range(0, 1 << 32, 1 << 28), (1 << 29) + 100, (1 << 32) + 500]
+    beats = []
+    try:
+        firmware.step({"now": 0, "boot": (1, 1, 1, SETTINGS), "readings": [32768] * sum(SLOTS)})
+        for now in sorted(times)[1:]:
+            wire = b"".join(bytes(data) for data in firmware.step({"now": now})["tx"])
+            found = frames.FrameDecoder().feed(wire)
+            unpacked = [messages.unpack(f) for f in found if isinstance(f, frames.Frame)]
+            beats += [(now, m.uptime_ms) for m in unpacked if isinstance(m, messages.Heartbeat)]
+    finally:
+        firmware.close()
+    assert len(beats) == len(times) - 1
+    assert all(uptime == now % (1 << 32) for now, uptime in beats), beats
 
 
 @pytest.mark.parametrize("runtime", RUNTIMES)
