@@ -80,11 +80,11 @@ def run(options: argparse.Namespace) -> list[Row]:
             answers_cp.append(cpython.time_diagnostics(options.answers) / 1e6)
             additions.append(micropython.time_additions(options.additions) / 1e6)
         assert isinstance(micropython, MicroPythonRuntime)
-        live, per_scan = micropython.heap(options.scans)
+        live, per_second = micropython.heap(1000)
     finally:
         micropython.close()
         cpython.close()
-    collected_every_s = (PICO_HEAP_FREE - live) / max(per_scan, 1) * PICO_SCAN_PERIOD_US / 1e6
+    collected_every_s = (PICO_HEAP_FREE - live) / max(per_second, 1)
     scan_s, addition_s = min(scans_mp), min(additions)
     per_turn_us = addition_s * 1e6 / options.additions
     scan_us = scan_s * 1e6 / options.scans
@@ -112,10 +112,10 @@ def run(options: argparse.Namespace) -> list[Row]:
             "driver and virtual sensors of lockstep.py), MicroPython 1.27 on wasm32 (a Pico's "
             "word size)", live, "bytes", PICO_HEAP_FREE, "the heap free at a Pico's prompt "
             "(RP2040, MicroPython 1.20, micropython#12557)", clock=None),
-        Row("garbage a scan makes, MicroPython 1.27 on wasm32, per scan", per_scan, "bytes",
-            None, "", reason=f"a Pico would collect every {collected_every_s:.0f} s: the heap "
-            f"left free ({PICO_HEAP_FREE - live} bytes) filled at one scan each 20 ms",
-            clock=None),
+        Row("garbage the board's loop makes, MicroPython 1.27 on wasm32, per second (a step "
+            "each ms: its scans, heartbeats and LED refreshes as they fall due)", per_second,
+            "bytes", None, "", reason=f"a Pico would collect every {collected_every_s:.1f} s: "
+            f"the heap left free ({PICO_HEAP_FREE - live} bytes) filled so", clock=None),
         timed_row("Pico estimate of that answer (the loop's Pico/here ratio), per answer",
                   pico_answer_s, PICO_SCAN_PERIOD_US / 1e6 * options.answers,
                   per=options.answers, reference_name="the scan period (20 ms, pinmap.toml), "

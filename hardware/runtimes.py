@@ -172,11 +172,11 @@ class MicroPythonRuntime:
         us: int = self._ask({"time_additions": count})["us"]
         return us
 
-    def heap(self, scans: int) -> tuple[int, int]:
-        """The bytes MicroPython's heap holds after a collection, and those each of
-        ``scans`` scans allocates (``Lockstep.heap``)."""
-        answer = self._ask({"heap": scans})
-        return int(answer["live"]), int(answer["per_scan"])
+    def heap(self, steps: int) -> tuple[int, int]:
+        """The bytes MicroPython's heap holds after a collection, and those the board's
+        loop allocates a second, from ``steps`` steps a ms apart (``Lockstep.heap``)."""
+        answer = self._ask({"heap": steps})
+        return int(answer["live"]), int(answer["per_second"])
 
     def close(self) -> None:
         """End the child (closing its stdin ends its loop); idempotent."""

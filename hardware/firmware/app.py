@@ -24,6 +24,7 @@ CAPABILITIES = 1 | 2 | 4 | 8 | DIAGNOSTICS  # LEDs, replay, stacks resolved, fau
 LOCATIONS = 28
 LED_COUNT = 29
 NO_INDEX = 0xFF
+_UP_PERIOD = 1 << 30  # the uptime's small part wraps here: 4 wraps make the wire's 2**32
 
 ERR_SENSOR_FAULT = 1
 ERR_SENSOR_RECOVERED = 2
@@ -111,8 +112,11 @@ class Firmware:
         self.reported_bad = 0
         start = clock.now_ms()
         # Uptime summed step by step: the ticks' difference with the start would turn
-        # negative after 2**29 ms (6.2 days) on a Pico, where ticks_diff's range ends.
-        self.uptime = 0
+        # negative after 2**29 ms (6.2 days) on a Pico, where ticks_diff's range ends. It
+        # is kept below 2**30, a small int on a Pico, plus its wraps: a step allocates
+        # nothing (a 32-bit sum masked each step made 32 bytes of garbage a step).
+        self.up_ms = 0
+        self.up_wraps = 0
         self.last_step = start
         self.last_scan = start - self.scan_period_ms
         self.last_beat = start
@@ -120,6 +124,10 @@ class Firmware:
         self.last_led = start - 1000
         self.sent = 0
         self.hello_sent = False
+
+    def uptime(self) -> int:
+        """Milliseconds since boot, modulo 2**32 (the wire's field)."""
+        return self.up_wraps * _UP_PERIOD + self.up_ms
 
     # Sending.
 
@@ -190,8 +198,11 @@ class Firmware:
     def step(self) -> None:
         """Do whatever is due now: read the host, scan, heartbeat, LEDs."""
         now = self.clock.now_ms()
-        self.uptime = (self.uptime + self.clock.diff(now, self.last_step)) & 0xFFFFFFFF
+        self.up_ms += self.clock.diff(now, self.last_step)
         self.last_step = now
+        if self.up_ms >= _UP_PERIOD:
+            self.up_ms -= _UP_PERIOD
+            self.up_wraps = (self.up_wraps + 1) % 4
         if not self.hello_sent:
             self.hello_sent = True
             self.send_hello()
@@ -209,7 +220,7 @@ class Firmware:
                     "<IIIB",
                     self.event,
                     self.boot_id,
-                    self.uptime,
+                    self.uptime(),
                     min(255, self.scanner.faults()),
                 ),
             )
@@ -249,7 +260,7 @@ class Firmware:
             return
         self.cells = cells
         self.event = (self.event + 1) & 0xFFFFFFFF
-        record = (self.event, self.uptime, changes)
+        record = (self.event, self.uptime(), changes)
         self.ring.append(record)
         if len(self.ring) > self.ring_size:
             self.ring.pop(0)
@@ -325,7 +336,7 @@ class Firmware:
                 continue
             red, green, blue, pattern = self.led_frame[index]
             timing = _PERIODS[pattern] if pattern < len(_PERIODS) else None
-            lit = timing is None or (self.uptime % timing[0]) < timing[1]
+            lit = timing is None or (self.up_ms % timing[0]) < timing[1]
             pixels.append((red, green, blue) if lit else (0, 0, 0))
         if pixels != self.shown:
             self.shown = pixels

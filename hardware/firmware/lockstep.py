@@ -56,8 +56,10 @@ class HostPort(hal.Port):
         self.writes.append(bytes(data))
 
 
-_TICKS_PERIOD = 1 << 30
-"""MicroPython's ``ticks_ms`` period on the Pico (``TICKS_PERIOD``)."""
+_TICKS_MASK = (1 << 30) - 1
+"""MicroPython's ``ticks_ms`` counts modulo 2**30 on the Pico (``TICKS_PERIOD``); the mask,
+and half the period, are small ints there, so the clock allocates nothing."""
+_TICKS_HALF = 1 << 29
 
 
 class HostClock(hal.Clock):
@@ -73,12 +75,11 @@ class HostClock(hal.Clock):
 
     def now_ms(self) -> int:
         """The time of the current step, in ticks."""
-        return self.now % _TICKS_PERIOD
+        return self.now & _TICKS_MASK
 
     def diff(self, later: int, earlier: int) -> int:
         """``later - earlier`` as ``time.ticks_diff`` gives it."""
-        half = _TICKS_PERIOD // 2
-        return (later - earlier + half) % _TICKS_PERIOD - half
+        return ((later - earlier + _TICKS_HALF) & _TICKS_MASK) - _TICKS_HALF
 
 
 def _timer() -> "tuple[Any, Any]":
@@ -187,11 +188,13 @@ class Lockstep:
             self.port.writes = []
         return diff(micros(), start)  # type: ignore[no-any-return]
 
-    def heap(self, scans: int) -> "dict[str, int]":
+    def heap(self, steps: int) -> "dict[str, int]":
         """The bytes the heap holds after a collection (``live``: the firmware, its
-        virtual hardware and this driver), and those ``scans`` scans allocate, each
-        (``per_scan``: garbage a Pico collects once it fills the heap). MicroPython only:
-        CPython's ``gc`` does not count bytes.
+        virtual hardware and this driver), and those the board's loop allocates in a
+        second, from ``steps`` steps a millisecond apart as a Pico's loop runs them
+        (``per_second``: its scans, heartbeats and LED refreshes as they fall due; the
+        garbage a Pico collects once it fills the heap). MicroPython only: CPython's
+        ``gc`` does not count bytes. The board's time moves on by ``steps`` ms.
 
         Raises:
             ValueError: before the firmware booted.
@@ -201,15 +204,18 @@ class Lockstep:
             raise ValueError("heap before boot")
         gc.collect()
         live = gc.mem_alloc()  # type: ignore[attr-defined]
+        writes = self.port.writes
         gc.disable()
         try:
             before = gc.mem_alloc()  # type: ignore[attr-defined]
-            for _ in range(scans):
-                firmware.scan(self.clock.now)
+            for _ in range(steps):
+                self.clock.now += 1
+                firmware.step()
+                writes.clear()  # what a port sends on, kept by nobody
             allocated = gc.mem_alloc() - before  # type: ignore[attr-defined]
         finally:
             gc.enable()
-        return {"live": live, "per_scan": allocated // max(scans, 1)}
+        return {"live": live, "per_second": allocated * 1000 // max(steps, 1)}
 
     def handle(self, line: str) -> str:
         """One JSON request line in, one JSON answer line out (the MicroPython child)."""
