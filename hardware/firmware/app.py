@@ -211,7 +211,7 @@ class Firmware:
             self.receive(data, now)
         if self.clock.diff(now, self.last_scan) >= self.scan_period_ms:
             self.last_scan = now
-            self.scan(now)
+            self.scan()
         if self.clock.diff(now, self.last_beat) >= self.heartbeat_ms:
             self.last_beat = now
             self.send(
@@ -226,7 +226,7 @@ class Firmware:
             )
         if self.clock.diff(now, self.last_led) >= 20:
             self.last_led = now
-            self.update_leds(now)
+            self.update_leds()
 
     def run_forever(self) -> None:
         """The board's life: step, then sleep a little so that USB keeps up."""
@@ -234,7 +234,7 @@ class Firmware:
             self.step()
             self.clock.sleep_ms(1)
 
-    def scan(self, now: int) -> None:
+    def scan(self) -> None:
         """Read every slot; on a debounced change of any cell, record and send an event."""
         self.matrix.scan(self.readings)
         self.scans = (self.scans + 1) & 0xFFFF
@@ -308,7 +308,7 @@ class Firmware:
                 return
             count = min(payload[0], LED_COUNT)
             self.led_frame = [tuple(payload[1 + 4 * i : 5 + 4 * i]) for i in range(count)]
-            self.update_leds(self.clock.now_ms())
+            self.update_leds()
             self.send(wire.ACK, struct.pack("<BH", kind, seq))
         else:
             self.send_error(ERR_UNKNOWN_TYPE, value=kind)
@@ -327,8 +327,8 @@ class Firmware:
 
     # LEDs.
 
-    def update_leds(self, now: int) -> None:
-        """Show the LED frame with each LED's blink pattern applied at time ``now``."""
+    def update_leds(self) -> None:
+        """Show the LED frame with each LED's blink pattern applied at the uptime."""
         pixels = []  # type: list[tuple[int, int, int]]
         for index in range(LED_COUNT):
             if index >= len(self.led_frame):

@@ -162,11 +162,10 @@ class Lockstep:
         firmware = self.firmware
         if firmware is None:
             raise ValueError("time_scans before boot")
-        now = self.clock.now
         micros, diff = _timer()
         start = micros()
         for _ in range(scans):
-            firmware.scan(now)
+            firmware.scan()
         return diff(micros(), start)  # type: ignore[no-any-return]
 
     def time_diagnostics(self, answers: int) -> int:
