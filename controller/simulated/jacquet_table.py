@@ -34,14 +34,9 @@ class JacquetTableDriver(TableDriver):
         await self._set_board(flow.turn.before if flow.turn is not None else variant.start)
         while self.counts.games < games:
             status = self.service.status()
-            flow = self.service.flow
             if status.phase == "match-over":
                 return
-            if status.phase == "opening":
-                # The primauté's position: a doublet thrown for it is played first.
-                board = flow.turn.before if flow.turn is not None else variant.start
-                if status.cells != self._target_cells(board):
-                    await self._set_board(board)
+            if status.phase == "opening":  # the checkers are set: above, or at the game's end
                 if variant.first_turn is FirstTurn.PLAYER_0:  # Ludii's: no primauté
                     await self._roll(0)
                 else:
