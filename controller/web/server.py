@@ -3,6 +3,20 @@
 Why: the board's service and the hub both serve a page beside other work on one asyncio
 loop; ``aiohttp.web.run_app`` would own the loop. Port 0 picks a free port (tests).
 
+The page is open to a club's network, where anyone may open connections and hold them.
+Every descriptor the page holds is one the service cannot use to reopen the sensor board
+after a knocked cable, its camera or a new match's journal. So the page holds few:
+
+* at most :data:`PER_CLIENT` connections from one address and :data:`MAX_CONNECTIONS` in
+  all; one more is answered 429 at once and closed, and the refusals are logged once a
+  minute, not once each;
+* a connection with no request under way for :data:`IDLE_TIMEOUT_S` (one that never sends
+  its request, or all of its head) is closed;
+* connections are accepted here, not by asyncio's server: out of descriptors, Python 3.11's
+  accept loop logged the error with a traceback and scheduled a retry for each connection
+  waiting, which scheduled as many again (CPython gh-151615): a gigabyte of log in three
+  minutes. Here it is one line, and a retry each second.
+
 Requests aiohttp itself cannot parse or decode (a bad request line, a body announced as
 gzip that is not) are answered 400 by aiohttp, and a client may leave mid-request: both
 are logged here as one warning line, where aiohttp logs an error with its traceback,
@@ -11,12 +25,18 @@ which would bury the service's real faults.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import json
 import logging
+import socket
+import time
 from types import TracebackType
 from typing import Final
 
 from aiohttp import web
 
+from controller.closing import cancel_and_wait
 from controller.web.body import aiohttp_refusal
 from controller.web.errors import WebError
 from hardware.board.errors import clipped_repr, os_reason
@@ -46,6 +66,22 @@ _REQUESTS: Final = logging.getLogger(f"{__name__}.requests")
 _REQUESTS.addFilter(_client_faults_in_one_line)
 
 
+MAX_CONNECTIONS: Final = 128
+"""Connections a page holds at most: far under the 1,024 descriptors a service may open."""
+
+PER_CLIENT: Final = 16
+"""Connections a page holds at most from one address: a browser's six, and a few tabs."""
+
+IDLE_TIMEOUT_S: Final = 30.0
+"""How long a connection may stay open with no request under way."""
+
+_ACCEPT_RETRY_S: Final = 1.0
+"""Out of descriptors, how long before accepting again (what asyncio's server waits)."""
+
+_LOG_EVERY_S: Final = 60.0
+"""Refusals are logged at most this often: each one logged would let anyone fill the log."""
+
+
 class WebServer:
     """``app`` served on ``host``:``port`` between :meth:`start` and :meth:`close`.
 
@@ -53,13 +89,33 @@ class WebServer:
         app: the application (``create_app`` or the hub's).
         host: the address to listen on.
         port: the TCP port; 0 for any free port (then read :attr:`port`).
+        max_connections: connections held at most (:data:`MAX_CONNECTIONS`).
+        per_client: connections held at most from one address (:data:`PER_CLIENT`).
+        idle_timeout: seconds a connection may stay open with no request under way.
     """
 
-    def __init__(self, app: web.Application, host: str = "127.0.0.1", port: int = 8080) -> None:
+    def __init__(
+        self,
+        app: web.Application,
+        host: str = "127.0.0.1",
+        port: int = 8080,
+        *,
+        max_connections: int = MAX_CONNECTIONS,
+        per_client: int = PER_CLIENT,
+        idle_timeout: float = IDLE_TIMEOUT_S,
+    ) -> None:
         self.app = app
         self.host = host
         self.port = port
+        self.max_connections = max_connections
+        self.per_client = per_client
+        self.idle_timeout = idle_timeout
         self._runner: web.AppRunner | None = None
+        self._listeners: list[socket.socket] = []
+        self._accepting: list[asyncio.Task[None]] = []
+        self._open: dict[str, list[asyncio.BaseTransport]] = {}
+        self._refusals = _RefusalLog()
+        self._accept_failures = _RefusalLog()
 
     @property
     def url(self) -> str:
@@ -73,22 +129,77 @@ class WebServer:
         Raises:
             WebError: if the address cannot be listened on (taken, not this machine's).
         """
-        runner = web.AppRunner(self.app, access_log=None, shutdown_timeout=1.0, logger=_REQUESTS)
+        runner = web.AppRunner(
+            self.app,
+            access_log=None,
+            shutdown_timeout=1.0,
+            logger=_REQUESTS,
+            keepalive_timeout=self.idle_timeout,
+        )
         await runner.setup()
-        site = web.TCPSite(runner, self.host, self.port)
         try:
-            await site.start()
+            self._listeners = await _listen(self.host, self.port)
         except OSError as error:
             await runner.cleanup()
             raise WebError(f"cannot serve the page on {self.url}: {os_reason(error)}") from None
         self._runner = runner
-        self.port = runner.addresses[0][1]
+        self.port = self._listeners[0].getsockname()[1]
+        self._accepting = [
+            asyncio.create_task(self._accept(listener, runner.server), name="web accept")
+            for listener in self._listeners
+        ]
 
     async def close(self) -> None:
         """Stop serving (idempotent)."""
+        for task in self._accepting:
+            await cancel_and_wait(task)
+        for listener in self._listeners:
+            listener.close()
+        self._accepting, self._listeners = [], []
         runner, self._runner = self._runner, None
         if runner is not None:
             await runner.cleanup()
+
+    async def _accept(self, listener: socket.socket, server: web.Server | None) -> None:
+        """Take each connection, or refuse it; out of descriptors, say so once and wait."""
+        assert server is not None  # set up by the runner
+        loop = asyncio.get_running_loop()
+        while True:
+            try:
+                connection, address = await loop.sock_accept(listener)
+            except OSError as error:  # out of descriptors or memory: the backlog waits
+                self._accept_failures.note(f"cannot accept a connection: {os_reason(error)}")
+                await asyncio.sleep(_ACCEPT_RETRY_S)
+                continue
+            client = str(address[0])
+            reason = self._refusal(client)
+            if reason is not None:
+                _refuse(connection, reason)
+                self._refusals.note(reason)
+                continue
+            try:
+                transport, _ = await loop.connect_accepted_socket(server, connection)
+            except OSError:  # the client left meanwhile
+                connection.close()
+                continue
+            self._open.setdefault(client, []).append(transport)
+
+    def _refusal(self, client: str) -> str | None:
+        """Why a new connection from ``client`` is refused, or None to take it."""
+        for address, transports in list(self._open.items()):
+            transports[:] = [each for each in transports if not each.is_closing()]
+            if not transports:
+                del self._open[address]
+        from_client = len(self._open.get(client, ()))
+        if from_client >= self.per_client:
+            return (
+                f"too many connections from {client} ({from_client}, at most "
+                f"{self.per_client}): close some of the page's tabs, or wait"
+            )
+        held = sum(map(len, self._open.values()))
+        if held >= self.max_connections:
+            return f"the page holds {held} connections, its most: try again shortly"
+        return None
 
     async def __aenter__(self) -> WebServer:
         await self.start()
@@ -101,3 +212,59 @@ class WebServer:
         traceback: TracebackType | None,
     ) -> None:
         await self.close()
+
+
+async def _listen(host: str, port: int) -> list[socket.socket]:
+    """Listening sockets on every address of ``host`` (as asyncio's server binds them)."""
+    loop = asyncio.get_running_loop()
+    found = await loop.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    listeners: list[socket.socket] = []
+    try:
+        for family, kind, protocol, _, address in dict.fromkeys(found):
+            listener = socket.socket(family, kind, protocol)
+            listeners.append(listener)
+            listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            if family == socket.AF_INET6:
+                listener.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+            listener.bind(address)
+            listener.listen(128)
+            listener.setblocking(False)
+    except OSError:
+        for listener in listeners:
+            listener.close()
+        raise
+    return listeners
+
+
+def _refuse(connection: socket.socket, reason: str) -> None:
+    """Answer ``connection`` 429 with ``reason`` (as the page's errors are written) and close it."""
+    body = json.dumps({"error": reason}).encode()
+    head = (
+        "HTTP/1.1 429 Too Many Requests\r\n"
+        "Content-Type: application/json; charset=utf-8\r\n"
+        f"Content-Length: {len(body)}\r\nRetry-After: 10\r\nConnection: close\r\n\r\n"
+    )
+    with contextlib.suppress(OSError):  # a client gone already is refused all the same
+        connection.setblocking(False)
+        connection.send(head.encode() + body)
+        connection.shutdown(socket.SHUT_WR)
+        connection.recv(1 << 16)  # what it sent: closed unread, it would reset the answer
+    connection.close()
+
+
+class _RefusalLog:
+    """Refusals of one kind logged as one warning line now, then at most one a minute with
+    the number left unsaid."""
+
+    def __init__(self) -> None:
+        self._logged_at = -_LOG_EVERY_S
+        self._unlogged = 0
+
+    def note(self, reason: str) -> None:
+        now = time.monotonic()
+        if now - self._logged_at < _LOG_EVERY_S:
+            self._unlogged += 1
+            return
+        since = f" ({self._unlogged} more since the last line)" if self._unlogged else ""
+        _REQUESTS.warning("web page: %s%s", reason, since)
+        self._logged_at, self._unlogged = now, 0
