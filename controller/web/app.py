@@ -122,6 +122,7 @@ class Fanout(Generic[T]):
     def __init__(self, value: T) -> None:
         self.value = value
         self._readers: set[asyncio.Queue[None]] = set()
+        self._encoded: tuple[object, object, bytes] | None = None
         self.closed = False
 
     def set(self, value: T) -> None:
@@ -135,6 +136,17 @@ class Fanout(Generic[T]):
         """Wake every reader for the last time (idempotent)."""
         self.closed = True
         self.set(self.value)
+
+    def encoded(self, value: T, encode: Callable[[T], bytes]) -> bytes:
+        """``encode(value)``, made once for all the readers of ``value``.
+
+        Why: encoding the board's status takes 31 us here, some 200 us on a Pi Zero 2 W;
+        made by each of a hundred readers, every change held the loop for 20 ms.
+        """
+        kept = self._encoded
+        if kept is None or kept[0] is not value or kept[1] is not encode:
+            kept = self._encoded = (value, encode, encode(value))
+        return kept[2]
 
     async def follow(self) -> AsyncIterator[T | None]:
         """The value now, then each new one (the latest when several came meanwhile); None
@@ -227,17 +239,18 @@ async def stream(
             if value is None:
                 await response.write(b": ping\n\n")
             else:
-                await response.write(b"data: " + encode(value) + b"\n\n")
+                await response.write(b"data: " + fanout.encoded(value, encode) + b"\n\n")
     except (ConnectionResetError, asyncio.CancelledError):
         pass
     return response
 
 
-async def _stream(request: web.Request) -> web.StreamResponse:
-    def encode(status: BoardStatus) -> bytes:
-        return json.dumps(status.to_json(), separators=(",", ":")).encode()
+def _status_bytes(status: BoardStatus) -> bytes:
+    return json.dumps(status.to_json(), separators=(",", ":")).encode()
 
-    return await stream(request, request.app[_FANOUT], encode)
+
+async def _stream(request: web.Request) -> web.StreamResponse:
+    return await stream(request, request.app[_FANOUT], _status_bytes)
 
 
 def refusal(request: web.Request) -> web.Response | None:

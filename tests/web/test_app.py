@@ -14,6 +14,7 @@ from controller.engine import NO_ENGINE
 from controller.record.matfile import read_mat
 from controller.simulated.board_service import SelfPlayBoard
 from controller.web import WebError, WebServer, create_app
+from controller.web import app as app_module
 
 TOKEN = "referee-token-0123456789"
 
@@ -72,6 +73,38 @@ def test_status_and_stream_follow_the_board() -> None:
             async with session.get(url + "api/review/html", headers=auth) as response:
                 assert response.status == 409
                 assert (await response.json())["error"] == NO_ENGINE
+
+    run(body)
+
+
+def test_every_stream_gets_each_status_encoded_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Spectators share one encoding of each status: each of a hundred encoding it for
+    itself held a Pi's loop some 20 ms a change."""
+    encoded: list[int] = []
+    status_bytes = app_module._status_bytes
+
+    def counted(status: Any) -> bytes:
+        encoded.append(status.seq)
+        return status_bytes(status)
+
+    monkeypatch.setattr(app_module, "_status_bytes", counted)
+
+    async def body(board: SelfPlayBoard, url: str) -> None:
+        async with aiohttp.ClientSession() as session:
+            streams = [await session.get(url + "api/stream") for _ in range(5)]
+            try:
+                for response in streams:
+                    first = await response.content.readline()
+                    assert json.loads(first[len(b"data: ") :])["seq"] == 1
+                    await response.content.readline()
+                await board.step()
+                for response in streams:
+                    pushed = await response.content.readline()
+                    assert json.loads(pushed[len(b"data: ") :])["seq"] == 2
+            finally:
+                for response in streams:
+                    response.close()
+        assert encoded == [1, 2]
 
     run(body)
 
