@@ -114,6 +114,8 @@ class WebServer:
         self._listeners: list[socket.socket] = []
         self._accepting: list[asyncio.Task[None]] = []
         self._open: dict[str, list[asyncio.BaseTransport]] = {}
+        self.refused = 0
+        """Connections refused since the start (over a limit)."""
         self._refusals = _RefusalLog()
         self._accept_failures = _RefusalLog()
 
@@ -122,6 +124,17 @@ class WebServer:
         """The page's address."""
         host = f"[{self.host}]" if ":" in self.host else self.host
         return f"http://{host}:{self.port}/"
+
+    @property
+    def connections(self) -> int:
+        """The connections the page holds now."""
+        self._prune()
+        return sum(map(len, self._open.values()))
+
+    def connections_from(self, client: str) -> int:
+        """The connections the page holds now from the address ``client``."""
+        self._prune()
+        return len(self._open.get(client, ()))
 
     async def start(self) -> None:
         """Listen; :attr:`port` is then the port bound.
@@ -175,6 +188,7 @@ class WebServer:
             reason = self._refusal(client)
             if reason is not None:
                 _refuse(connection, reason)
+                self.refused += 1
                 self._refusals.note(reason)
                 continue
             try:
@@ -184,19 +198,22 @@ class WebServer:
                 continue
             self._open.setdefault(client, []).append(transport)
 
-    def _refusal(self, client: str) -> str | None:
-        """Why a new connection from ``client`` is refused, or None to take it."""
+    def _prune(self) -> None:
+        """Forget the connections closed since (by either side)."""
         for address, transports in list(self._open.items()):
             transports[:] = [each for each in transports if not each.is_closing()]
             if not transports:
                 del self._open[address]
-        from_client = len(self._open.get(client, ()))
+
+    def _refusal(self, client: str) -> str | None:
+        """Why a new connection from ``client`` is refused, or None to take it."""
+        from_client = self.connections_from(client)
         if from_client >= self.per_client:
             return (
                 f"too many connections from {client} ({from_client}, at most "
                 f"{self.per_client}): close some of the page's tabs, or wait"
             )
-        held = sum(map(len, self._open.values()))
+        held = self.connections
         if held >= self.max_connections:
             return f"the page holds {held} connections, its most: try again shortly"
         return None

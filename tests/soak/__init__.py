@@ -12,6 +12,7 @@ from __future__ import annotations
 SOAKS: dict[str, str] = {
     "kills": "tests.service.crash",
     "http": "tests.soak.http",
+    "crowd": "tests.soak.crowd",
     "replug": "tests.soak.replug",
     "replug-service": "tests.soak.replug:main_service",
     "slow": "tests.service.slow",

@@ -75,7 +75,7 @@ async def until_served(port: int, source: str = "127.0.0.1") -> bytes:
 async def connected(server: WebServer, count: int) -> None:
     """Wait until the server has taken ``count`` connections (it takes them as it runs)."""
     deadline = time.monotonic() + DEADLINE_S
-    while sum(map(len, server._open.values())) < count and time.monotonic() < deadline:
+    while server.connections < count and time.monotonic() < deadline:
         await asyncio.sleep(0.01)
 
 
