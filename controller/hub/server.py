@@ -257,6 +257,7 @@ async def _page(request: web.Request) -> web.StreamResponse:
 
 _PAGE_FILES: Final = {
     "board.js": "text/javascript",
+    "follow.js": "text/javascript",
     "hub.js": "text/javascript",
     "style.css": "text/css",
 }

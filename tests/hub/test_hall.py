@@ -324,7 +324,12 @@ def test_demo_boards_publish_through_the_broker_to_the_hub(tmp_path: Path) -> No
 def test_the_hall_page_serves_only_its_files(tmp_path: Path) -> None:
     async def body(broker: Mosquitto, hub: Hub) -> None:
         async with aiohttp.ClientSession() as session:
-            for name, code in (("hub.js", 200), ("board.js", 200), ("page.js", 404)):
+            for name, code in (
+                ("hub.js", 200),
+                ("board.js", 200),
+                ("follow.js", 200),
+                ("page.js", 404),
+            ):
                 async with session.get(hub.web.url + "static/" + name) as response:
                     assert response.status == code, name
             for name in ("a" * 5000 + ".js", "é" * 300 + ".css", "..%2fhub.html"):

@@ -193,3 +193,50 @@ def test_the_referee_resigns_and_declines_from_the_page() -> None:
         assert await page.is_visible("#download-mat") and await page.is_visible("#download-txt")
 
     run(body)
+
+
+def test_the_page_follows_again_after_its_stream_was_refused() -> None:
+    """A stream answered 429 (the page holding its most connections) ends a browser's
+    EventSource for good, where a stream that broke is opened again by the browser: the
+    page opens it again itself, so a spectator refused once is not left with a frozen
+    board. The page is served again on its port three times: taking connections, refusing
+    every one, taking them again."""
+
+    async def main() -> None:
+        board = SelfPlayBoard("hall-3", seed=11, match_length=3)
+        await board.start()
+        server = WebServer(create_app(board, token=TOKEN), port=0)
+        await server.start()
+        async with playwright.async_playwright() as p:
+            browser = await p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+            try:
+                page = await browser.new_page()
+                errors: list[str] = []
+                page.on("pageerror", lambda error: errors.append(str(error)))
+                await page.goto(server.url)
+                live = "document.getElementById('connection').textContent === 'live'"
+                await page.wait_for_function(live, timeout=60_000)
+                await server.close()
+                full = WebServer(create_app(board, token=TOKEN), port=server.port,
+                                 max_connections=0)  # fmt: skip
+                await full.start()
+                while not full.refused:  # the browser's own retry of the broken stream
+                    await asyncio.sleep(0.05)
+                await page.wait_for_function(f"!({live})", timeout=60_000)
+                await full.close()
+                again = WebServer(create_app(board, token=TOKEN), port=server.port)
+                await again.start()
+                try:
+                    await page.wait_for_function(live, timeout=60_000)
+                    await board.step()
+                    await page.wait_for_function(
+                        f"document.body.dataset.seq === '{board.seq}'", timeout=60_000
+                    )
+                finally:
+                    await again.close()
+                assert errors == []
+            finally:
+                await browser.close()
+        board.close()
+
+    asyncio.run(main())

@@ -56,16 +56,7 @@ function showSummary(summary) {
   problem.hidden = !summary.archive_problem;
 }
 
-function connect() {
-  const source = new EventSource("/api/stream");
-  const badge = document.getElementById("connection");
-  source.onopen = () => { badge.textContent = "live"; badge.className = "badge live"; };
-  source.onerror = () => { badge.textContent = "reconnecting…"; badge.className = "badge down"; };
-  source.onmessage = (message) => {
-    const data = JSON.parse(message.data);
-    showSummary(data.summary);
-    data.boards.forEach(showCard);
-  };
-}
-
-connect();
+follow(document.getElementById("connection"), (data) => {
+  showSummary(data.summary);
+  data.boards.forEach(showCard);
+});

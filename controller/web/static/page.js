@@ -58,13 +58,6 @@ function show(status) {
   document.body.dataset.seq = String(status.seq);
 }
 
-function connect() {
-  const source = new EventSource("/api/stream");
-  source.onopen = () => { $("connection").textContent = "live"; $("connection").className = "badge live"; };
-  source.onerror = () => { $("connection").textContent = "reconnecting…"; $("connection").className = "badge down"; };
-  source.onmessage = (message) => show(JSON.parse(message.data));
-}
-
 async function act(body) {
   const headers = { "Content-Type": "application/json" };
   const t = token();
@@ -150,7 +143,7 @@ function setup() {
       else document.execCommand("copy");
     };
   }
-  connect();
+  follow($("connection"), show);
 }
 
 setup();
