@@ -8,7 +8,7 @@ const POLL_MS = 700;
 let walking = null;
 
 // One call of the API; the JSON answer, or null once the refusal is reported (the
-// state's polling only says when the token is missing).
+// state's polling only says when the token is missing, or the board does not answer).
 async function call(path, what, body, quiet = false) {
   const headers = {};
   const t = token();
@@ -19,7 +19,18 @@ async function call(path, what, body, quiet = false) {
     headers["Content-Type"] = "application/json";
     options.body = JSON.stringify(body);
   }
-  const response = await fetch(path, options);
+  let response;
+  try {
+    response = await fetch(path, options);
+  } catch (error) {  // the service restarting, the network gone: said, and the polling goes on
+    if (quiet) {
+      $("game").textContent = `The board does not answer (${error.message}): trying again.`;
+      $("game").className = "game busy";
+    } else {
+      report(`${what}: the board does not answer (${error.message})`, false);
+    }
+    return null;
+  }
   const data = await response.json().catch(() => ({ error: response.statusText }));
   const locked = response.status === 401 || response.status === 403;
   $("token-needed").hidden = !locked;
