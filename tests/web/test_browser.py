@@ -195,12 +195,13 @@ def test_the_referee_resigns_and_declines_from_the_page() -> None:
     run(body)
 
 
-def test_the_page_follows_again_after_its_stream_was_refused() -> None:
-    """A stream answered 429 (the page holding its most connections) ends a browser's
-    EventSource for good, where a stream that broke is opened again by the browser: the
-    page opens it again itself, so a spectator refused once is not left with a frozen
-    board. The page is served again on its port three times: taking connections, refusing
-    every one, taking them again."""
+def test_the_page_says_when_the_board_is_gone_and_follows_again_after_a_refusal() -> None:
+    """An action the board does not answer (the service restarting) is said in the result
+    line, where the page said nothing. A stream answered 429 (the page holding its most
+    connections) ends a browser's EventSource for good, where a stream that broke is opened
+    again by the browser: the page opens it again itself, so a spectator refused once is
+    not left with a frozen board. The page is served on its port three times: taking
+    connections, refusing every one, taking them again."""
 
     async def main() -> None:
         board = SelfPlayBoard("hall-3", seed=11, match_length=3)
@@ -217,6 +218,13 @@ def test_the_page_follows_again_after_its_stream_was_refused() -> None:
                 live = "document.getElementById('connection').textContent === 'live'"
                 await page.wait_for_function(live, timeout=60_000)
                 await server.close()
+                await page.click("#referee summary")
+                await page.fill("#token", TOKEN)
+                await page.click("#accept")
+                result = page.locator("#action-result")
+                await result.filter(has_text="accept: the board does not answer").wait_for(
+                    timeout=60_000
+                )
                 full = WebServer(create_app(board, token=TOKEN), port=server.port,
                                  max_connections=0)  # fmt: skip
                 await full.start()

@@ -59,29 +59,16 @@ function show(status) {
 }
 
 async function act(body) {
-  const headers = { "Content-Type": "application/json" };
-  const t = token();
-  if (t) headers.Authorization = "Bearer " + t;
-  const response = await fetch("/api/action", { method: "POST", headers, body: JSON.stringify(body) });
-  const data = await response.json().catch(() => ({ error: response.statusText }));
-  if (response.ok) {
+  const response = await ask("/api/action", body.action, body);
+  if (response) {
     report(`${body.action}: done`, true);
-    show(data.status);
-  } else {
-    report(`${body.action} refused (${response.status}): ${data.error}`, false);
+    show((await response.json()).status);
   }
 }
 
 async function download(fmt, path = `/api/export/${fmt}`, suffix = "") {
-  const headers = {};
-  const t = token();
-  if (t) headers.Authorization = "Bearer " + t;
-  const response = await fetch(path, { headers });
-  if (!response.ok) {
-    const data = await response.json().catch(() => ({ error: response.statusText }));
-    report(`download .${fmt} refused (${response.status}): ${data.error}`, false);
-    return;
-  }
+  const response = await ask(path, `download .${fmt}`);
+  if (!response) return;
   const blob = await response.blob();
   const link = Object.assign(document.createElement("a"), { href: URL.createObjectURL(blob), download: `${current ? current.board_id : "match"}${suffix}.${fmt}` });
   link.click();
@@ -90,16 +77,9 @@ async function download(fmt, path = `/api/export/${fmt}`, suffix = "") {
 }
 
 async function openReview() {
-  const headers = {};
-  const t = token();
-  if (t) headers.Authorization = "Bearer " + t;
   report("review: the engine is analysing the match…", true);
-  const response = await fetch("/api/review/html", { headers });
-  if (!response.ok) {
-    const data = await response.json().catch(() => ({ error: response.statusText }));
-    report(`review refused (${response.status}): ${data.error}`, false);
-    return;
-  }
+  const response = await ask("/api/review/html", "review");
+  if (!response) return;
   const blob = new Blob([await response.text()], { type: "text/html" });
   window.open(URL.createObjectURL(blob), "_blank");
   report("review opened", true);

@@ -7,39 +7,19 @@ const LAMPS = [...Array(24).keys()].map((i) => [i, String(i + 1)])
 const POLL_MS = 700;
 let walking = null;
 
-// One call of the API; the JSON answer, or null once the refusal is reported (the
-// state's polling only says when the token is missing, or the board does not answer).
+// One call of the API: its JSON answer, or null once the failure is said (the state's
+// polling only says when the token is missing, or the board does not answer).
 async function call(path, what, body, quiet = false) {
-  const headers = {};
-  const t = token();
-  if (t) headers.Authorization = "Bearer " + t;
-  const options = { headers };
-  if (body !== undefined) {
-    options.method = "POST";
-    headers["Content-Type"] = "application/json";
-    options.body = JSON.stringify(body);
-  }
-  let response;
-  try {
-    response = await fetch(path, options);
-  } catch (error) {  // the service restarting, the network gone: said, and the polling goes on
-    if (quiet) {
-      $("game").textContent = `The board does not answer (${error.message}): trying again.`;
-      $("game").className = "game busy";
-    } else {
-      report(`${what}: the board does not answer (${error.message})`, false);
-    }
-    return null;
-  }
-  const data = await response.json().catch(() => ({ error: response.statusText }));
-  const locked = response.status === 401 || response.status === 403;
+  const response = await ask(path, what, body, quiet);
+  const status = lastFailure ? lastFailure.status : 200;
+  const locked = status === 401 || status === 403;
   $("token-needed").hidden = !locked;
-  if (locked) $("token-needed").textContent = `Every set-up action is refused: ${data.error}.`;
-  if (!response.ok) {
-    if (!quiet) report(`${what} refused (${response.status}): ${data.error}`, false);
-    return null;
+  if (locked) $("token-needed").textContent = `Every set-up action is refused: ${lastFailure.error}.`;
+  if (quiet && status === 0) {  // the service restarting, the network gone: the polling goes on
+    $("game").textContent = "The board does not answer: trying again.";
+    $("game").className = "game busy";
   }
-  return data;
+  return response ? response.json() : null;
 }
 
 function showState(state) {
