@@ -10,7 +10,6 @@ from __future__ import annotations
 import math
 import os
 import re
-import tempfile
 import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -23,6 +22,7 @@ import numpy.typing as npt
 
 from hardware.board import toml_text
 from hardware.board.errors import os_reason
+from hardware.files import write_whole
 from vision._arrays import Image, narrow
 from vision.errors import CalibrationError
 
@@ -302,8 +302,9 @@ def save_calibration(path: str | os.PathLike[str], calibration: Calibration) -> 
     """Create or update the ``[camera.calibration]`` table of the calibration file of the
     TOML config ``path`` (:func:`calibration_file`); the file written.
 
-    Every other line of the file is kept. The new file is written beside the old one and
-    moved over it (``os.replace``), so a crash leaves either the old or the new file.
+    Every other line of the file is kept. The file is written whole
+    (:func:`~hardware.files.write_whole`): a crash or a power cut leaves the old file
+    or the new one, with the old one's permissions and owner.
 
     Raises:
         CalibrationError: the existing file is not valid TOML.
@@ -331,16 +332,7 @@ def save_calibration(path: str | os.PathLike[str], calibration: Calibration) -> 
         body += "\n"
     new_text = body + _toml_table(calibration)
     tomllib.loads(new_text)  # a table this writer produced must read back
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent or ".")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(new_text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    write_whole(target, new_text.encode())
     return target
 
 

@@ -34,6 +34,7 @@ from controller.record.matfile import write_mat
 from controller.record.plain import write_events, write_text
 from controller.record.sgf import write_sgf
 from controller.rules import gnubg_id, xgid
+from hardware.files import write_whole
 
 HELP = (
     "export a recorded match as .mat, .sgf, JSON lines or text, or print its position's "
@@ -113,7 +114,7 @@ def write_output(text: str, out: Path | None) -> bool:
         sys.stdout.write(text)
         return False
     try:
-        out.write_text(text, encoding="utf-8")
+        write_whole(out, text.encode())
     except OSError as error:
         raise RecordError(f"cannot write {str(out)!r}: {error}") from None
     return True

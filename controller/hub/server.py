@@ -13,7 +13,6 @@ import asyncio
 import contextlib
 import json
 import logging
-import os
 import random
 import time
 from collections.abc import AsyncIterator, Callable
@@ -38,6 +37,7 @@ from controller.web.app import (
 from controller.web.server import WebServer
 from hardware.board.errors import os_reason
 from hardware.board.json_types import JsonObject
+from hardware.files import write_whole
 
 __all__ = ["Hub", "write_archive"]
 
@@ -51,7 +51,8 @@ _ARCHIVE_RETRY_S: Final = 2.0
 def write_archive(directory: Path, archive: Archive) -> list[Path]:
     """Write a match's ``.sgf`` (and ``.mat``) in ``directory/<board_id>/``; the paths written.
 
-    Each file is written beside and renamed, so a reader never sees half a match.
+    Each file is written whole (:func:`~hardware.files.write_whole`): a reader never
+    sees half a match, nor a power cut an empty file.
     """
     folder = directory / archive.board_id
     folder.mkdir(parents=True, exist_ok=True)
@@ -61,9 +62,7 @@ def write_archive(directory: Path, archive: Archive) -> list[Path]:
         if text is None:
             continue
         path = folder / f"{archive.name}{suffix}"
-        partial = path.with_suffix(suffix + ".part")
-        partial.write_text(text, encoding="utf-8")
-        os.replace(partial, path)
+        write_whole(path, text.encode())
         written.append(path)
     return written
 

@@ -25,6 +25,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final, NamedTuple
 
+from hardware.files import write_whole
+
 DIGEST_SIZE: Final = 16
 GENESIS: Final = bytes(DIGEST_SIZE)
 """The digest before a journal's first event."""
@@ -113,22 +115,14 @@ def read_head(path: Path) -> Head | None:
 
 
 def create_head(path: Path, head: Head) -> None:
-    """Write a new head file at ``path`` whole: beside it, synced, then renamed into place.
+    """Write a new head file at ``path`` whole (:func:`~hardware.files.write_whole`).
 
     Raises:
         OSError: if it cannot be written.
     """
     slots = [bytes(_SLOT_SIZE), bytes(_SLOT_SIZE)]
     slots[head.last % 2] = head._slot()
-    temporary = path.with_name(path.name + ".tmp")
-    descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
-    try:
-        os.write(descriptor, b"".join(slots))
-        os.fsync(descriptor)
-    finally:
-        os.close(descriptor)
-    os.replace(temporary, path)
-    sync_directory(path.parent)
+    write_whole(path, b"".join(slots))
 
 
 class HeadWriter:
@@ -158,15 +152,6 @@ class HeadWriter:
         if self._descriptor >= 0:
             os.close(self._descriptor)
             self._descriptor = -1
-
-
-def sync_directory(directory: Path) -> None:
-    """Make the files created and renamed in ``directory`` durable against a power cut."""
-    descriptor = os.open(directory, os.O_RDONLY)
-    try:
-        os.fsync(descriptor)
-    finally:
-        os.close(descriptor)
 
 
 @dataclass(frozen=True, slots=True)

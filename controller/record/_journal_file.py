@@ -28,9 +28,9 @@ from controller.record._chain import (
     create_head,
     head_path,
     read_head,
-    sync_directory,
 )
 from controller.record.errors import JournalCorruptError, JournalDamagedError, JournalError
+from hardware.files import sync_directory
 
 __all__ = [
     "APPLICATION_ID",

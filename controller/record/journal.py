@@ -54,7 +54,6 @@ from controller.record._chain import (
     chain_digest,
     create_head,
     head_path,
-    sync_directory,
 )
 from controller.record._journal_file import (
     APPLICATION_ID,
@@ -78,6 +77,7 @@ from controller.record._journal_file import (
     verify_rows,
 )
 from controller.record.errors import InvalidEventError, JournalCorruptError, JournalError
+from hardware.files import sync_directory
 
 __all__ = ["APPLICATION_ID", "Journal", "JournalEntry", "archive_path", "head_path"]
 

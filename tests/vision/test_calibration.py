@@ -1,6 +1,8 @@
 from __future__ import annotations
 
+import os
 import random
+import stat
 import tomllib
 from pathlib import Path
 
@@ -65,6 +67,21 @@ def test_save_keeps_other_tables_and_replaces_only_calibration(tmp_path: Path) -
     save_calibration(tmp_path / "new.toml", calibration)
     assert load_calibration(tmp_path / "new.toml") == calibration
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="giving a file to another user needs root")
+def test_calibrating_as_root_leaves_the_file_to_the_service(tmp_path: Path) -> None:
+    """``sudo tabula calibrate`` writes the calibration into a file kept readable by the
+    service's user alone: it stays so. It was made anew as root's, mode 0600, and the
+    service could no longer read its camera's calibration."""
+    config = tmp_path / "camera.toml"
+    config.write_text("[camera]\nindex = 0\n")
+    config.chmod(0o640)
+    os.chown(config, 65534, 65534)  # the service's user: nobody here
+    save_calibration(config, Calibration.identity())
+    after = config.stat()
+    assert (stat.S_IMODE(after.st_mode), after.st_uid, after.st_gid) == (0o640, 65534, 65534)
+    assert load_calibration(config) == Calibration.identity()
 
 
 def test_bad_config_files_are_clear_errors(tmp_path: Path) -> None:
