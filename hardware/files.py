@@ -30,7 +30,8 @@ def write_whole(path: Path, data: bytes) -> None:
     An existing file keeps its permissions, and its owner where this process may give it
     (root): a configuration kept readable by the service's user alone stays so when
     ``sudo tabula calibrate`` writes it. A new file is made as ``open`` makes it (0o666 less
-    the umask).
+    the umask). A symbolic link is followed, and stays. What is not a file (``/dev/stdout``,
+    a pipe) has nothing to replace: it is written as it is.
 
     Raises:
         OSError: if it cannot be written; the file at ``path`` is then as it was.
@@ -39,6 +40,11 @@ def write_whole(path: Path, data: bytes) -> None:
         before: os.stat_result | None = os.stat(path)
     except FileNotFoundError:
         before = None
+    if before is not None and not stat.S_ISREG(before.st_mode):
+        with open(path, "wb") as stream:
+            stream.write(data)
+        return
+    path = Path(os.path.realpath(path))  # a link's file is replaced, and the link stays
     temporary = path.with_name(f".{path.name}.{os.getpid()}.part")
     descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o666)
     try:

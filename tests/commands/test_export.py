@@ -43,6 +43,17 @@ def test_export_sgf_of_a_saved_match_to_stdout(tmp_path: Path) -> None:
     assert run.stdout == write_sgf(replay(events))
 
 
+def test_export_to_dev_stdout_writes_the_pipe(tmp_path: Path) -> None:
+    """``--out /dev/stdout`` (a link to the process's pipe) is written, not replaced: a
+    file beside it and renamed over it cannot be made there."""
+    path = journal(tmp_path, EVENTS)
+    run = tabula("export", "--journal", str(path), "--format", "mat", "--out", "/dev/stdout")
+    assert run.returncode == 0, run.stderr
+    record = replay(EVENTS)
+    assert run.stdout.startswith(write_mat(record))
+    assert Path("/dev/stdout").is_symlink()
+
+
 def test_position_prints_xgid_and_gnubg_id_mid_turn(tmp_path: Path) -> None:
     path = journal(tmp_path, EVENTS[:40])
     run = tabula("export", "--journal", str(path), "--position")

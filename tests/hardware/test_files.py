@@ -10,6 +10,7 @@ from __future__ import annotations
 import errno
 import os
 import stat
+import threading
 from pathlib import Path
 
 import pytest
@@ -75,3 +76,26 @@ def test_a_write_that_fails_leaves_the_old_file_and_no_part(
         write_whole(path, b"new")
     assert path.read_bytes() == b"old"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["head"]
+
+
+def test_a_link_is_followed_and_stays(tmp_path: Path) -> None:
+    real = tmp_path / "real.toml"
+    real.write_text("old")
+    link = tmp_path / "tabula.toml"
+    link.symlink_to(real)
+    write_whole(link, b"new")
+    assert link.is_symlink() and real.read_text() == "new"
+
+
+def test_what_is_not_a_file_is_written_as_it_is(tmp_path: Path) -> None:
+    """``tabula export --out /dev/stdout``: a pipe (or a device) is written, not replaced."""
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+    got: list[bytes] = []
+    reader = threading.Thread(target=lambda: got.append(pipe.read_bytes()))
+    reader.start()
+    write_whole(pipe, b"(;FF[4])\n")
+    reader.join()
+    assert got == [b"(;FF[4])\n"]
+    assert stat.S_ISFIFO(pipe.lstat().st_mode)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["pipe"]
