@@ -51,6 +51,7 @@ from controller.controls import Mode
 from controller.record import name_problem, names_clash
 from controller.rules import MAX_MATCH_LENGTH
 from hardware.board import toml_text
+from hardware.board.ids import ID_PATTERN, ID_RULE
 from hardware.board.json_types import is_integer
 from hardware.pinmap import PinmapError, load_pinmap
 
@@ -109,7 +110,7 @@ def _broker(value: object) -> str:
 
 
 _PIN = integer(0, BCM_PINS - 1, "a BCM pin number")
-_TOPIC_WORD = text(64, r"[A-Za-z0-9_.-]+", "letters, digits, '_', '.' or '-'")
+_TOPIC_WORD = text(64, ID_PATTERN, ID_RULE)
 
 
 def _player_name(value: object) -> str:

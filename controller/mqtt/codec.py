@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import json
 import math
-import re
 from collections.abc import Iterable
 from typing import Any, Final, Literal
 
@@ -31,6 +30,7 @@ from controller.record import event_kind, event_to_dict
 from controller.record.journal import JournalEntry
 from controller.status import STATUS_VERSION, ActionError, BoardEvent, BoardStatus
 from hardware.board import json_types
+from hardware.board.ids import ID_RULE, is_id
 
 __all__ = [
     "KINDS",
@@ -55,12 +55,10 @@ KINDS: Final[tuple[Kind, ...]] = ("status", "events", "online", "heartbeat")
 ONLINE: Final = b"online"
 OFFLINE: Final = b"offline"
 
-_WORD: Final = re.compile(r"[A-Za-z0-9_.-]{1,64}")
-
 
 def _check_word(value: str, what: str) -> str:
-    if not isinstance(value, str) or not _WORD.fullmatch(value):
-        raise TopicError(f"a {what} is 1 to 64 letters, digits, '_', '.' or '-', got {value!r}")
+    if not is_id(value):
+        raise TopicError(f"a {what} is {ID_RULE}, got {value!r}")
     return value
 
 
@@ -89,12 +87,7 @@ def parse_topic(text: str, prefix: str = "tabula") -> tuple[str, Kind]:
         TopicError: for a topic outside ``prefix`` or of an unknown shape.
     """
     parts = text.split("/")
-    if (
-        len(parts) != 3
-        or parts[0] != prefix
-        or not _WORD.fullmatch(parts[1])
-        or parts[2] not in KINDS
-    ):
+    if len(parts) != 3 or parts[0] != prefix or not is_id(parts[1]) or parts[2] not in KINDS:
         raise TopicError(f"not a topic {prefix}/<board-id>/{'|'.join(KINDS)}: {text!r}")
     kind: Kind = parts[2]
     return parts[1], kind
@@ -153,7 +146,7 @@ def decode_event(payload: bytes) -> BoardEvent:
     body: Any = data.get("data", {})
     when: Any = data.get("time", 0.0)
     problems = []
-    if not isinstance(board_id, str) or not _WORD.fullmatch(board_id):
+    if not is_id(board_id):
         problems.append(f"board_id {board_id!r}")
     if type(seq) is not int or seq < 1:
         problems.append(f"seq {seq!r} (an integer >= 1)")
@@ -199,8 +192,7 @@ def decode_heartbeat(payload: bytes) -> tuple[str, float]:
     board_id: Any = data.get("board_id")
     keepalive: Any = data.get("keepalive")
     if (
-        not isinstance(board_id, str)
-        or not _WORD.fullmatch(board_id)
+        not is_id(board_id)
         or not isinstance(keepalive, int | float)
         or isinstance(keepalive, bool)
         or not math.isfinite(keepalive)

@@ -10,6 +10,8 @@ it imports nothing but the standard library (``tests/test_layering.py``).
   of every refusal.
 * :mod:`~hardware.board.geometry`: the 28 locations and the 26-integer layout.
 * :mod:`~hardware.board.scene`: what the LEDs show, for the referee and every LED back-end.
+* :mod:`~hardware.board.ids`: the rule of a board's id and a topic prefix (the
+  configuration, the MQTT codec and the hub's archive folders).
 * :mod:`~hardware.board.json_types`: JSON payloads as a type, for whatever crosses packages
   as JSON (statuses, events, requests), and their one reader of JSON from outside.
 * :mod:`~hardware.board.toml_text`: the one reader of TOML from outside (the configuration,

@@ -102,6 +102,19 @@ def test_archives_are_written_per_board(tmp_path: Path) -> None:
     assert sorted(p.suffix for p in tmp_path.glob("b6/*")) == [".mat", ".sgf"]
 
 
+def test_a_match_published_as_board_dot_dot_is_refused_not_archived(tmp_path: Path) -> None:
+    """A board's id is a folder of the archive: one published as ".." (anyone who may
+    publish to the hall's broker) had its match written in the archive folder's parent."""
+    events, _ = recorded(SelfPlayBoard("b7", seed=9, match_length=1))
+    state = HubState()
+    archives = []
+    for event in events:
+        payload = encode_event(event).replace(b'"board_id":"b7"', b'"board_id":".."')
+        archives += state.receive("tabula/../events", payload)[1]
+    assert (archives, state.boards, state.rejected) == ([], {}, len(events))
+    assert state.last_problem is not None and "not a topic" in state.last_problem
+
+
 @pytest.mark.parametrize(
     ("argv", "message"),
     [

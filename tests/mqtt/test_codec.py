@@ -64,6 +64,15 @@ def test_a_board_id_must_be_one_topic_level() -> None:
         topic("a/b", "events")
 
 
+@pytest.mark.parametrize("name", [".", "..", ".hidden", "-x", "_"])
+def test_a_board_id_begins_with_a_letter_or_a_digit(name: str) -> None:
+    """The hub makes a folder of a board's id: ".." was the archive folder's parent."""
+    with pytest.raises(TopicError, match=r"the first a letter or a digit, got '"):
+        topic(name, "events")
+    with pytest.raises(TopicError, match="not a topic"):
+        parse_topic(f"tabula/{name}/events")
+
+
 @pytest.mark.parametrize(
     ("payload", "message"),
     [
