@@ -56,6 +56,11 @@ ONLINE: Final = b"online"
 OFFLINE: Final = b"offline"
 
 
+_YEAR_10000: Final = 253_402_300_800
+"""The first second of the year 10000: an event's time is a date in a file's name (the hub's
+archive), which a time past it (1e20, as any client of the broker may send) made raise."""
+
+
 def _check_word(value: str, what: str) -> str:
     if not is_id(value):
         raise TopicError(f"a {what} is {ID_RULE}, got {value!r}")
@@ -154,8 +159,8 @@ def decode_event(payload: bytes) -> BoardEvent:
         problems.append(f"kind {kind!r}")
     if not isinstance(body, dict):
         problems.append(f"data {body!r} (an object)")
-    if not isinstance(when, int | float) or isinstance(when, bool) or not math.isfinite(when):
-        problems.append(f"time {when!r}")
+    if not isinstance(when, int | float) or isinstance(when, bool) or not 0 <= when < _YEAR_10000:
+        problems.append(f"time {when!r} (seconds since 1970, before the year 10000)")
     if problems:
         raise PayloadError(f"event payload: bad {', '.join(problems)}: {payload[:120]!r}")
     return BoardEvent(board_id, seq, kind, body, float(when))

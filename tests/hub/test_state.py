@@ -115,6 +115,17 @@ def test_a_match_published_as_board_dot_dot_is_refused_not_archived(tmp_path: Pa
     assert state.last_problem is not None and "not a topic" in state.last_problem
 
 
+def test_a_match_started_in_the_year_1e20_is_refused_and_the_hub_goes_on() -> None:
+    """The hub names an archive by its match's start: a time past the year 10000 (any
+    client of the broker may send one) raised OverflowError out of the hub."""
+    events, _ = recorded(SelfPlayBoard("b8", seed=9, match_length=1))
+    state = HubState()
+    poisoned = encode_event(replace(events[0], time=1e20))
+    assert state.receive(topic("b8", "events"), poisoned) == (None, [])
+    assert state.rejected == 1 and "bad time 1e+20" in (state.last_problem or "")
+    assert len(feed(state, events)) == 1  # the match itself, sent again, is archived
+
+
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
