@@ -8,6 +8,7 @@
 
 from controller.mqtt.codec import (
     KINDS,
+    MAX_PAYLOAD,
     OFFLINE,
     ONLINE,
     Kind,
@@ -29,6 +30,7 @@ from controller.mqtt.publisher import MqttPublisher, backoff_delay, client_optio
 
 __all__ = [
     "KINDS",
+    "MAX_PAYLOAD",
     "OFFLINE",
     "ONLINE",
     "Kind",

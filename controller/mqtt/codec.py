@@ -102,7 +102,16 @@ def _dumps(data: dict[str, Any]) -> bytes:
     return json.dumps(data, separators=(",", ":"), allow_nan=False).encode()
 
 
+MAX_PAYLOAD: Final = 256 * 1024
+"""The largest payload read: a status is some 4 KB, an event under 300 bytes. A client of a
+hall's broker may publish 256 MB; decoding it held the hub's loop for seconds."""
+
+
 def _loads(payload: bytes, what: str) -> dict[str, Any]:
+    if len(payload) > MAX_PAYLOAD:
+        raise PayloadError(
+            f"{what} payload of {len(payload):,} bytes: at most {MAX_PAYLOAD:,}: {payload[:40]!r}"
+        )
     try:
         data = json_types.loads(payload)  # any board may publish [[[[...
     except ValueError as error:

@@ -8,6 +8,7 @@ import re
 import pytest
 
 from controller.mqtt import (
+    MAX_PAYLOAD,
     Outbox,
     PayloadError,
     TopicError,
@@ -87,6 +88,13 @@ def test_a_board_id_begins_with_a_letter_or_a_digit(name: str) -> None:
         (
             b'{"version": 1, "board_id": "b", "seq": 1, "kind": "", "data": [], "time": 0}',
             "event payload: bad kind '', data []",
+        ),
+        (
+            b'{"version": 1, "board_id": "b", "seq": 1, "kind": "x", "data": {"n": "'
+            + b"x" * MAX_PAYLOAD
+            + b'"}, "time": 0}',
+            "event payload of 262,228 bytes: at most 262,144: "
+            + repr(b'{"version": 1, "board_id": "b", "seq": 1'),
         ),
         (
             b'{"version": 1, "board_id": "b", "seq": 1, "kind": "x", "data": {}, "time": 1e20}',
