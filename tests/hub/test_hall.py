@@ -31,7 +31,7 @@ from controller.record.matfile import read_mat
 from controller.record.sgf import read_sgf
 from controller.simulated.board_service import SelfPlayBoard
 from controller.status import BoardEvent
-from tests._browser import ARGS, ARTIFACTS, CHROMIUM
+from tests._browser import ARTIFACTS, CHROMIUM, chromium_page
 from tests.firmware_bridge.conftest import PATIENCE_S
 
 if TYPE_CHECKING:
@@ -181,22 +181,15 @@ async def shown_offline_on_the_page(url: str, board_ids: tuple[str, ...]) -> Non
     """The hub's page, in chromium, shows each of ``board_ids`` offline; a screenshot."""
     if shutil.which(CHROMIUM) is None:
         return  # the MQTT part stands on its own; the browser tests skip with a reason
-    from playwright.async_api import async_playwright
-
-    async with async_playwright() as p:
-        browser = await p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
-        try:
-            page = await browser.new_page(viewport={"width": 900, "height": 700})
-            await page.goto(url)
-            for board_id in board_ids:
-                badge = page.locator(f'article[data-board="{board_id}"] .badge')
-                await badge.filter(has_text="offline").wait_for(timeout=5000)
-                alerts = page.locator(f'article[data-board="{board_id}"] .alerts')
-                assert "board offline" in (await alerts.text_content() or "")
-            ARTIFACTS.mkdir(exist_ok=True)
-            await page.screenshot(path=str(ARTIFACTS / "hub.png"), full_page=True)
-        finally:
-            await browser.close()
+    async with chromium_page(viewport={"width": 900, "height": 700}) as page:
+        await page.goto(url)
+        for board_id in board_ids:
+            badge = page.locator(f'article[data-board="{board_id}"] .badge')
+            await badge.filter(has_text="offline").wait_for(timeout=5000)
+            alerts = page.locator(f'article[data-board="{board_id}"] .alerts')
+            assert "board offline" in (await alerts.text_content() or "")
+        ARTIFACTS.mkdir(exist_ok=True)
+        await page.screenshot(path=str(ARTIFACTS / "hub.png"), full_page=True)
 
 
 def test_a_board_that_dies_is_shown_offline_within_its_keepalive(tmp_path: Path) -> None:
@@ -456,13 +449,6 @@ async def _hall_page(url: str) -> AsyncIterator[Page | None]:
     if shutil.which(CHROMIUM) is None:
         yield None
         return
-    from playwright.async_api import async_playwright
-
-    async with async_playwright() as p:
-        browser = await p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
-        try:
-            page = await browser.new_page()
-            await page.goto(url)
-            yield page
-        finally:
-            await browser.close()
+    async with chromium_page() as page:
+        await page.goto(url)
+        yield page

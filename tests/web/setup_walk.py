@@ -18,7 +18,7 @@ import tempfile
 from pathlib import Path
 
 import cv2
-from playwright.async_api import Page, async_playwright
+from playwright.async_api import Page
 
 from controller.devices import Colour, Lamp, Scene, ShiftRegisterLeds
 from controller.links import link_words
@@ -27,7 +27,7 @@ from controller.service.setup_desk import BoardSetup
 from controller.simulated.demo import SimulatedBoard
 from controller.simulated.table import button_presser
 from controller.web import WebServer, add_setup_routes, create_app
-from tests._browser import ARGS, CHROMIUM
+from tests._browser import chromium_page
 from tests.web.setup_rig import TOKEN, camera_frame
 from vision import load_calibration
 
@@ -48,29 +48,18 @@ async def walk(folder: Path, shots: Path | None = None) -> None:
     """
     config = folder / "tabula.toml"
     frame = camera_frame()
-    async with (
-        SimulatedBoard(folder / "journal.sqlite", seed=3, board_id="bench") as table,
-        async_playwright() as p,
-    ):
+    async with SimulatedBoard(folder / "journal.sqlite", seed=3, board_id="bench") as table:
         camera = CameraBench(lambda: frame, config)
         desk = BoardSetup(table.service, camera=camera, sensors=table.link)
         app = create_app(table.service, token=TOKEN)
         add_setup_routes(app, desk)
-        async with WebServer(app, port=0) as server:
-            browser = await p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
-            try:
-                page = await browser.new_page(viewport=DESKTOP)
-                errors: list[str] = []
-                page.on("pageerror", lambda error: errors.append(str(error)))
-                await page.goto(server.url)  # the board's page links to its set-up
-                await page.click("a[href='/setup']")
-                await page.wait_for_url(server.url + "setup", timeout=_WAIT_MS)
-                await _steps(page, table, config)
-                if shots is not None:
-                    await _screenshots(page, shots)
-                assert errors == []
-            finally:
-                await browser.close()
+        async with WebServer(app, port=0) as server, chromium_page(viewport=DESKTOP) as page:
+            await page.goto(server.url)  # the board's page links to its set-up
+            await page.click("a[href='/setup']")
+            await page.wait_for_url(server.url + "setup", timeout=_WAIT_MS)
+            await _steps(page, table, config)
+            if shots is not None:
+                await _screenshots(page, shots)
 
 
 async def _text(page: Page, selector: str, text: str) -> None:

@@ -24,7 +24,7 @@ from controller.rules import START, legal_plays
 from controller.service import Service
 from controller.service.service import open_journal
 from controller.web import WebServer, create_app
-from tests._browser import ARGS, CHROMIUM
+from tests._browser import CHROMIUM, chromium_page
 
 TOKEN = "referee-token-0123456789"
 AUTH = {"Authorization": f"Bearer {TOKEN}"}
@@ -126,32 +126,27 @@ def test_recorder_mode_refuses_the_hint_and_the_review_over_the_web(tmp_path: Pa
 
 @pytest.mark.skipif(shutil.which(CHROMIUM) is None, reason="chromium missing: make system-deps")
 def test_the_page_shows_the_verdict_and_the_best_play(tmp_path: Path) -> None:
-    playwright = pytest.importorskip("playwright.async_api")
+    pytest.importorskip("playwright.async_api")
 
     async def main() -> None:
         async with (
             _board(tmp_path / "page.sqlite3", Mode.LEARNER) as (service, url),
-            playwright.async_playwright() as p,
+            chromium_page() as page,
         ):
-            browser = await p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
-            try:
-                page = await browser.new_page()
-                await page.goto(url)
-                await page.click("#referee summary")
-                await page.fill("#token", TOKEN)
-                await page.click("#hint-button")
-                await page.wait_for_function(
-                    "document.getElementById('hint').textContent === 'best 8/5 6/5'", timeout=5000
-                )
-                await _two_plays(service)
-                await page.wait_for_function(
-                    "document.getElementById('best-play').textContent === '24/13'", timeout=5000
-                )
-                last = await page.text_content("#last-play")
-                assert last is not None and last.startswith("Player 1 13/8 13/7: blunder (-0.2")
-                assert await page.get_attribute("#last-play", "class") == "grade blunder"
-                assert await page.text_content("#engine") == "gnubg-bindings"
-            finally:
-                await browser.close()
+            await page.goto(url)
+            await page.click("#referee summary")
+            await page.fill("#token", TOKEN)
+            await page.click("#hint-button")
+            await page.wait_for_function(
+                "document.getElementById('hint').textContent === 'best 8/5 6/5'", timeout=5000
+            )
+            await _two_plays(service)
+            await page.wait_for_function(
+                "document.getElementById('best-play').textContent === '24/13'", timeout=5000
+            )
+            last = await page.text_content("#last-play")
+            assert last is not None and last.startswith("Player 1 13/8 13/7: blunder (-0.2")
+            assert await page.get_attribute("#last-play", "class") == "grade blunder"
+            assert await page.text_content("#engine") == "gnubg-bindings"
 
     asyncio.run(main())

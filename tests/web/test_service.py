@@ -22,7 +22,7 @@ from controller.hub import Hub
 from controller.mqtt.mosquitto import Mosquitto, free_port
 from controller.simulated.demo import DEMO_PINMAP, FAST_FIRMWARE
 from hardware.simulator import BoardSimulator
-from tests._browser import ARGS, ARTIFACTS, CHROMIUM
+from tests._browser import ARTIFACTS, CHROMIUM, chromium_page
 from tests.commands.test_run import _config
 
 TOKEN = "referee-token-0123456789"
@@ -133,29 +133,23 @@ async def _page_shows(url: str, name: str) -> None:
     """The page, in chromium, shows the service's players; a screenshot."""
     if shutil.which(CHROMIUM) is None:
         return  # the browser tests say why they skip
-    from playwright.async_api import async_playwright
+    async with chromium_page(viewport={"width": 1100, "height": 800}) as page:
+        await page.goto(url)
+        await page.wait_for_function("window.tabulaStatus !== undefined", timeout=10000)
+        assert await page.text_content("#player0") == name
+        status = json.loads(await page.evaluate("JSON.stringify(window.tabulaStatus)"))
+        assert status["board_id"] == "pi-1"
+        # The sides to confirm before the opening roll: confirmed from the page.
+        assert "(to confirm)" in (await page.text_content("#sides") or "")
+        await page.click("#referee summary")
+        await page.fill("#token", TOKEN)
+        await page.click("#confirm-orientation")
+        await page.wait_for_function("!window.tabulaStatus.orientation_pending", timeout=10000)
+        # The answer to the click can come after the status it caused: wait for it.
+        await page.wait_for_function(
+            "document.querySelector('#action-result').textContent"
+            ".includes('orientation: done')", timeout=60000)
+        assert await page.is_hidden("#orientation-row")
+        ARTIFACTS.mkdir(exist_ok=True)
+        await page.screenshot(path=str(ARTIFACTS / "service-board.png"), full_page=True)
 
-    async with async_playwright() as p:
-        browser = await p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
-        try:
-            page = await browser.new_page(viewport={"width": 1100, "height": 800})
-            await page.goto(url)
-            await page.wait_for_function("window.tabulaStatus !== undefined", timeout=10000)
-            assert await page.text_content("#player0") == name
-            status = json.loads(await page.evaluate("JSON.stringify(window.tabulaStatus)"))
-            assert status["board_id"] == "pi-1"
-            # The sides to confirm before the opening roll: confirmed from the page.
-            assert "(to confirm)" in (await page.text_content("#sides") or "")
-            await page.click("#referee summary")
-            await page.fill("#token", TOKEN)
-            await page.click("#confirm-orientation")
-            await page.wait_for_function("!window.tabulaStatus.orientation_pending", timeout=10000)
-            # The answer to the click can come after the status it caused: wait for it.
-            await page.wait_for_function(
-                "document.querySelector('#action-result').textContent"
-                ".includes('orientation: done')", timeout=60000)
-            assert await page.is_hidden("#orientation-row")
-            ARTIFACTS.mkdir(exist_ok=True)
-            await page.screenshot(path=str(ARTIFACTS / "service-board.png"), full_page=True)
-        finally:
-            await browser.close()
