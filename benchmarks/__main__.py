@@ -28,6 +28,7 @@ from typing import Any, Protocol, cast
 
 import benchmarks
 from benchmarks.measure import Row
+from hardware.files import write_whole
 
 RESULTS = Path(benchmarks.__file__).parent / "results.json"
 
@@ -143,9 +144,7 @@ def machine() -> dict[str, object]:
 
 def _write(path: Path, results: dict[str, object]) -> None:
     """Replace ``path`` whole: a reader never sees half a file."""
-    partial = path.with_name(f".{path.name}.{os.getpid()}.partial")
-    partial.write_text(json.dumps(results, indent=1) + "\n")
-    partial.replace(path)
+    write_whole(path, (json.dumps(results, indent=1) + "\n").encode())
 
 
 def _table(rows: list[Row]) -> str:
