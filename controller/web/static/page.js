@@ -59,7 +59,7 @@ function show(status) {
 }
 
 async function act(body) {
-  const response = await ask("/api/action", body.action, body);
+  const { response } = await ask("/api/action", body.action, body);
   if (response) {
     report(`${body.action}: done`, true);
     show((await response.json()).status);
@@ -67,7 +67,7 @@ async function act(body) {
 }
 
 async function download(fmt, path = `/api/export/${fmt}`, suffix = "") {
-  const response = await ask(path, `download .${fmt}`);
+  const { response } = await ask(path, `download .${fmt}`);
   if (!response) return;
   const blob = await response.blob();
   const link = Object.assign(document.createElement("a"), { href: URL.createObjectURL(blob), download: `${current ? current.board_id : "match"}${suffix}.${fmt}` });
@@ -78,7 +78,7 @@ async function download(fmt, path = `/api/export/${fmt}`, suffix = "") {
 
 async function openReview() {
   report("review: the engine is analysing the match…", true);
-  const response = await ask("/api/review/html", "review");
+  const { response } = await ask("/api/review/html", "review");
   if (!response) return;
   const blob = new Blob([await response.text()], { type: "text/html" });
   window.open(URL.createObjectURL(blob), "_blank");

@@ -10,11 +10,11 @@ let walking = null;
 // One call of the API: its JSON answer, or null once the failure is said (the state's
 // polling only says when the token is missing, or the board does not answer).
 async function call(path, what, body, quiet = false) {
-  const response = await ask(path, what, body, quiet);
-  const status = lastFailure ? lastFailure.status : 200;
+  const { response, failure } = await ask(path, what, body, quiet);
+  const status = failure ? failure.status : 200;
   const locked = status === 401 || status === 403;
   $("token-needed").hidden = !locked;
-  if (locked) $("token-needed").textContent = `Every set-up action is refused: ${lastFailure.error}.`;
+  if (locked) $("token-needed").textContent = `Every set-up action is refused: ${failure.error}.`;
   if (quiet && status === 0) {  // the service restarting, the network gone: the polling goes on
     $("game").textContent = "The board does not answer: trying again.";
     $("game").className = "game busy";

@@ -18,13 +18,11 @@ function report(text, ok) {
   line.className = "action-result " + (ok ? "ok" : "refused");
 }
 
-// Why the last call failed ({status, error}; status 0: no answer), or null after a success.
-let lastFailure = null;
-
-// A call of the API with the token (a POST of `body` as JSON when given): its response when
-// it succeeded, else null once the result line says why (`what` refused, with the status
-// and the reason; or no answer: the service restarting, the network gone). `quiet`: the
-// caller says it its own way, from `lastFailure`.
+// A call of the API with the token (a POST of `body` as JSON when given), as
+// `{response, failure}`: its response when it succeeded, else null and why
+// (`failure`: `{status, error}`, status 0 when nothing answers: the service restarting, the
+// network gone), once the result line says so (`what` refused, with the status and the
+// reason). `quiet`: the caller says it its own way.
 async function ask(path, what, body, quiet = false) {
   const headers = {};
   const t = token();
@@ -39,16 +37,15 @@ async function ask(path, what, body, quiet = false) {
   try {
     response = await fetch(path, options);
   } catch (error) {
-    lastFailure = { status: 0, error: `the board does not answer (${error.message})` };
-    if (!quiet) report(`${what}: ${lastFailure.error}`, false);
-    return null;
+    const failure = { status: 0, error: `the board does not answer (${error.message})` };
+    if (!quiet) report(`${what}: ${failure.error}`, false);
+    return { response: null, failure };
   }
   if (!response.ok) {
     const data = await response.json().catch(() => ({ error: response.statusText }));
-    lastFailure = { status: response.status, error: data.error };
+    const failure = { status: response.status, error: data.error };
     if (!quiet) report(`${what} refused (${response.status}): ${data.error}`, false);
-    return null;
+    return { response: null, failure };
   }
-  lastFailure = null;
-  return response;
+  return { response, failure: null };
 }
