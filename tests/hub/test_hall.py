@@ -185,7 +185,7 @@ async def shown_offline_on_the_page(url: str, board_ids: tuple[str, ...]) -> Non
         await page.goto(url)
         for board_id in board_ids:
             badge = page.locator(f'article[data-board="{board_id}"] .badge')
-            await badge.filter(has_text="offline").wait_for(timeout=5000)
+            await badge.filter(has_text="offline").wait_for()
             alerts = page.locator(f'article[data-board="{board_id}"] .alerts')
             assert "board offline" in (await alerts.text_content() or "")
         ARTIFACTS.mkdir(exist_ok=True)

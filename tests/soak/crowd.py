@@ -175,8 +175,9 @@ async def crowd(spectators: int, attack: int, length: int, seed: int) -> CrowdRe
                 asyncio.create_task(_spectate(page.port, f"127.0.1.{n + 1}", board, seen[n]))
                 for n in range(spectators)
             ]
-            while page.connections < spectators:  # every spectator has its stream
-                await asyncio.sleep(0.01)
+            async with asyncio.timeout(TIMEOUT_S):  # a bound on a page that stalls
+                while page.connections < spectators:  # every spectator has its stream
+                    await asyncio.sleep(0.01)
             nuisance = asyncio.create_task(_nuisance(page.port, attack, random.Random(seed), held))
             referee = asyncio.create_task(_referee(page.port, board, report))
 

@@ -27,7 +27,7 @@ from controller.service.setup_desk import BoardSetup
 from controller.simulated.demo import SimulatedBoard
 from controller.simulated.table import button_presser
 from controller.web import WebServer, add_setup_routes, create_app
-from tests._browser import chromium_page
+from tests._browser import WAIT_MS, chromium_page
 from tests.web.setup_rig import TOKEN, camera_frame
 from vision import load_calibration
 
@@ -35,8 +35,6 @@ PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
 _LEVELS = 0xF0
 """The bits of each colour channel the screenshots keep (small PNGs under 300 KB)."""
-_WAIT_MS = 60_000
-"""How long a step waits for the page: a bound on hangs, never a measure of speed."""
 
 
 async def walk(folder: Path, shots: Path | None = None) -> None:
@@ -56,7 +54,7 @@ async def walk(folder: Path, shots: Path | None = None) -> None:
         async with WebServer(app, port=0) as server, chromium_page(viewport=DESKTOP) as page:
             await page.goto(server.url)  # the board's page links to its set-up
             await page.click("a[href='/setup']")
-            await page.wait_for_url(server.url + "setup", timeout=_WAIT_MS)
+            await page.wait_for_url(server.url + "setup")
             await _steps(page, table, config)
             if shots is not None:
                 await _screenshots(page, shots)
@@ -64,7 +62,7 @@ async def walk(folder: Path, shots: Path | None = None) -> None:
 
 async def _text(page: Page, selector: str, text: str) -> None:
     """Wait until the element ``selector`` shows ``text``."""
-    await page.locator(selector).filter(has_text=text).wait_for(timeout=_WAIT_MS)
+    await page.locator(selector).filter(has_text=text).wait_for()
 
 
 async def _steps(page: Page, table: SimulatedBoard, config: Path) -> None:
@@ -126,14 +124,14 @@ async def _steps(page: Page, table: SimulatedBoard, config: Path) -> None:
         " return img.complete && img.naturalWidth > 0; }"
     )
     for picture in ("frame", "board-view"):
-        await page.wait_for_function(loaded, arg=picture, timeout=_WAIT_MS)
+        await page.wait_for_function(loaded, arg=picture)
     # Orientation, as on the board's page.
     await _text(page, "#orientation", "near side")
 
 
 async def _until_dead(table: SimulatedBoard, location: int, slot: int) -> None:
     """Wait until the board scans the slot broken a moment ago (a set reads it 0)."""
-    async with asyncio.timeout(_WAIT_MS / 1000):
+    async with asyncio.timeout(WAIT_MS / 1000):
         while True:
             raw = await table.link.read_raw()
             if any(

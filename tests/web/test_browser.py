@@ -17,7 +17,7 @@ import pytest
 
 from controller.simulated.board_service import SelfPlayBoard
 from controller.web import WebServer, create_app
-from tests._browser import ARTIFACTS, CHROMIUM, chromium_page
+from tests._browser import ARTIFACTS, CHROMIUM, WAIT_MS, chromium_page
 
 playwright = pytest.importorskip("playwright.async_api")
 
@@ -51,7 +51,7 @@ def run(body: Body, *, viewport: dict[str, int] | None = None, mobile: bool = Fa
 
 
 async def shown_seq(page: playwright.Page, seq: int) -> None:
-    await page.wait_for_function(f"document.body.dataset.seq === '{seq}'", timeout=5000)
+    await page.wait_for_function(f"document.body.dataset.seq === '{seq}'")
 
 
 def expected_checkers(cells: tuple[tuple[int, int] | None, ...], side: int) -> int:
@@ -202,29 +202,26 @@ def test_the_page_says_when_the_board_is_gone_and_follows_again_after_a_refusal(
         async with chromium_page() as page:
             await page.goto(server.url)
             live = "document.getElementById('connection').textContent === 'live'"
-            await page.wait_for_function(live, timeout=60_000)
+            await page.wait_for_function(live)
             await server.close()
             await page.click("#referee summary")
             await page.fill("#token", TOKEN)
             await page.click("#accept")
             result = page.locator("#action-result")
-            await result.filter(has_text="accept: the board does not answer").wait_for(
-                timeout=60_000
-            )
+            await result.filter(has_text="accept: the board does not answer").wait_for()
             full = WebServer(create_app(board, token=TOKEN), port=server.port, max_connections=0)
             await full.start()
-            while not full.refused:  # the browser's own retry of the broken stream
-                await asyncio.sleep(0.05)
-            await page.wait_for_function(f"!({live})", timeout=60_000)
+            async with asyncio.timeout(WAIT_MS / 1000):  # a bound on a hang
+                while not full.refused:  # the browser's own retry of the broken stream
+                    await asyncio.sleep(0.05)
+            await page.wait_for_function(f"!({live})")
             await full.close()
             again = WebServer(create_app(board, token=TOKEN), port=server.port)
             await again.start()
             try:
-                await page.wait_for_function(live, timeout=60_000)
+                await page.wait_for_function(live)
                 await board.step()
-                await page.wait_for_function(
-                    f"document.body.dataset.seq === '{board.seq}'", timeout=60_000
-                )
+                await page.wait_for_function(f"document.body.dataset.seq === '{board.seq}'")
             finally:
                 await again.close()
         board.close()

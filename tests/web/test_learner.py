@@ -138,11 +138,11 @@ def test_the_page_shows_the_verdict_and_the_best_play(tmp_path: Path) -> None:
             await page.fill("#token", TOKEN)
             await page.click("#hint-button")
             await page.wait_for_function(
-                "document.getElementById('hint').textContent === 'best 8/5 6/5'", timeout=5000
+                "document.getElementById('hint').textContent === 'best 8/5 6/5'"
             )
             await _two_plays(service)
             await page.wait_for_function(
-                "document.getElementById('best-play').textContent === '24/13'", timeout=5000
+                "document.getElementById('best-play').textContent === '24/13'"
             )
             last = await page.text_content("#last-play")
             assert last is not None and last.startswith("Player 1 13/8 13/7: blunder (-0.2")

@@ -135,7 +135,7 @@ async def _page_shows(url: str, name: str) -> None:
         return  # the browser tests say why they skip
     async with chromium_page(viewport={"width": 1100, "height": 800}) as page:
         await page.goto(url)
-        await page.wait_for_function("window.tabulaStatus !== undefined", timeout=10000)
+        await page.wait_for_function("window.tabulaStatus !== undefined")
         assert await page.text_content("#player0") == name
         status = json.loads(await page.evaluate("JSON.stringify(window.tabulaStatus)"))
         assert status["board_id"] == "pi-1"
@@ -144,7 +144,7 @@ async def _page_shows(url: str, name: str) -> None:
         await page.click("#referee summary")
         await page.fill("#token", TOKEN)
         await page.click("#confirm-orientation")
-        await page.wait_for_function("!window.tabulaStatus.orientation_pending", timeout=10000)
+        await page.wait_for_function("!window.tabulaStatus.orientation_pending")
         # The answer to the click can come after the status it caused: wait for it.
         await page.wait_for_function(
             "document.querySelector('#action-result').textContent"

@@ -51,13 +51,13 @@ def test_the_set_up_page_polls_on_while_the_service_restarts() -> None:
             await page.goto(server.url + "setup")
             await page.fill("#token", TOKEN)
             game = page.locator("#game")
-            await game.filter(has_text="Between games").wait_for(timeout=60_000)
+            await game.filter(has_text="Between games").wait_for()
             await server.close()
-            await game.filter(has_text="The board does not answer").wait_for(timeout=60_000)
+            await game.filter(has_text="The board does not answer").wait_for()
             again = served(board, server.port)
             await again.start()
             try:
-                await game.filter(has_text="Between games").wait_for(timeout=60_000)
+                await game.filter(has_text="Between games").wait_for()
             finally:
                 await again.close()
         board.close()
