@@ -44,6 +44,9 @@ __all__ = ["Hub", "write_archive"]
 _log = logging.getLogger(__name__)
 _PUSH_S: Final = 0.05
 """How often changed boards are pushed to the page (coalesced: a busy hall is one push)."""
+_HALL_CONNECTIONS: Final = 512
+"""Connections the hall's page holds at most: the spectators' phones of a big hall, where a
+board's page holds 128 (each address 16 at most, as there)."""
 _ARCHIVE_RETRY_S: Final = 2.0
 """How often a match the archive folder refused is tried again when no message comes."""
 
@@ -126,7 +129,7 @@ class Hub:
         app.router.add_get("/api/summary", _summary)
         app.router.add_get("/api/stream", _stream)
         app.on_shutdown.append(_on_shutdown)
-        self.web = WebServer(app, host, port)
+        self.web = WebServer(app, host, port, )
 
     async def run(self) -> None:
         """Serve the page and follow the broker until cancelled."""

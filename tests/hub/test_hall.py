@@ -314,6 +314,28 @@ def test_demo_boards_publish_through_the_broker_to_the_hub(tmp_path: Path) -> No
         )
 
 
+def test_the_hall_page_holds_more_spectators_than_a_board_page(tmp_path: Path) -> None:
+    """A board's page holds 128 connections; the hall's holds a big hall's phones: 140 from
+    nine addresses (16 each at most, as on a board's page) are all taken."""
+
+    async def body(broker: Mosquitto, hub: Hub) -> None:
+        writers = []
+        try:
+            for n in range(140):
+                source = f"127.0.0.{n // 16 + 1}"
+                _, writer = await asyncio.open_connection(
+                    "127.0.0.1", hub.web.port, local_addr=(source, 0)
+                )
+                writers.append(writer)
+            await until(lambda: hub.web.connections == 140, 60, "the page takes them all")
+            assert hub.web.refused == 0
+        finally:
+            for writer in writers:
+                writer.close()
+
+    run_hall(tmp_path, body)
+
+
 def test_the_hall_page_serves_only_its_files(tmp_path: Path) -> None:
     async def body(broker: Mosquitto, hub: Hub) -> None:
         async with aiohttp.ClientSession() as session:
