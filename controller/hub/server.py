@@ -129,7 +129,7 @@ class Hub:
         app.router.add_get("/api/summary", _summary)
         app.router.add_get("/api/stream", _stream)
         app.on_shutdown.append(_on_shutdown)
-        self.web = WebServer(app, host, port, )
+        self.web = WebServer(app, host, port, max_connections=_HALL_CONNECTIONS)
 
     async def run(self) -> None:
         """Serve the page and follow the broker until cancelled."""
