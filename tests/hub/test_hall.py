@@ -70,7 +70,7 @@ def run_hall(tmp_path: Path, body: Callable[[Mosquitto, Hub], Awaitable[None]]) 
         async def main() -> None:
             task = asyncio.create_task(hub.run())
             try:
-                await until(lambda: hub.connected, 5, "the hub connects")
+                await until(lambda: hub.connected, PATIENCE_S, "the hub connects")
                 await body(broker, hub)
             finally:
                 task.cancel()
@@ -113,10 +113,11 @@ def test_fifty_boards_through_one_broker_to_one_hub(tmp_path: Path) -> None:
         start = time.monotonic()
         await asyncio.gather(*(play(b, p, 0.002) for b, p in zip(boards, publishers, strict=True)))
         total = sum(b.seq for b in boards)
-        await until(lambda: hub.state.summary()["events"] == total, 20, "every event at the hub")
+        await until(lambda: hub.state.summary()["events"] == total, PATIENCE_S, "every event taken")
         elapsed = time.monotonic() - start
-        await until(lambda: hub.state.summary()["archived"] == 50, 5, "every match archived")
-        await until(lambda: hub.state.summary()["online"] == 0, 5, "every board said offline")
+        summary = hub.state.summary
+        await until(lambda: summary()["archived"] == 50, PATIENCE_S, "every match archived")
+        await until(lambda: summary()["online"] == 0, PATIENCE_S, "every board said offline")
         print(f"50 boards: {total} events in {elapsed:.1f} s ({total / elapsed:.0f} events/s)")
         assert all(p.dropped == 0 and p.connections == 1 for p in publishers)
 
@@ -149,7 +150,7 @@ def test_the_broker_restarted_mid_game_loses_nothing(tmp_path: Path) -> None:
             for b in boards
         ]
         games = asyncio.gather(*(play(b, p, 0.01) for b, p in zip(boards, publishers, strict=True)))
-        await until(lambda: hub.state.summary()["events"] > 100, 10, "the games under way")
+        await until(lambda: hub.state.summary()["events"] > 100, PATIENCE_S, "the games under way")
         broker.stop()
         during = [b.seq for b in boards]
         await asyncio.sleep(1.0)  # the boards play on, their events queued
@@ -159,7 +160,7 @@ def test_the_broker_restarted_mid_game_loses_nothing(tmp_path: Path) -> None:
         await games
         assert [b.seq for b in boards] > during
         total = sum(b.seq for b in boards)
-        await until(lambda: hub.state.summary()["events"] == total, 20, "every event at the hub")
+        await until(lambda: hub.state.summary()["events"] == total, PATIENCE_S, "every event taken")
         # A board publishes its status after its events: the last one may still be on its way.
         views = hub.state.boards
         await until(
@@ -167,7 +168,7 @@ def test_the_broker_restarted_mid_game_loses_nothing(tmp_path: Path) -> None:
                 (status := views[b.board_id].status) is not None and status.seq == b.seq
                 for b in boards
             ),
-            5,
+            PATIENCE_S,
             "every board's last status at the hub",
         )
         assert all(p.dropped == 0 and p.connections == 2 for p in publishers)
@@ -215,7 +216,7 @@ def test_a_board_that_dies_is_shown_offline_within_its_keepalive(tmp_path: Path)
             for name in ("frozen", "killed"):
                 await until(
                     lambda n=name: n in views and views[n].online and views[n].events > 5,
-                    10,
+                    PATIENCE_S,
                     f"board {name} playing",
                 )
             # A power cut: the process stops answering, its connection stays open.
@@ -239,7 +240,7 @@ def test_a_board_that_dies_is_shown_offline_within_its_keepalive(tmp_path: Path)
             assert silent_when_lost, f"offline after {lost:.2f} s, but not for its silence"
             # Thawed, it speaks again on its open connection: back online.
             frozen.send_signal(signal.SIGCONT)
-            await until(lambda: views["frozen"].online is True, 5, "thawed")
+            await until(lambda: views["frozen"].online is True, PATIENCE_S, "thawed")
         finally:
             for process in (frozen, killed):
                 os.kill(process.pid, signal.SIGKILL)
@@ -291,7 +292,7 @@ def test_demo_boards_publish_through_the_broker_to_the_hub(tmp_path: Path) -> No
             for seed in seeds
         ]
         assert [await demo.wait() for demo in demos] == [0, 0]
-        await until(lambda: hub.state.summary()["archived"] == len(seeds), 10, "archived")
+        await until(lambda: hub.state.summary()["archived"] == len(seeds), PATIENCE_S, "archived")
         views.update(hub.state.boards)
 
     views: dict[str, BoardView] = {}
@@ -327,7 +328,7 @@ def test_the_hall_page_holds_more_spectators_than_a_board_page(tmp_path: Path) -
                     "127.0.0.1", hub.web.port, local_addr=(source, 0)
                 )
                 writers.append(writer)
-            await until(lambda: hub.web.connections == 140, 60, "the page takes them all")
+            await until(lambda: hub.web.connections == 140, PATIENCE_S, "the page takes them all")
             assert hub.web.refused == 0
         finally:
             for writer in writers:
@@ -363,7 +364,7 @@ def test_the_summary_alone_counts_what_the_cards_count(tmp_path: Path) -> None:
         board = SelfPlayBoard("summed", seed=2, match_length=1)
         publisher = MqttPublisher(board, MqttConfig(broker.url, "summed"), backlog=board.backlog)
         await play(board, publisher, 0)
-        await until(lambda: hub.state.summary()["archived"] == 1, 30, "archived")
+        await until(lambda: hub.state.summary()["archived"] == 1, PATIENCE_S, "archived")
         async with aiohttp.ClientSession() as session:
             async with session.get(hub.web.url + "api/summary") as response:
                 summary = await response.json()
