@@ -165,8 +165,10 @@ class WebServer:
             raise WebError(f"cannot serve the page on {self.url}: {os_reason(error)}") from None
         self._runner = runner
         self.port = self._listeners[0].getsockname()[1]
+        server = runner.server
+        assert server is not None  # made by setup()
         self._accepting = [
-            asyncio.create_task(self._accept(listener, runner.server), name="web accept")
+            asyncio.create_task(self._accept(listener, server), name="web accept")
             for listener in self._listeners
         ]
 
@@ -181,9 +183,8 @@ class WebServer:
         if runner is not None:
             await runner.cleanup()
 
-    async def _accept(self, listener: socket.socket, server: web.Server | None) -> None:
+    async def _accept(self, listener: socket.socket, server: web.Server) -> None:
         """Take each connection, or refuse it; out of descriptors, say so once and wait."""
-        assert server is not None  # set up by the runner
         loop = asyncio.get_running_loop()
         while True:
             try:
