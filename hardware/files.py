@@ -50,10 +50,7 @@ def write_whole(path: Path, data: bytes) -> None:
     try:
         try:
             if before is not None:
-                os.fchmod(descriptor, stat.S_IMODE(before.st_mode))
-                if (before.st_uid, before.st_gid) != (os.geteuid(), os.getegid()):
-                    with contextlib.suppress(PermissionError):  # not root: this user's file
-                        os.fchown(descriptor, before.st_uid, before.st_gid)
+                _keep_mode_and_owner(descriptor, before)
             view = memoryview(data)
             while view:
                 view = view[os.write(descriptor, view) :]
@@ -66,6 +63,17 @@ def write_whole(path: Path, data: bytes) -> None:
             os.unlink(temporary)
         raise
     sync_directory(path.parent)
+
+
+def _keep_mode_and_owner(descriptor: int, before: os.stat_result) -> None:
+    """Give the new file the old one's mode and owner, as far as the file system and this
+    process allow: a FAT stick takes no mode it cannot hold, and only root gives a file
+    away. Either refusal leaves the new file as made, written all the same."""
+    with contextlib.suppress(PermissionError):
+        os.fchmod(descriptor, stat.S_IMODE(before.st_mode))
+    if (before.st_uid, before.st_gid) != (os.geteuid(), os.getegid()):
+        with contextlib.suppress(PermissionError):
+            os.fchown(descriptor, before.st_uid, before.st_gid)
 
 
 def sync_directory(directory: Path) -> None:

@@ -99,3 +99,20 @@ def test_what_is_not_a_file_is_written_as_it_is(tmp_path: Path) -> None:
     assert got == [b"(;FF[4])\n"]
     assert stat.S_ISFIFO(pipe.lstat().st_mode)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["pipe"]
+
+
+def test_a_mode_the_file_system_refuses_still_writes_the_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A FAT stick refuses a mode it cannot hold (EPERM): the export is written all the
+    same, as the file system makes it."""
+    path = tmp_path / "match.mat"
+    path.write_text("old")
+
+    def refused(descriptor: int, mode: int) -> None:
+        raise PermissionError(errno.EPERM, "Operation not permitted")
+
+    monkeypatch.setattr(os, "fchmod", refused)
+    write_whole(path, b"new")
+    assert path.read_bytes() == b"new"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["match.mat"]
