@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from statistics import median_high
 
 from hardware.pinmap import PINMAP_PATH
 from hardware.runtimes import MicroPythonRuntime
@@ -53,7 +54,7 @@ def main(argv: list[str]) -> int:
     finally:
         firmware.close()
     tenth = max(1, options.passes // 10)
-    first, last = _median(after_pass[:tenth]), _median(after_pass[-tenth:])
+    first, last = median_high(after_pass[:tenth]), median_high(after_pass[-tenth:])
     grew = max(last - first, idle[1] - idle[0])
     print(f"  {options.passes} passes of {len(script)} steps, then {options.idle} idle: "
           f"{now / 1000:.1f} s of board time")  # fmt: skip
@@ -64,10 +65,6 @@ def main(argv: list[str]) -> int:
     held = grew <= SLACK
     print(f"heap {'steady' if held else 'grows'}: {grew} bytes more at most (slack {SLACK})")
     return 0 if held else 1
-
-
-def _median(values: list[int]) -> int:
-    return sorted(values)[len(values) // 2]
 
 
 if __name__ == "__main__":
