@@ -80,10 +80,10 @@ _ACCEPT_RETRY_S: Final = 1.0
 
 _REFUSALS_EACH: Final = (20, 0.1)
 """Refusals written at most in a span of seconds; past them the page accepts nothing until
-the span ends. Why: a refusal costs the service's one loop some 30 us here and 200 us on a
-Pi Zero 2 W, and a flood of connections (11,000 a second from one Python client here) would
-hold it from refereeing; this bounds their share to a few per cent of a Pi's core, and a
-client taken meanwhile waits 0.1 s at most."""
+the span ends. Why: each refusal costs the service's one loop (``python -m benchmarks web``:
+some 84 us here above a bare accept and close, several times that on a Pi Zero 2 W), and a
+client connecting as fast as it can would hold the loop from refereeing; this bounds the
+refusals to 200 a second, and a client taken meanwhile waits 0.1 s at most."""
 
 _LOG_EVERY_S: Final = 60.0
 """Refusals are logged at most this often: each one logged would let anyone fill the log."""
