@@ -75,9 +75,9 @@ async def until_served(port: int, source: str = "127.0.0.1") -> bytes:
 
 async def connected(server: WebServer, count: int) -> None:
     """Wait until the server has taken ``count`` connections (it takes them as it runs)."""
-    deadline = time.monotonic() + DEADLINE_S
-    while server.connections < count and time.monotonic() < deadline:
-        await asyncio.sleep(0.01)
+    async with asyncio.timeout(DEADLINE_S):  # a bound on a stalled server
+        while server.connections < count:
+            await asyncio.sleep(0.01)
 
 
 def refusal(answer: bytes) -> str:
