@@ -236,7 +236,7 @@ class WebServer:
                 f"too many connections from {client} ({from_client}, at most "
                 f"{self.per_client}): close some of the page's tabs, or wait"
             )
-        held = self.connections
+        held = sum(map(len, self._open.values()))  # pruned just above
         if held >= self.max_connections:
             return f"the page holds {held} connections, its most: try again shortly"
         return None
