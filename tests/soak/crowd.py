@@ -37,12 +37,11 @@ from dataclasses import dataclass, field
 from controller.simulated.board_service import SelfPlayBoard
 from controller.web import WebServer, create_app
 from controller.web.server import MAX_CONNECTIONS, PER_CLIENT
+from tests.web.raw_http import ANSWER_S, connect, exchange
 
 TOKEN = "crowd-token-0123456789abcdef"
 REFEREE = "127.0.0.2"
 NUISANCE = "127.0.0.9"
-TIMEOUT_S = 60.0
-"""How long one answer may take before it counts as lost (a stalled page)."""
 _KINDS = ("nothing", "half a head", "an unread stream", "a whole request")
 
 
@@ -89,20 +88,6 @@ class _Log(logging.Handler):
             self.refusals += 1
 
 
-async def _connect(port: int, source: str) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
-    return await asyncio.open_connection("127.0.0.1", port, local_addr=(source, 0))
-
-
-async def _ask(port: int, source: str, request: bytes) -> bytes:
-    """The whole answer to ``request`` from ``source`` (the page closes after it)."""
-    reader, writer = await _connect(port, source)
-    try:
-        writer.write(request)
-        return await asyncio.wait_for(reader.read(), TIMEOUT_S)
-    finally:
-        writer.close()
-
-
 def _request(method: str, path: str, body: bytes = b"") -> bytes:
     head = (
         f"{method} {path} HTTP/1.1\r\nHost: board\r\nConnection: close\r\n"
@@ -114,11 +99,11 @@ def _request(method: str, path: str, body: bytes = b"") -> bytes:
 
 async def _spectate(port: int, source: str, board: SelfPlayBoard, seen: list[int]) -> None:
     """Follow the stream until it shows the finished match's last status."""
-    reader, writer = await _connect(port, source)
+    reader, writer = await connect(port, source)
     try:
         writer.write(b"GET /api/stream HTTP/1.1\r\nHost: board\r\n\r\n")
         while True:
-            line = await asyncio.wait_for(reader.readline(), TIMEOUT_S)
+            line = await asyncio.wait_for(reader.readline(), ANSWER_S)
             if not line:
                 raise ConnectionError(f"the stream to {source} ended at {seen[-1:]}")
             if line.startswith(b"data: "):
@@ -133,8 +118,8 @@ async def _referee(port: int, board: SelfPlayBoard, report: CrowdReport) -> None
     """Ask for the status and send an action the page refuses by name, until the end."""
     fly = _request("POST", "/api/action", json.dumps({"action": "fly"}).encode())
     while not board.finished:
-        status = await _ask(port, REFEREE, _request("GET", "/api/status"))
-        refused = await _ask(port, REFEREE, fly)
+        status = await exchange(port, _request("GET", "/api/status"), source=REFEREE)
+        refused = await exchange(port, fly, source=REFEREE)
         for answer, expected in ((status, b"HTTP/1.1 200 "), (refused, b"HTTP/1.1 400 ")):
             if not answer.startswith(expected):
                 report.failures.append(f"the referee was answered {answer[:80]!r}")
@@ -147,7 +132,7 @@ async def _nuisance(port: int, connections: int, rng: random.Random,
                     held: list[asyncio.StreamWriter]) -> None:  # fmt: skip
     """Open ``connections`` connections as fast as it can, and keep every one."""
     for _ in range(connections):
-        _, writer = await _connect(port, NUISANCE)
+        _, writer = await connect(port, NUISANCE)
         held.append(writer)
         kind = rng.choice(_KINDS)
         if kind == "half a head":
@@ -175,7 +160,7 @@ async def crowd(spectators: int, attack: int, length: int, seed: int) -> CrowdRe
                 asyncio.create_task(_spectate(page.port, f"127.0.1.{n + 1}", board, seen[n]))
                 for n in range(spectators)
             ]
-            async with asyncio.timeout(TIMEOUT_S):  # a bound on a page that stalls
+            async with asyncio.timeout(ANSWER_S):  # a bound on a page that stalls
                 while page.connections < spectators:  # every spectator has its stream
                     await asyncio.sleep(0.01)
             nuisance = asyncio.create_task(_nuisance(page.port, attack, random.Random(seed), held))

@@ -20,6 +20,7 @@ import pytest
 from controller.simulated.board_service import SelfPlayBoard
 from controller.web import WebServer, create_app
 from controller.web.body import MAX_BODY_BYTES, MAX_DEPTH, json_depth
+from tests.web.raw_http import exchange
 
 TOKEN = "referee-token-0123456789"
 AUTH = {"Authorization": f"Bearer {TOKEN}"}
@@ -35,18 +36,6 @@ def run(body: Callable[[SelfPlayBoard, WebServer], Awaitable[None]]) -> None:
         board.close()
 
     asyncio.run(main())
-
-
-async def raw(port: int, request: bytes, *, half_close: bool = False) -> bytes:
-    """Send ``request`` bytes as they are; everything the server answers until it closes."""
-    reader, writer = await asyncio.open_connection("127.0.0.1", port)
-    try:
-        writer.write(request)
-        if half_close:
-            writer.write_eof()
-        return await asyncio.wait_for(reader.read(), 20)
-    finally:
-        writer.close()
 
 
 def post_bytes(body: bytes, headers: str = "") -> bytes:
@@ -132,17 +121,18 @@ def test_the_connection_closes_after_a_body_that_cannot_be_decoded() -> None:
 
     async def check(board: SelfPlayBoard, server: WebServer) -> None:
         bad = post_bytes(FLY, f"Content-Length: {len(FLY)}\r\nContent-Encoding: gzip\r\n")
-        answer = await raw(server.port, bad + STATUS)
+        answer = await exchange(server.port, bad + STATUS)
         assert answer.startswith(b"HTTP/1.1 400 Bad Request\r\n")
         assert b"\r\nConnection: close\r\n" in answer
         assert answer.count(b"HTTP/1.1 ") == 1
         # Refused before its body is read (405: not a POST route), likewise.
         not_here = bad.replace(b"POST /api/action", b"POST /api/status")
-        answer = await raw(server.port, not_here + STATUS)
+        answer = await exchange(server.port, not_here + STATUS)
         assert answer.startswith(b"HTTP/1.1 405 Method Not Allowed\r\n")
         assert b"\r\nConnection: close\r\n" in answer
         # A body that decodes keeps the connection for the next request.
-        answer = await raw(server.port, post_bytes(FLY, f"Content-Length: {len(FLY)}\r\n") + STATUS)
+        request = post_bytes(FLY, f"Content-Length: {len(FLY)}\r\n") + STATUS
+        answer = await exchange(server.port, request)
         assert answer.count(b"HTTP/1.1 400 ") == answer.count(b"HTTP/1.1 200 ") == 1
 
     run(check)
@@ -152,12 +142,12 @@ def test_a_body_cut_short_logs_no_traceback(caplog: pytest.LogCaptureFixture) ->
     async def check(board: SelfPlayBoard, server: WebServer) -> None:
         before = board.status()
         cut = post_bytes(FLY[:5], f"Content-Length: {len(FLY)}\r\n")
-        assert await raw(server.port, cut, half_close=True) == b""  # nobody to answer
+        assert await exchange(server.port, cut, half_close=True) == b""  # nobody to answer
         waiting = post_bytes(FLY[:5], f"Content-Length: {len(FLY)}\r\nExpect: 100-continue\r\n")
-        assert await raw(server.port, waiting, half_close=True) in (b"", CONTINUE)
+        assert await exchange(server.port, waiting, half_close=True) in (b"", CONTINUE)
         chunked = post_bytes(b"10\r\nabc", "Transfer-Encoding: chunked\r\n")
-        assert await raw(server.port, chunked, half_close=True) == b""
-        assert (await raw(server.port, STATUS)).startswith(b"HTTP/1.1 200 OK\r\n")
+        assert await exchange(server.port, chunked, half_close=True) == b""
+        assert (await exchange(server.port, STATUS)).startswith(b"HTTP/1.1 200 OK\r\n")
         assert board.status() == before
 
     with caplog.at_level(logging.DEBUG):
@@ -173,7 +163,7 @@ def test_a_request_aiohttp_cannot_parse_is_one_warning_line(
     request_line: bytes, caplog: pytest.LogCaptureFixture
 ) -> None:
     async def check(board: SelfPlayBoard, server: WebServer) -> None:
-        answer = await raw(server.port, request_line + b"\r\nHost: board\r\n\r\n")
+        answer = await exchange(server.port, request_line + b"\r\nHost: board\r\n\r\n")
         assert answer.startswith(b"HTTP/1.0 400 Bad Request\r\n")
 
     with caplog.at_level(logging.DEBUG):

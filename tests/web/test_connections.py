@@ -27,10 +27,9 @@ import pytest
 from controller.simulated.board_service import SelfPlayBoard
 from controller.web import WebServer, create_app
 from controller.web.server import _REFUSALS_EACH
+from tests.web.raw_http import ANSWER_S, connect, exchange
 
 STATUS = b"GET /api/status HTTP/1.1\r\nHost: board\r\nConnection: close\r\n\r\n"
-DEADLINE_S = 60.0
-"""How long a test waits for the server's progress: a bound on a stalled server only."""
 
 
 def run(body: Callable[[WebServer], Awaitable[None]], **limits: float) -> None:
@@ -46,26 +45,21 @@ def run(body: Callable[[WebServer], Awaitable[None]], **limits: float) -> None:
 @contextlib.asynccontextmanager
 async def held(port: int, source: str = "127.0.0.1") -> AsyncIterator[asyncio.StreamReader]:
     """A connection from ``source`` that sends nothing, held until the block ends."""
-    reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=(source, 0))
+    reader, writer = await connect(port, source)
     try:
         yield reader
     finally:
         writer.close()
 
 
-async def ask(port: int, source: str = "127.0.0.1", request: bytes = STATUS) -> bytes:
-    """Everything the server answers ``request`` from ``source``, until it closes."""
-    reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=(source, 0))
-    try:
-        writer.write(request)
-        return await asyncio.wait_for(reader.read(), DEADLINE_S)
-    finally:
-        writer.close()
+async def ask(port: int, source: str = "127.0.0.1") -> bytes:
+    """The answer to a status request from ``source``."""
+    return await exchange(port, STATUS, source=source)
 
 
 async def until_served(port: int, source: str = "127.0.0.1") -> bytes:
     """Ask until the answer is not a refusal (the server has seen a connection close)."""
-    deadline = time.monotonic() + DEADLINE_S
+    deadline = time.monotonic() + ANSWER_S
     while True:
         answer = await ask(port, source)
         if not answer.startswith(b"HTTP/1.1 429") or time.monotonic() > deadline:
@@ -75,7 +69,7 @@ async def until_served(port: int, source: str = "127.0.0.1") -> bytes:
 
 async def connected(server: WebServer, count: int) -> None:
     """Wait until the server has taken ``count`` connections (it takes them as it runs)."""
-    async with asyncio.timeout(DEADLINE_S):  # a bound on a stalled server
+    async with asyncio.timeout(ANSWER_S):  # a bound on a stalled server
         while server.connections < count:
             await asyncio.sleep(0.01)
 
@@ -89,12 +83,12 @@ def refusal(answer: bytes) -> str:
 
 def test_a_connection_with_no_request_is_closed_after_the_idle_timeout() -> None:
     async def body(server: WebServer) -> None:
-        reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
-        half, half_writer = await asyncio.open_connection("127.0.0.1", server.port)
+        reader, writer = await connect(server.port)
+        half, half_writer = await connect(server.port)
         half_writer.write(b"GET /api/status HTTP/1.1\r\nHost: bo")  # and no more
         try:
-            assert await asyncio.wait_for(reader.read(), DEADLINE_S) == b""
-            assert await asyncio.wait_for(half.read(), DEADLINE_S) == b""
+            assert await asyncio.wait_for(reader.read(), ANSWER_S) == b""
+            assert await asyncio.wait_for(half.read(), ANSWER_S) == b""
         finally:
             writer.close()
             half_writer.close()
@@ -192,10 +186,10 @@ def test_out_of_descriptors_the_page_says_so_once_and_serves_again() -> None:
         time.sleep(2.5)
         for client in clients:
             client.close()
-        deadline = time.monotonic() + DEADLINE_S
+        deadline = time.monotonic() + ANSWER_S
         while True:
             with contextlib.suppress(OSError):
-                with socket.create_connection(("127.0.0.1", port), timeout=DEADLINE_S) as again:
+                with socket.create_connection(("127.0.0.1", port), timeout=ANSWER_S) as again:
                     again.sendall(b"GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
                     answer = b"".join(iter(lambda: again.recv(4096), b""))
                 if answer.endswith(b"hello"):
