@@ -43,14 +43,15 @@ from controller.match.snapshot import MatchSnapshot, Phase, variant_replay
 from controller.match.turn_record import ended_event
 from controller.rules import (
     BACKGAMMON,
+    Board,
     CubePhase,
     CubeState,
     MatchState,
     OpeningRoll,
     Rules,
     Variant,
-    legal_plays,
     outcome,
+    play_reaching,
 )
 
 __all__ = ["fold", "new_match"]
@@ -236,24 +237,23 @@ def _play(
         raise RefusedEventError("the board before is not the game's position")
     after = event.board if isinstance(event, Played) else event.after
     if not vouched:
-        _check_play(s, event)
+        _check_play(s, event, after)
     ended = outcome(after, checked=True)  # the event checked its board when it was made
     if ended is not None:
         return _next(s, board=after, dice=None, partial=None, pending=cube.result(ended))
     return _next(s, board=after, dice=None, partial=None, cube=cube.end_turn(event.player))
 
 
-def _check_play(s: MatchSnapshot, event: Played | IllegalPlayAccepted) -> None:
-    """Refuse a play whose board no legal play reaches (or an illegal one that one does),
-    or whose notation is not the canonical one."""
-    plays = legal_plays(s.board, event.player, event.dice, s.variant)
+def _check_play(s: MatchSnapshot, event: Played | IllegalPlayAccepted, after: Board) -> None:
+    """Refuse a play whose board (``after``) no legal play reaches (or an illegal one that
+    one does), or whose notation is not the canonical one."""
+    play = play_reaching(s.board, event.player, event.dice, after, s.variant)
     if isinstance(event, Played):
-        match = [play for play in plays if play.result == event.board]
-        if not match:
+        if play is None:
             raise RefusedEventError("no legal play reaches this board")
-        if match[0].notation != event.notation:
-            raise RefusedEventError(f"the canonical notation is {match[0].notation!r}")
-    elif any(play.result == event.after for play in plays):
+        if play.notation != event.notation:
+            raise RefusedEventError(f"the canonical notation is {play.notation!r}")
+    elif play is not None:
         raise RefusedEventError("a legal play reaches this board: record a Played")
 
 

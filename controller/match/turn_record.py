@@ -12,7 +12,7 @@ from __future__ import annotations
 from controller.match import events as recorded
 from controller.match.errors import InvalidEventError, RefusedError
 from controller.referee import Kind, Phase, TurnState
-from controller.rules import Board, GameResult, Player, legal_plays
+from controller.rules import Board, GameResult, Player, play_reaching
 
 __all__ = [
     "canonical_notation",
@@ -29,7 +29,7 @@ def canonical_notation(before: Board, player: Player, dice: tuple[int, int], aft
     Raises:
         RefusedError: when no legal play reaches ``after``.
     """
-    play = next((p for p in legal_plays(before, player, dice) if p.result == after), None)
+    play = play_reaching(before, player, dice, after)
     if play is None:
         raise RefusedError(f"no legal play of {dice!r} reaches {after!r}")
     return play.notation

@@ -21,7 +21,7 @@ from controller.match.events import (
     Rolled,
 )
 from controller.match.replay import Replayer
-from controller.rules import Board, MatchState, Player, WinKind, flip, legal_plays
+from controller.rules import Board, MatchState, Player, WinKind, flip, play_reaching
 
 
 class Step(NamedTuple):
@@ -38,12 +38,12 @@ def play_steps(before: Board, player: Player, dice: tuple[int, int], after: Boar
     Raises:
         ValueError: if no legal play of ``dice`` reaches ``after``.
     """
-    plays = [play for play in legal_plays(before, player, dice) if play.result == after]
-    if not plays:
+    play = play_reaching(before, player, dice, after)
+    if play is None:
         raise ValueError(f"no legal play of {dice[0]}{dice[1]} reaches {after!r}")
     view = list(before if player == 0 else flip(before))
     steps = []
-    for move in plays[0].moves:
+    for move in play.moves:
         hit = 1 <= move.destination <= 24 and view[move.destination] == -1
         view[move.source] -= 1
         if move.destination:
@@ -124,10 +124,10 @@ class GameBuilder:
         self.roll(player, dice)
         board = self.replayer.snapshot.board
         after = apply_steps(board, player, steps)
-        plays = [p for p in legal_plays(board, player, dice) if p.result == after]
-        if plays:
-            self.add(Played(player, dice, plays[0].notation, after))
-        return bool(plays)
+        play = play_reaching(board, player, dice, after)
+        if play is not None:
+            self.add(Played(player, dice, play.notation, after))
+        return play is not None
 
     def end(self, winner: Player, points: int, resigned: bool | None = None) -> None:
         """The file says ``winner`` won ``points``: record the game's result.

@@ -60,6 +60,7 @@ from controller.rules.plays import (
     check_dice,
     legal_plays,
     legal_results,
+    play_reaching,
     plays_of_numbers,
 )
 from controller.rules.position_id import board_from_position_id, position_id
@@ -132,6 +133,7 @@ __all__ = [
     "parse_position",
     "parse_xgid",
     "pip_counts",
+    "play_reaching",
     "plays_of_numbers",
     "position_id",
     "roll_opening",

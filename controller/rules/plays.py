@@ -41,6 +41,7 @@ __all__ = [
     "check_dice",
     "legal_plays",
     "legal_results",
+    "play_reaching",
     "plays_of_numbers",
     "plays_of_results",
     "step_moves",
@@ -113,6 +114,34 @@ def legal_plays(
     )
 
 
+def play_reaching(
+    board: Board, player: Player, dice: Iterable[int], after: Board, variant: Variant = BACKGAMMON
+) -> Play | None:
+    """The legal play from ``board`` that leaves ``after``, as :func:`legal_plays` has it
+    (the same moves, so the same notation); None if no legal play leaves it.
+
+    Why not a scan of :func:`legal_plays`: what a record names (its writers and readers,
+    a replay's check) is one play, and making every play of a roll to find it cost as much
+    as the search again (half of writing a match's ``.sgf``).
+
+    Raises:
+        InvalidPositionError: if ``board`` is not a possible board.
+        InvalidDiceError: if ``dice`` is not two numbers from 1 to 6.
+    """
+    pair = check_dice(dice)
+    board = check_board(board)
+    after = tuple(after)
+    if not variant.is_backgammon_movement:
+        plays = plays_of_numbers(board, player, variant.moves_of(pair), variant)
+        return next((play for play in plays if play.result == after), None)
+    view, numbers = _view(board, player), variant.moves_of(pair)
+    results = search(board, player, pair)
+    if not results:
+        return _no_move(board, view, numbers) if after == board else None
+    steps = results.get(after)
+    return None if steps is None else backgammon_play(view, numbers, after, steps)
+
+
 def plays_of_results(
     board: Board, view: Board, numbers: tuple[int, ...], results: dict[Board, Steps]
 ) -> tuple[Play, ...]:
@@ -120,10 +149,15 @@ def plays_of_results(
     steps found on ``view``), ordered by resulting board; the empty play if there is none.
     """
     if not results:
-        return (Play((), board, numbers, view),)
+        return (_no_move(board, view, numbers),)
     plays = [backgammon_play(view, numbers, result, steps) for result, steps in results.items()]
     plays.sort(key=_by_result)
     return tuple(plays)
+
+
+def _no_move(board: Board, view: Board, numbers: tuple[int, ...]) -> Play:
+    """The empty play of a roll that cannot move: the board stays, every number unused."""
+    return Play((), board, numbers, view)
 
 
 def backgammon_play(view: Board, numbers: tuple[int, ...], result: Board, steps: Steps) -> Play:

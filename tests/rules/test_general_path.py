@@ -17,7 +17,7 @@ import pytest
 
 from controller.rules import variant_search
 from controller.rules.board import Board
-from controller.rules.plays import Play, plays_of_numbers
+from controller.rules.plays import Play, legal_plays, play_reaching, plays_of_numbers
 from controller.rules.variants import (
     BACKGAMMON,
     JACQUET,
@@ -167,6 +167,21 @@ def test_random_boards_play_as_the_reference(variant: Variant) -> None:
         assert plays_of_numbers(board, player, numbers, variant) == reference_plays(
             board, player, numbers, variant
         ), (board, player, numbers)
+
+
+@pytest.mark.parametrize("variant", [JACQUET, JACQUET_LUDII], ids=lambda v: v.name)
+def test_the_play_reaching_a_result_is_the_legal_plays_one(variant: Variant) -> None:
+    """As for backgammon (``tests/rules/test_plays.py``): each result's play, the same as
+    legal_plays gives, and None for a board the roll does not leave."""
+    rng = random.Random(f"reaching {variant.name}")
+    for _ in range(200):
+        board, player = random_jacquet_board(rng), rng.randint(0, 1)
+        dice = (rng.randint(1, 6), rng.randint(1, 6))
+        plays = legal_plays(board, player, dice, variant)
+        for play in plays:
+            assert play_reaching(board, player, dice, play.result, variant) == play
+        if plays[0].moves:
+            assert play_reaching(board, player, dice, board, variant) is None
 
 
 @pytest.mark.parametrize("variant", [JACQUET, JACQUET_LUDII, BACKGAMMON], ids=lambda v: v.name)

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from controller.rules import search as search_module
 from controller.rules.board import START, flip
 from controller.rules.errors import InvalidDiceError, InvalidPositionError
-from controller.rules.plays import Move, legal_plays, legal_results
+from controller.rules.plays import Move, legal_plays, legal_results, play_reaching
 from controller.rules.steps import apply_step
 from tests.rules.positions import bar_case, bearoff_case, contact_bearoff_case, golden_cases
 from tests.rules.reference_search import search_by_scan
@@ -55,6 +55,30 @@ def test_golden_cases_plays_match_results() -> None:
         plays = legal_plays(case["board"], case["player"], case["dice"])
         assert len(plays) == case["n"], case["id"]
         assert {play.result for play in plays} == {tuple(r) for r in case["results"]}
+
+
+def test_the_play_reaching_each_result_is_the_legal_plays_one() -> None:
+    """Same moves (so the same notation) as legal_plays finds first, for every result of
+    the golden cases; None for the board before (when a move can be made) and for a board
+    no play of the roll leaves."""
+    for case in golden_cases()[:1500]:
+        board, player, dice = tuple(case["board"]), case["player"], case["dice"]
+        plays = legal_plays(board, player, dice)
+        for play in plays:
+            assert play_reaching(board, player, dice, play.result) == play, case["id"]
+        other = (3, 3) if dice != [3, 3] else (2, 1)
+        strangers = {play.result for play in legal_plays(board, player, other)}
+        for stranger in strangers - {play.result for play in plays}:
+            assert play_reaching(board, player, dice, stranger) is None, case["id"]
+        if plays[0].moves:
+            assert play_reaching(board, player, dice, board) is None, case["id"]
+
+
+def test_the_play_reaching_the_board_when_none_can_move_is_the_empty_one() -> None:
+    board = board_of({25: 2, 6: 13}, {19: 2, 20: 2, 21: 2, 22: 2, 23: 2, 24: 2, 12: 3})
+    assert play_reaching(board, 0, (3, 4), board) == legal_plays(board, 0, (3, 4))[0]
+    assert play_reaching(board, 0, (3, 4), list(board)) == legal_plays(board, 0, (3, 4))[0]
+    assert play_reaching(board, 0, (3, 4), START) is None
 
 
 # The seed's figures (regles-du-backgammon.txt).
