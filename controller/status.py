@@ -410,7 +410,7 @@ class BoardService(Protocol):
         nothing."""
         ...
 
-    def export(self, fmt: ExportFormat) -> str:
+    async def export(self, fmt: ExportFormat) -> str:
         """The match so far as a ``.mat``, ``.sgf``, JSON-lines or text record."""
         ...
 

@@ -4,6 +4,12 @@ from it, put aside for a new match, and exported.
 Why apart from the loop: every event is journalled before it is acted upon, and a new
 match must leave a journal at the path whatever fails on the way; these are the journal's
 rules, which the loop only calls.
+
+Each call that changes the journal or reads its match runs in a worker thread holding the
+service's lock of it (:class:`threading.Lock`, so the loop never waits on it): an append
+follows its events in memory before its commit, so a match read meanwhile (an export, a
+review, asked for from the page) held events the card might yet refuse, and could catch
+a game's end half followed.
 """
 
 from __future__ import annotations
@@ -12,8 +18,10 @@ import asyncio
 import functools
 import logging
 import sqlite3
+import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TypeVar
 
 from controller import record
 from controller.match.errors import RefusedError
@@ -32,12 +40,15 @@ __all__ = [
     "Unrecorded",
     "append_events",
     "export_match",
+    "match_record",
     "open_journal",
     "rotate_journal",
     "start_or_resume",
 ]
 
 _log = logging.getLogger(__name__)
+
+_T = TypeVar("_T")
 
 UNRECORDED_RETRY_S = 5.0
 """How often the table's last input that the journal could not take is tried again."""
@@ -47,7 +58,14 @@ class NotRecordedError(RefusedError):
     """An input the journal could not take (a full or failing card): nothing changed."""
 
 
-async def append_events(journal: Journal, events: Sequence[record.Event]) -> int:
+def _holding(lock: threading.Lock, function: Callable[..., _T], *arguments: object) -> _T:
+    with lock:
+        return function(*arguments)
+
+
+async def append_events(
+    journal: Journal, events: Sequence[record.Event], lock: threading.Lock
+) -> int:
     """Journal ``events`` in a worker thread, all or none; the last one's sequence number.
 
     Raises:
@@ -56,7 +74,7 @@ async def append_events(journal: Journal, events: Sequence[record.Event]) -> int
             event is journalled before it is acted upon.
     """
     try:
-        return await asyncio.to_thread(journal.append, *events)
+        return await asyncio.to_thread(_holding, lock, journal.append, *events)
     except record.InvalidEventError as error:
         _log.error("journal refused %r: %s", events, error)
         raise RefusedError(f"the record refuses it: {error}") from None
@@ -136,13 +154,13 @@ def start_or_resume(
 
 
 async def rotate_journal(
-    old: Journal, start: record.MatchStarted, archive: Path
+    old: Journal, start: record.MatchStarted, archive: Path, lock: threading.Lock
 ) -> tuple[Journal, str | None]:
     """The journal at ``old``'s path once the new match's is started with ``start`` (the old
     one archived as ``archive``), and why the new match failed, if it did: the journal at
     the path is then the old one, whole."""
     try:
-        return await asyncio.to_thread(old.rotate, start, archive), None
+        return await asyncio.to_thread(_holding, lock, old.rotate, start, archive), None
     except record.JournalError as error:
         _log.error("new match: %s", error)
         journal = old
@@ -151,16 +169,26 @@ async def rotate_journal(
         return journal, None if journal.events() == [start] else str(error)
 
 
-def export_match(journal: Journal, fmt: ExportFormat) -> str:
-    """The match so far as a ``.mat``, ``.sgf``, JSON-lines (``jsonl``) or text record.
+async def match_record(journal: Journal, lock: threading.Lock) -> record.MatchRecord:
+    """``journal``'s match as its last append left it (once any append under way is done).
+
+    Raises:
+        JournalError: for a journal that holds no match.
+    """
+    return await asyncio.to_thread(_holding, lock, journal.record)
+
+
+async def export_match(match: record.MatchRecord, fmt: ExportFormat) -> str:
+    """``match`` as a ``.mat``, ``.sgf``, JSON-lines (``jsonl``) or text record, written in a
+    worker thread: a 25-point match's ``.sgf`` takes 30 ms here, several times that on a
+    Pi, which the loop (the board's reading, the LEDs) would wait.
 
     Raises:
         RefusedError: for a match these GNU Backgammon formats cannot hold (Jacquet de
             Versailles, nackgammon), saying which export can.
     """
-    match = journal.record()
     writers = {"mat": write_mat, "sgf": write_sgf, "jsonl": write_events, "txt": write_text}
     try:
-        return writers[fmt](match)
+        return await asyncio.to_thread(writers[fmt], match)
     except record.RecordError as error:
         raise RefusedError(str(error)) from None

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import threading
 import time
 from collections.abc import AsyncIterator, Callable, Coroutine, Iterable
 from dataclasses import replace
@@ -47,6 +48,7 @@ from controller.service.match_journal import (
     Unrecorded,
     append_events,
     export_match,
+    match_record,
     open_journal,
     rotate_journal,
     start_or_resume,
@@ -128,6 +130,9 @@ class Service:
         self.teacher = Teacher(engine, signal_s, self._feed_aid, self.counters)
         """Hints and verdicts on plays for the learner (the engine, off the loop)."""
         self.journal = journal
+        self._journal_lock = threading.Lock()
+        """Held by each append, rotation and reading of the match, in worker threads
+        (:mod:`~controller.service.match_journal`)."""
         self.seating = Seating(Orientation.of_flipped(flipped), confirm=confirm_orientation)
         self.leds = leds
         self.bench = Bench(clock, timer)
@@ -197,10 +202,10 @@ class Service:
         self._queue.put_nowait(Queued(item, done))
         await done
 
-    def export(self, fmt: ExportFormat) -> str:
+    async def export(self, fmt: ExportFormat) -> str:
         """The match so far as a ``.mat``, ``.sgf``, JSON-lines (``jsonl``) or text record
         (:func:`~controller.service.match_journal.export_match`)."""
-        return export_match(self.journal, fmt)
+        return await export_match(await match_record(self.journal, self._journal_lock), fmt)
 
     # Inputs from the edges.
 
@@ -348,7 +353,7 @@ class Service:
         before = self.journal.state
         assert before is not None  # a match was started with the journal
         judgings = self.teacher.to_judge(self.flow.mode, events, before)
-        last = await append_events(self.journal, events)
+        last = await append_events(self.journal, events, self._journal_lock)
         self._unrecorded.taken()
         numbered = enumerate(zip(events, judgings, strict=True), last - len(events) + 1)
         for seq, (event, judging) in numbered:
@@ -410,7 +415,7 @@ class Service:
         start = new_match_start(action, self.flow.rules, self.flow.names, self.flow.variant)
         old = self.journal
         archive = archive_path(old.path, self._clock(), old.first_seq, old.last_seq)
-        self.journal, failure = await rotate_journal(old, start, archive)
+        self.journal, failure = await rotate_journal(old, start, archive, self._journal_lock)
         if failure is not None:
             raise RefusedError(f"new match refused: {failure}")
         self._seq = self.journal.last_seq
@@ -442,7 +447,8 @@ class Service:
         Raises:
             RefusedError: without an engine, or mid-game in recorder mode.
         """
-        return await self.teacher.review(self.flow, self.journal, fmt)
+        match = await match_record(self.journal, self._journal_lock)
+        return await self.teacher.review(self.flow, match, fmt)
 
     def _feed_aid(self, item: Aid) -> None:
         """Queue an engine's answer (the teacher's tasks)."""

@@ -18,13 +18,12 @@ from typing import Any, TypedDict
 
 from controller import record
 from controller.engine import NO_ENGINE, CubeAdvice, Engine, EngineError, RankedPlay
-from controller.engine.review import CheckerDecision, PlayVerdict, review
+from controller.engine.review import CheckerDecision, PlayVerdict, Review, review
 from controller.match.errors import RefusedError
 from controller.match.flow import Flow
 from controller.match.fold import fold
 from controller.match.learner import hint_step
 from controller.match.snapshot import MatchSnapshot
-from controller.record.journal import Journal
 from controller.record.sgf import write_sgf
 from controller.referee import Display, Kind, Mode, Phase
 from controller.review import AidForbiddenError, PlaySignal, check_aid, signal_for
@@ -332,15 +331,13 @@ class Teacher:
             )
         return fields
 
-    async def review(
-        self, flow: Flow, journal: Journal, fmt: ReviewFormat
-    ) -> str:
+    async def review(self, flow: Flow, match: record.MatchRecord, fmt: ReviewFormat) -> str:
         """The engine's review of the match so far: a web page, text, or an analysed .sgf.
 
         Raises:
             RefusedError: without an engine, or mid-game in recorder mode.
         """
-        from controller.review import analyse, build_report, render_html, render_text
+        from controller.review import analyse
 
         try:
             check_aid(flow.mode.value, "review", game_over=flow.turn is None)
@@ -350,15 +347,22 @@ class Teacher:
             raise RefusedError(NO_ENGINE)
         if not flow.variant.has_gnubg_files:  # the review is GNU Backgammon's .sgf
             raise RefusedError(_BACKGAMMON_ONLY)
-        match = journal.record()
         try:
             analysis = await analyse(self.engine, match)
         except EngineError as error:
             raise RefusedError(f"the review failed: {error}") from None
-        if fmt == "sgf":
-            return write_sgf(match, analysis)
-        report = build_report(match, analysis)
-        return render_html(report) if fmt == "html" else render_text(report)
+        return await asyncio.to_thread(_written_review, match, analysis, fmt)
+
+
+def _written_review(match: record.MatchRecord, analysis: Review, fmt: ReviewFormat) -> str:
+    """The review written, in a worker thread: a long match's ``.sgf`` alone takes tens of
+    milliseconds here, which the loop would wait."""
+    from controller.review import build_report, render_html, render_text
+
+    if fmt == "sgf":
+        return write_sgf(match, analysis)
+    report = build_report(match, analysis)
+    return render_html(report) if fmt == "html" else render_text(report)
 
 
 def _point(point: int) -> str:

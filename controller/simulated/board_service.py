@@ -177,9 +177,9 @@ class SelfPlayBoard:
         self._run()
         await self.service.apply(action)
 
-    def export(self, fmt: ExportFormat) -> str:
+    async def export(self, fmt: ExportFormat) -> str:
         """The match so far as a ``.mat``, ``.sgf``, JSON-lines or text record (the service's)."""
-        return self.service.export(fmt)
+        return await self.service.export(fmt)
 
     async def review(self, fmt: ReviewFormat) -> str:
         """The engine's review of the match so far (the service's, which has no engine here:

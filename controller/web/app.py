@@ -308,7 +308,7 @@ async def _export(request: web.Request) -> web.StreamResponse:
         return refused
     service = request.app[_SERVICE]
     try:
-        text = service.export(kind)
+        text = await service.export(kind)
     except ActionError as error:
         # The page offers what any variant exports: say so rather than the CLI's command.
         return json_error(409, f"{error}; on this page: Download .jsonl or .txt")

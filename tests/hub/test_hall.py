@@ -131,7 +131,7 @@ def hub_events_match(tmp_path: Path, boards: list[SelfPlayBoard]) -> bool:
         folder = tmp_path / "archive" / board.board_id
         (mat,) = folder.glob("*.mat")
         (sgf,) = folder.glob("*.sgf")
-        assert mat.read_text() == board.export("mat")
+        assert mat.read_text() == asyncio.run(board.export("mat"))
         assert read_mat(mat.read_text()).record().state.match.score == board.status().score
         assert read_sgf(sgf.read_text()).state.match.score == board.status().score
     return True

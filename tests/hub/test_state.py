@@ -44,7 +44,8 @@ def test_each_event_taken_once_in_order_and_the_match_archived() -> None:
         board.seq,
     )
     (archive,) = archives
-    assert archive.mat == board.export("mat") and archive.sgf == board.export("sgf")
+    assert archive.mat == asyncio.run(board.export("mat"))
+    assert archive.sgf == asyncio.run(board.export("sgf"))
     assert archive.name.startswith("match-") and archive.name.endswith("-1")
     assert read_mat(archive.mat).record().state.match.score == board.status().score
     state.receive("tabula/b1/status", encode_status(statuses[-1]))

@@ -109,7 +109,7 @@ def test_a_resignation_refused_then_accepted_over_http_is_journalled_and_resumed
     with open_journal(path) as journal:
         service = Service("b1", journal)
         running(service, accept)
-        sgf = service.export("sgf")
+        sgf = asyncio.run(service.export("sgf"))
     assert journalled(path)[-2:] == [
         record.ResignAccepted(0),
         record.GameEnded(0, 3, WinKind.BACKGAMMON, resigned=True),

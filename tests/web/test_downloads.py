@@ -9,15 +9,17 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import threading
 from pathlib import Path
 
 import aiohttp
 import pytest
 
 from controller import record
+from controller.record import sgf
 from controller.referee import DiceRolled
 from controller.rules import JACQUET, NACKGAMMON, Rules, Variant
-from controller.service import Service
+from controller.service import Service, match_journal
 from controller.service.service import open_journal
 from controller.web import WebServer, create_app
 
@@ -79,5 +81,35 @@ def test_other_variants_download_their_events_and_text_record(
                     assert (await got.json())["error"] == (
                         "no export format 'json': mat, sgf, jsonl, txt"
                     )
+
+    asyncio.run(main())
+
+
+def test_a_download_is_written_off_the_loop(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A long match's ``.sgf`` takes tens of milliseconds here, several times that on a Pi:
+    written on the loop, it held the board's reading and the LEDs meanwhile."""
+    writers: list[int] = []
+
+    def write_sgf(match: record.MatchRecord) -> str:
+        writers.append(threading.get_ident())
+        return sgf.write_sgf(match)
+
+    monkeypatch.setattr(match_journal, "write_sgf", write_sgf)
+
+    async def main() -> None:
+        with open_journal(tmp_path / "match.sqlite3") as journal:
+            service = Service("b1", journal, names=("Ann", "Bob"), rules=Rules(3))
+            await _rolled(service)
+            auth = {"Authorization": f"Bearer {TOKEN}"}
+            async with (
+                WebServer(create_app(service, token=TOKEN), port=0) as server,
+                aiohttp.ClientSession() as session,
+                session.get(server.url + "api/export/sgf", headers=auth) as got,
+            ):
+                assert got.status == 200, await got.text()
+                assert await got.text() == sgf.write_sgf(journal.record())
+        assert writers and threading.get_ident() not in writers
 
     asyncio.run(main())
