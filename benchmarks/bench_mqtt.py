@@ -102,7 +102,7 @@ class _Replay:
     async def apply(self, action: Action) -> None:
         raise ActionError(f"a replayed board takes no action: {action!r}")
 
-    def export(self, fmt: ExportFormat) -> str:
+    async def export(self, fmt: ExportFormat) -> str:
         raise ActionError("a replayed board exports nothing")
 
     async def review(self, fmt: ReviewFormat) -> str:
@@ -398,7 +398,16 @@ def through_hub(
             counts = [_get(url + "api/summary")["events"] for _, url in running]
             return sum(count for count in counts if isinstance(count, int))
 
+        def hubs_wrote() -> tuple[int, int]:
+            """The matches the hubs finished, and those of them written (in worker threads)."""
+            counts = [(summary["archived"], summary["unwritten"])
+                      for summary in (_get(url + "api/summary") for _, url in running)]  # fmt: skip
+            numbers = [(f, u) for f, u in counts if isinstance(f, int) and isinstance(u, int)]
+            return sum(f for f, _ in numbers), sum(f - u for f, u in numbers)
+
         outcome = _pass(broker.url, "tabula", boards, hubs_took, total, patience=patience)
+        finished, _ = hubs_wrote()
+        _until_taken(lambda: hubs_wrote()[1], finished, patience)  # the last ones' files
         cpu = [
             _cpu_seconds(hub.pid) - before for (hub, _), before in zip(running, cpu, strict=True)
         ]

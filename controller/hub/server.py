@@ -52,18 +52,17 @@ _ARCHIVE_RETRY_S: Final = 2.0
 
 
 def write_archive(directory: Path, archive: Archive) -> list[Path]:
-    """Write a match's ``.sgf`` (and ``.mat``) in ``directory/<board_id>/``; the paths written.
+    """Write a match's files (:meth:`Archive.files`) in ``directory/<board_id>/``; the
+    paths written.
 
     Each file is written whole (:func:`~hardware.files.write_whole`): a reader never
-    sees half a match, nor a power cut an empty file.
+    sees half a match, nor a power cut an empty file. The hub calls it in a worker thread:
+    the texts and the card's syncs take tens of milliseconds, more on a Pi's card.
     """
     folder = directory / archive.board_id
     folder.mkdir(parents=True, exist_ok=True)
     written = []
-    texts = ((".sgf", archive.sgf), (".mat", archive.mat), (".json", archive.json))
-    for suffix, text in texts:
-        if text is None:
-            continue
+    for suffix, text in archive.files().items():
         path = folder / f"{archive.name}{suffix}"
         write_whole(path, text.encode())
         written.append(path)
@@ -112,6 +111,8 @@ class Hub:
         self.archive_problem: str | None = None
         """Why the last write failed, while any match waits; for the page."""
         self._archive_tried = 0.0
+        self._archiver: asyncio.Task[None] | None = None
+        """Writing the matches waiting, in a worker thread; None when none is."""
         self._identifier = identifier
         self._keepalive = keepalive
         self._rng = rng or random.Random()
@@ -140,6 +141,8 @@ class Hub:
                 await self._follow()
             finally:
                 await cancel_and_wait(pusher)
+                if self._archiver is not None:  # the match being written is finished
+                    await asyncio.wait([self._archiver])
                 if self.unwritten:  # said, not silent: the broker will not send them again
                     _log.error(
                         "hub: stopping with %d finished match(es) not archived (%s): %s",
@@ -155,23 +158,29 @@ class Hub:
         )
         if archives:  # those waiting are tried too; else every _ARCHIVE_RETRY_S, not each message
             self.unwritten += archives
-            self._write_archives()
+            self._archive()
         if board_id is not None:
             self._versions[board_id] = self._versions.get(board_id, 0) + 1
             self._dirty = True
 
-    def _write_archives(self) -> None:
-        """Write the finished matches waiting, in order; on a failure (a full disk, the
-        folder gone), keep them for the next match finished or the next
-        :data:`_ARCHIVE_RETRY_S`, and say why on the page: the broker will not send their
-        events again. Not on every message: a busy hall on a full card would try the card
-        hundreds of times a second."""
+    def _archive(self) -> None:
+        """Write the finished matches waiting (:meth:`_write_archives`), unless that is
+        under way: it takes those finished meanwhile too."""
+        if self._archiver is None or self._archiver.done():
+            self._archive_tried = self._clock()
+            self._archiver = asyncio.create_task(self._write_archives())
+
+    async def _write_archives(self) -> None:
+        """Write the finished matches waiting, in order, each in a worker thread; on a
+        failure (a full disk, the folder gone), keep them for the next match finished or
+        the next :data:`_ARCHIVE_RETRY_S`, and say why on the page: the broker will not
+        send their events again. Not on every message: a busy hall on a full card would
+        try the card hundreds of times a second."""
         problem = self.archive_problem
-        self._archive_tried = self._clock()
         while self.unwritten:
             archive = self.unwritten[0]
             try:
-                self.written += write_archive(self.archive, archive)
+                self.written += await asyncio.to_thread(write_archive, self.archive, archive)
             except OSError as error:
                 self.archive_problem = (
                     f"{len(self.unwritten)} match(es) not archived yet: cannot write "
@@ -234,7 +243,7 @@ class Hub:
                 self._versions[board_id] = self._versions.get(board_id, 0) + 1
                 self._dirty = True
             if self.unwritten and self._clock() - self._archive_tried >= _ARCHIVE_RETRY_S:
-                self._write_archives()
+                self._archive()
             if self._dirty:
                 self._dirty = False
                 self.changes.set(self.changes.value + 1)

@@ -12,6 +12,7 @@ session) the hub returns an :class:`Archive` with its ``.mat`` and ``.sgf`` text
 
 from __future__ import annotations
 
+import contextlib
 import time
 import zlib
 from dataclasses import dataclass, field
@@ -30,6 +31,7 @@ from controller.record import (
     Event,
     GameEnded,
     InvalidEventError,
+    MatchRecord,
     MatchStarted,
     Phase,
     Replayer,
@@ -103,17 +105,29 @@ WHOLE: Final = Shard()
 
 @dataclass(frozen=True, slots=True)
 class Archive:
-    """A finished match (or money session so far) to write in ``DIR/<board_id>/``."""
+    """A finished match (or money session so far) to write in ``DIR/<board_id>/``.
+
+    It holds the match, not its files' texts: writing a 25-point match's ``.sgf`` and
+    ``.mat`` takes some 60 ms here, which the hub does in a worker thread
+    (:meth:`files`), not on the loop that follows the hall.
+    """
 
     board_id: str
     name: str
     """The file name without extension: ``match-<UTC start>-<seq of its start>``."""
-    sgf: str | None
-    """None where GNU Backgammon's formats cannot hold the match (Jacquet, nackgammon)."""
-    mat: str | None
-    """None where a ``.mat`` cannot hold the match (money play, an accepted illegal play)."""
-    json: str | None = None
-    """The match's events as JSON lines, for a match ``.sgf`` cannot hold."""
+    match: MatchRecord
+
+    def files(self) -> dict[str, str]:
+        """The archive's files by suffix: the ``.sgf``, and the ``.mat`` where one can hold
+        the match (not money play, nor an accepted illegal play); the events as JSON lines
+        (``.json``) for a match GNU Backgammon's formats cannot hold (Jacquet, nackgammon).
+        """
+        if gnubg_refusal(self.match, ".sgf") is not None:
+            return {".json": write_events(self.match)}
+        files = {".sgf": write_sgf(self.match)}
+        with contextlib.suppress(MatFileError):
+            files[".mat"] = write_mat(self.match)
+        return files
 
 
 @dataclass(slots=True)
@@ -334,16 +348,9 @@ class HubState:
         snapshot = replayer.snapshot
         if snapshot.phase is not Phase.MATCH_OVER and not snapshot.rules.is_money:
             return []
-        record = replayer.record(tuple(view._record), view._start)
-        if gnubg_refusal(record, ".sgf") is not None:  # Jacquet, nackgammon: their events
-            view.archived += 1
-            return [Archive(view.board_id, view._match_name, None, None, write_events(record))]
-        try:
-            mat: str | None = write_mat(record)
-        except MatFileError:
-            mat = None
         view.archived += 1
-        return [Archive(view.board_id, view._match_name, write_sgf(record), mat)]
+        record = replayer.record(tuple(view._record), view._start)
+        return [Archive(view.board_id, view._match_name, record)]
 
     def summary(self) -> JsonObject:
         """Counts over every board, for the page's header and the tests."""

@@ -259,17 +259,15 @@ def test_the_hub_command_serves_the_hall(tmp_path: Path) -> None:
             board = SelfPlayBoard("cli", seed=1, match_length=1)
             publisher = MqttPublisher(board, MqttConfig(broker.url, "cli"), backlog=board.backlog)
             await play(board, publisher, 0)
+            deadline = time.monotonic() + PATIENCE_S
             async with aiohttp.ClientSession() as session:
-
-                async def archived() -> int:
+                while True:  # the match finished, and its files written
                     async with session.get(url + "api/boards") as response:
-                        return int((await response.json())["summary"]["archived"])
-
-                for _ in range(200):
-                    if await archived() == 1:
+                        summary = (await response.json())["summary"]
+                    if (summary["archived"], summary["unwritten"]) == (1, 0):
                         break
+                    assert time.monotonic() < deadline, f"not archived: {summary}"
                     await asyncio.sleep(0.02)
-                assert await archived() == 1
 
         asyncio.run(main())
         assert len(list((tmp_path / "archive" / "cli").glob("*.mat"))) == 1
@@ -398,6 +396,7 @@ def test_a_match_the_archive_refuses_is_kept_said_and_written_once_it_can_be(
         blocker.touch()
         for event in events:
             hub.take(topic("b1", "events"), encode_event(event))
+        await until(lambda: hub.archive_problem is not None, PATIENCE_S, "the write refused")
         summary = hub.summary()
         assert (summary["archived"], summary["unwritten"], hub.written) == (1, 1, [])
         problem = str(summary["archive_problem"])
@@ -457,6 +456,7 @@ def test_a_refusing_archive_is_not_tried_on_every_message(
         monkeypatch.setattr(server, "write_archive", counted)
         for event in events:
             hub.take(topic("b3", "events"), encode_event(event))
+        await until(lambda: hub.archive_problem is not None, PATIENCE_S, "the write refused")
         assert len(tried) == 1 and hub.unwritten
         for _ in range(200):  # another board's game going on
             hub.take(topic("b4", "events"), encode_event(events[0]))

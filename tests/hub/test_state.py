@@ -44,10 +44,11 @@ def test_each_event_taken_once_in_order_and_the_match_archived() -> None:
         board.seq,
     )
     (archive,) = archives
-    assert archive.mat == asyncio.run(board.export("mat"))
-    assert archive.sgf == asyncio.run(board.export("sgf"))
+    files = archive.files()
+    assert files[".mat"] == asyncio.run(board.export("mat"))
+    assert files[".sgf"] == asyncio.run(board.export("sgf"))
     assert archive.name.startswith("match-") and archive.name.endswith("-1")
-    assert read_mat(archive.mat).record().state.match.score == board.status().score
+    assert read_mat(files[".mat"]).record().state.match.score == board.status().score
     state.receive("tabula/b1/status", encode_status(statuses[-1]))
     state.receive("tabula/b1/online", b"offline")
     assert view.status == board.status()
@@ -78,8 +79,8 @@ def test_an_event_the_rules_refuse_stops_the_archive_of_its_match() -> None:
 def test_a_money_session_is_archived_as_sgf_after_each_game() -> None:
     events, _ = recorded(SelfPlayBoard("b4", seed=4, match_length=0, games=2))
     archives = feed(HubState(), events)
-    assert [a.mat for a in archives] == [None, None]
-    assert archives[1].sgf.count("(;FF[4]") == 2
+    assert [list(a.files()) for a in archives] == [[".sgf"], [".sgf"]]  # no .mat of money
+    assert archives[1].files()[".sgf"].count("(;FF[4]") == 2
 
 
 def test_foreign_messages_are_counted_not_taken(tmp_path: Path) -> None:
@@ -167,9 +168,8 @@ def test_a_jacquet_match_is_archived_as_its_events(tmp_path: Path) -> None:
         for seq, event in enumerate(match, 1)
     ]
     (archive,) = feed(HubState(), events)
-    assert (archive.sgf, archive.mat) == (None, None)  # GNU Backgammon's hold backgammon only
-    assert archive.json is not None
-    assert [event_from_json(line) for line in archive.json.splitlines()] == match
+    (text,) = archive.files().values()  # not GNU Backgammon's: they hold backgammon only
+    assert [event_from_json(line) for line in text.splitlines()] == match
     paths = write_archive(tmp_path, archive)
     assert [p.suffix for p in paths] == [".json"]
 
