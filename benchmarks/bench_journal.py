@@ -7,7 +7,9 @@ N`` of a seeded money session stopped after its ``N``-th game (the issue's row: 
 3,485 events; 10, 25 and 50 show whether resuming stays linear). References, in turns with
 the subject: a bare ``INSERT`` + ``COMMIT`` of the same JSON text with the same pragmas
 (durability alone, without the rules check and the encoding), and for resuming a bare
-``SELECT`` of the same rows with ``json.loads`` of each (the reading, without the replay).
+``SELECT`` of the same rows with ``json.loads`` of each (the reading, without the replay);
+for the ``.sgf`` export, the same match's events written as JSON lines (what the ``.sgf``
+adds: each play's steps found again by the rules).
 CPU time leaves out the waits for the disk, which both sides make alike.
 """
 
@@ -25,6 +27,8 @@ from pathlib import Path
 from benchmarks.measure import Row, best_of, count, timed_row
 from controller.record import Event, GameEnded, event_to_json
 from controller.record.journal import Journal
+from controller.record.plain import write_events
+from controller.record.sgf import write_sgf
 from controller.rules import Rules
 from controller.simulated.players import SimulatedPlayer, play_match, record_events
 
@@ -117,7 +121,12 @@ def run(options: argparse.Namespace) -> list[Row]:
             connection.close()
 
         resumes, reads = best_of(resume, read, repeats=options.repeats)
-    print(f"  {len(events)} events of {source}: resume {resumes * 1e3:.1f} ms")
+        with Journal(journal, readonly=True) as reopened:
+            match = reopened.record()
+    sgfs, lines = best_of(lambda: write_sgf(match), lambda: write_events(match),
+                          repeats=options.repeats)  # fmt: skip
+    print(f"  {len(events)} events of {source}: resume {resumes * 1e3:.1f} ms, "
+          f".sgf {sgfs * 1e3:.1f} ms")  # fmt: skip
     return [
         timed_row("append (rules check, JSON, durable commit), per event", appends, commits,
                   per=len(events), reference_name="a bare INSERT + COMMIT of the same JSON text, "
@@ -125,4 +134,7 @@ def run(options: argparse.Namespace) -> list[Row]:
         timed_row("resume (reopen and replay the journal), per event", resumes, reads,
                   per=len(events), reference_name="a bare SELECT of the same rows and "
                   "json.loads of each"),
+        timed_row("export as .sgf (a download, the hub's archive), per event", sgfs, lines,
+                  per=len(events), reference_name="the same match's events as JSON lines "
+                  "(the .jsonl download)"),
     ]  # fmt: skip
