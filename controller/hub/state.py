@@ -7,7 +7,8 @@ asyncio shell (:mod:`controller.hub.server`) only moves messages and writes file
 Each board's events that are match-record events (their ``data`` is the journal's JSON of
 :mod:`controller.match.events`) are applied to a :class:`~controller.record.Replayer`,
 which checks them against the rules; when a match ends (or a money game, for a money
-session) the hub returns an :class:`Archive` with its ``.mat`` and ``.sgf`` texts.
+session) the hub returns an :class:`Archive` of the match, whose files (its ``.sgf`` and
+``.mat``) the shell writes in a worker thread.
 """
 
 from __future__ import annotations
