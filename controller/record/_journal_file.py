@@ -82,11 +82,15 @@ def make_durable(connection: sqlite3.Connection) -> None:
     connection.execute("PRAGMA synchronous=FULL")
 
 
-def create_journal_file(path: Path, head: Head, connect: Callable[..., sqlite3.Connection]) -> None:
+def create_journal_file(path: Path, head: Head, connect: Callable[..., sqlite3.Connection]) -> bool:
     """Create an empty journal whole beside ``path``, with its head; then rename it there.
+    False, creating nothing, if another process made one there meanwhile.
 
-    Why: a journal is then never seen empty or half made at its path, so an empty file
-    there is damage, never a power cut during the creation.
+    Why whole: a journal is then never seen empty or half made at its path, so an empty
+    file there is damage, never a power cut during the creation. Why one at a time (a lock
+    of the folder): two processes starting on a new journal at once (the service and a
+    ``tabula run`` by hand) each made one and renamed it there, the second over the first,
+    whose writer lock was then on a file gone: both wrote to the second.
 
     Raises:
         JournalError: naming the path, if a file cannot be written.
@@ -94,27 +98,35 @@ def create_journal_file(path: Path, head: Head, connect: Callable[..., sqlite3.C
     temporary = path.with_name(path.name + ".init")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        remove_journal_files(temporary)
-        connection = connect(str(temporary), isolation_level=None)
+        folder = os.open(path.parent, os.O_RDONLY)
         try:
-            make_durable(connection)
-            connection.execute("BEGIN IMMEDIATE")
-            connection.execute(_SCHEMA)
-            connection.execute(f"PRAGMA application_id={APPLICATION_ID}")
-            connection.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
-            connection.execute("COMMIT")
+            fcntl.flock(folder, fcntl.LOCK_EX)  # released with the descriptor
+            if path.exists():
+                return False
+            remove_journal_files(temporary)
+            connection = connect(str(temporary), isolation_level=None)
+            try:
+                make_durable(connection)
+                connection.execute("BEGIN IMMEDIATE")
+                connection.execute(_SCHEMA)
+                connection.execute(f"PRAGMA application_id={APPLICATION_ID}")
+                connection.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+                connection.execute("COMMIT")
+            finally:
+                connection.close()  # the last connection: checkpointed into the one file
+            descriptor = os.open(temporary, os.O_RDONLY)
+            try:
+                os.fsync(descriptor)
+            finally:
+                os.close(descriptor)
+            create_head(head_path(path), head)
+            os.replace(temporary, path)
+            sync_directory(path.parent)
         finally:
-            connection.close()  # the last connection: checkpointed into the one file
-        descriptor = os.open(temporary, os.O_RDONLY)
-        try:
-            os.fsync(descriptor)
-        finally:
-            os.close(descriptor)
-        create_head(head_path(path), head)
-        os.replace(temporary, path)
-        sync_directory(path.parent)
+            os.close(folder)
     except (sqlite3.Error, OSError) as error:
         raise JournalError(f"cannot create journal {str(path)!r}: {error}") from None
+    return True
 
 
 def check_database(path: Path, connection: sqlite3.Connection) -> int:

@@ -164,7 +164,9 @@ class Journal:
                 refuse_gone(self.path, head)
             if self._readonly:
                 raise JournalError(f"no journal at {str(self.path)!r}")
-            head = self._create()
+            head = Head(self._first_seq, self._first_seq - 1, GENESIS)
+            if not create_journal_file(self.path, head, self._connect):
+                return self._open()  # another process made it meanwhile: opened as it is
         elif self.path.stat().st_size == 0:
             raise emptied_error(self.path, "the file is empty (0 bytes)", head)
         if not self._readonly:  # before the rows: no other writer moves past them
@@ -193,12 +195,6 @@ class Journal:
             return reader
         reader.close()
         return self._open_writer(rows, check, head, chained=chained)
-
-    def _create(self) -> Head:
-        """Create an empty journal at the path, with its head (:func:`create_journal_file`)."""
-        head = Head(self._first_seq, self._first_seq - 1, GENESIS)
-        create_journal_file(self.path, head, self._connect)
-        return head
 
     def _load(self, rows: Sequence[Row], head: Head | None, *, vouched: bool) -> None:
         """Replay the stored rows; ``vouched``: their checksums hold (a chained journal), so
