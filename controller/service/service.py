@@ -131,8 +131,7 @@ class Service:
         """Hints and verdicts on plays for the learner (the engine, off the loop)."""
         self.journal = journal
         self._journal_lock = threading.Lock()
-        """Held by each append, rotation and reading of the match, in worker threads
-        (:mod:`~controller.service.match_journal`)."""
+        """Held in worker threads by each append, rotation and reading of the match."""
         self.seating = Seating(Orientation.of_flipped(flipped), confirm=confirm_orientation)
         self.leds = leds
         self.bench = Bench(clock, timer)
