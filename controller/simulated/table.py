@@ -32,6 +32,7 @@ from controller.rules import (
     MatchState,
     Player,
     legal_plays,
+    legal_results,
     outcome,
 )
 from controller.service.service import Service
@@ -443,7 +444,7 @@ class TableDriver(TableHands):
         self, before: Board, player: Player, dice: tuple[int, int], legal: Board
     ) -> tuple[int, int, Board] | None:
         """One more checker moved a pip after the legal play: a board no roll explains."""
-        results = {play.result for play in legal_plays(before, player, dice)}
+        results = legal_results(before, player, dice)
         view = legal if player == 0 else _flip(legal)
         candidates = [point for point in range(2, 25) if view[point] > 0 and view[point - 1] >= 0]
         self.rng.shuffle(candidates)
