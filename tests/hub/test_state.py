@@ -45,6 +45,7 @@ def test_each_event_taken_once_in_order_and_the_match_archived() -> None:
     )
     (archive,) = archives
     files = archive.files()
+    assert archive.match is None and archive.files() is files  # made once, the match let go
     assert files[".mat"] == asyncio.run(board.export("mat"))
     assert files[".sgf"] == asyncio.run(board.export("sgf"))
     assert archive.name.startswith("match-") and archive.name.endswith("-1")
