@@ -59,10 +59,11 @@ def write_archive(directory: Path, archive: Archive) -> list[Path]:
     sees half a match, nor a power cut an empty file. The hub calls it in a worker thread:
     the texts and the card's syncs take tens of milliseconds, more on a Pi's card.
     """
+    files = archive.files()  # first: a refused archive then keeps its texts, not its match
     folder = directory / archive.board_id
     folder.mkdir(parents=True, exist_ok=True)
     written = []
-    for suffix, text in archive.files().items():
+    for suffix, text in files.items():
         path = folder / f"{archive.name}{suffix}"
         write_whole(path, text.encode())
         written.append(path)

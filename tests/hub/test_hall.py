@@ -401,6 +401,7 @@ def test_a_match_the_archive_refuses_is_kept_said_and_written_once_it_can_be(
         assert (summary["archived"], summary["unwritten"], hub.written) == (1, 1, [])
         problem = str(summary["archive_problem"])
         assert problem.startswith("1 match(es) not archived yet: cannot write b1/match-")
+        assert hub.unwritten[0].match is None  # kept as its files' texts
         async with _hall_page(hub.web.url) as page:
             shown = None if page is None else page.locator("#archive-problem")
             if shown is not None:
