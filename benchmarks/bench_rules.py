@@ -261,7 +261,7 @@ def _batch_rows(cases: list[_Case], repeats: int) -> list[Row]:
     """``tabula plays --batch`` on the cases as JSON lines, as a child, beside the GNU
     Backgammon oracle's batch (:mod:`benchmarks.gnubg_batch`) on the same lines: CPU time
     of each child, its start included, as a user of the command pays it. The best of
-    interleaved repeats of each."""
+    interleaved repeats of each. And the modules the command loads, beside a bare start."""
     lines = "".join(
         json.dumps({"id": index, "board": board, "player": player, "dice": dice}) + "\n"
         for index, (board, player, dice) in enumerate(cases)
@@ -285,12 +285,33 @@ def _batch_rows(cases: list[_Case], repeats: int) -> list[Row]:
         for _ in range(repeats):
             for key, arguments in commands.items():
                 best[key] = min(best[key], _child_cpu(arguments, lines, environment))
+        modules = [_modules_loaded(code, environment) for code in (_PLAYS_MODULES, "")]
     oracle = best.get("oracle")
     return [
-        timed_row(f"tabula plays --batch{flag}, per case ({len(cases)} cases)", best[flag],
-                  oracle, per=len(cases), reference_name=name, reason=reason)
-        for flag in ("", " --notation")
+        *(timed_row(f"tabula plays --batch{flag}, per case ({len(cases)} cases)", best[flag],
+                    oracle, per=len(cases), reference_name=name, reason=reason)
+          for flag in ("", " --notation")),
+        Row("modules loaded by tabula plays --batch (issue 18: at most 130)", modules[0],
+            "modules", modules[1], "a bare start of the same Python (its site, this "
+            "install's path finder)", clock=None),
     ]  # fmt: skip
+
+
+_PLAYS_MODULES = """
+import io, sys
+sys.stdin = io.StringIO("")
+from controller.cli import main
+main(["plays", "--batch"])
+"""
+"""``tabula plays --batch`` answering no line, in the process that counts its modules."""
+
+
+def _modules_loaded(code: str, environment: dict[str, str]) -> int:
+    """How many modules ``python -c CODE`` holds when it is done (``sys.modules``)."""
+    counted = f"{code}\nimport sys\nprint(len(sys.modules))"
+    done = subprocess.run([sys.executable, "-c", counted], env=environment, check=True,
+                          capture_output=True, text=True)  # fmt: skip
+    return int(done.stdout.split()[-1])
 
 
 def _child_cpu(arguments: list[str], stdin: str, environment: dict[str, str]) -> float:

@@ -7,7 +7,6 @@ bit 0 is the key's first bit.
 
 from __future__ import annotations
 
-import base64
 import binascii
 from typing import Final
 
@@ -24,7 +23,7 @@ class KeyTextError(ValueError):
 
 def text_from_key(bits: int, size: int) -> str:
     """The ID text of a ``size``-byte key."""
-    return base64.b64encode(bits.to_bytes(size, "little")).decode("ascii").rstrip("=")
+    return _encoded(bits.to_bytes(size, "little"))
 
 
 def key_from_text(text: str, size: int) -> int:
@@ -40,9 +39,15 @@ def key_from_text(text: str, size: int) -> int:
         if char not in _ALPHABET:
             raise KeyTextError(f"{char!r} is not a base64 character")
     try:
-        key = base64.b64decode(text + "=" * (-len(text) % 4), validate=True)
+        key = binascii.a2b_base64(text + "=" * (-len(text) % 4), strict_mode=True)
     except binascii.Error as error:  # pragma: no cover - the checks above prevent it
         raise KeyTextError(str(error)) from None
-    if base64.b64encode(key).decode("ascii").rstrip("=") != text:
+    if _encoded(key) != text:
         raise KeyTextError("the last character has padding bits set")
     return int.from_bytes(key, "little")
+
+
+def _encoded(key: bytes) -> str:
+    """``key`` in base64 without padding (binascii: what the ``base64`` module wraps, without
+    the modules it imports on every start of ``tabula plays``)."""
+    return binascii.b2a_base64(key, newline=False).decode("ascii").rstrip("=")
