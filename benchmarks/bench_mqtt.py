@@ -400,10 +400,13 @@ def through_hub(
 
         def hubs_wrote() -> tuple[int, int]:
             """The matches the hubs finished, and those of them written (in worker threads)."""
-            counts = [(summary["archived"], summary["unwritten"])
-                      for summary in (_get(url + "api/summary") for _, url in running)]  # fmt: skip
-            numbers = [(f, u) for f, u in counts if isinstance(f, int) and isinstance(u, int)]
-            return sum(f for f, _ in numbers), sum(f - u for f, u in numbers)
+            finished = written = 0
+            for _, url in running:
+                summary = _get(url + "api/summary")
+                done, waiting = summary["archived"], summary["unwritten"]
+                if isinstance(done, int) and isinstance(waiting, int):
+                    finished, written = finished + done, written + done - waiting
+            return finished, written
 
         outcome = _pass(broker.url, "tabula", boards, hubs_took, total, patience=patience)
         finished, _ = hubs_wrote()
