@@ -173,25 +173,28 @@ class Hub:
 
     async def _write_archives(self) -> None:
         """Write the finished matches waiting, in order, each in a worker thread; on a
-        failure (a full disk, the folder gone), keep them for the next match finished or
-        the next :data:`_ARCHIVE_RETRY_S`, and say why on the page: the broker will not
-        send their events again. Not on every message: a busy hall on a full card would
-        try the card hundreds of times a second."""
+        failure (a full disk, the folder gone, or a fault of this program making a match's
+        files), keep them for the next match finished or the next :data:`_ARCHIVE_RETRY_S`,
+        and say why on the page: the broker will not send their events again. Not on every
+        message: a busy hall on a full card would try the card hundreds of times a second."""
         problem = self.archive_problem
         while self.unwritten:
             archive = self.unwritten[0]
+            named = f"{archive.board_id}/{archive.name}"
+            fault: Exception | None = None
             try:
                 self.written += await asyncio.to_thread(write_archive, self.archive, archive)
             except OSError as error:
-                self.archive_problem = (
-                    f"{len(self.unwritten)} match(es) not archived yet: cannot write "
-                    f"{archive.board_id}/{archive.name} in {str(self.archive)!r}: "
-                    f"{os_reason(error)}"
-                )
-                if problem is None:
-                    _log.error("hub: %s; kept to try again", self.archive_problem)
-                break
-            self.unwritten.pop(0)
+                reason = f"cannot write {named} in {str(self.archive)!r}: {os_reason(error)}"
+            except Exception as error:  # a fault of this program: said, with its traceback
+                reason, fault = f"cannot make the files of {named}: {error!r}", error
+            else:
+                self.unwritten.pop(0)
+                continue
+            self.archive_problem = f"{len(self.unwritten)} match(es) not archived yet: {reason}"
+            if problem is None:
+                _log.error("hub: %s; kept to try again", self.archive_problem, exc_info=fault)
+            break
         else:
             self.archive_problem = None
             if problem is not None:

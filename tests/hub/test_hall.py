@@ -466,6 +466,43 @@ def test_a_refusing_archive_is_not_tried_on_every_message(
     run_hall(tmp_path, body)
 
 
+def test_a_match_whose_files_cannot_be_made_is_kept_and_said_with_its_traceback(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A fault of this program in a match's files (none is known: the writers take a match
+    that replayed) stopped the hub's archive in silence: the writing task ended with it,
+    the match stayed first in line, and the page said nothing. Now it is said, once in the
+    log with its traceback, and the match is kept and written once it can be."""
+    from controller.hub import server
+
+    _, events = _finished_match("b5")
+    write = server.write_archive
+    faulty = [True]
+
+    def failing_once(directory: Path, archive: Archive) -> list[Path]:
+        if faulty:
+            raise ValueError("a fault of the writers")
+        return write(directory, archive)
+
+    async def body(broker: Mosquitto, hub: Hub) -> None:
+        monkeypatch.setattr(server, "write_archive", failing_once)
+        for event in events:
+            hub.take(topic("b5", "events"), encode_event(event))
+        await until(lambda: hub.archive_problem is not None, PATIENCE_S, "the fault said")
+        assert str(hub.summary()["archive_problem"]).startswith(
+            "1 match(es) not archived yet: cannot make the files of b5/match-"
+        )
+        assert "ValueError('a fault of the writers')" in str(hub.archive_problem)
+        faulty.clear()
+        await until(lambda: not hub.unwritten, PATIENCE_S, "the match written")
+
+    with caplog.at_level(logging.ERROR, logger="controller.hub.server"):
+        run_hall(tmp_path, body)
+    (said,) = [r for r in caplog.records if "cannot make the files" in r.getMessage()]
+    assert said.exc_info is not None and said.exc_info[0] is ValueError
+    assert sorted(p.suffix for p in (tmp_path / "archive" / "b5").iterdir()) == [".mat", ".sgf"]
+
+
 @contextlib.asynccontextmanager
 async def _hall_page(url: str) -> AsyncIterator[Page | None]:
     """The hub's page open in chromium, or None where chromium is missing (the hub's part
