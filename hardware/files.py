@@ -19,7 +19,7 @@ import os
 import stat
 from pathlib import Path
 
-__all__ = ["sync_directory", "write_whole"]
+__all__ = ["sync", "write_whole"]
 
 
 def write_whole(path: Path, data: bytes) -> None:
@@ -62,7 +62,7 @@ def write_whole(path: Path, data: bytes) -> None:
         with contextlib.suppress(OSError):
             os.unlink(temporary)
         raise
-    sync_directory(path.parent)
+    sync(path.parent)
 
 
 def _keep_mode_and_owner(descriptor: int, before: os.stat_result) -> None:
@@ -76,9 +76,10 @@ def _keep_mode_and_owner(descriptor: int, before: os.stat_result) -> None:
             os.fchown(descriptor, before.st_uid, before.st_gid)
 
 
-def sync_directory(directory: Path) -> None:
-    """Make the files created and renamed in ``directory`` durable against a power cut."""
-    descriptor = os.open(directory, os.O_RDONLY)
+def sync(path: Path) -> None:
+    """Make the file at ``path`` durable against a power cut; for a directory, the names
+    created and renamed in it."""
+    descriptor = os.open(path, os.O_RDONLY)
     try:
         os.fsync(descriptor)
     finally:

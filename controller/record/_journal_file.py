@@ -30,7 +30,7 @@ from controller.record._chain import (
     read_head,
 )
 from controller.record.errors import JournalCorruptError, JournalDamagedError, JournalError
-from hardware.files import sync_directory
+from hardware.files import sync
 
 __all__ = [
     "APPLICATION_ID",
@@ -114,14 +114,10 @@ def create_journal_file(path: Path, head: Head, connect: Callable[..., sqlite3.C
                 connection.execute("COMMIT")
             finally:
                 connection.close()  # the last connection: checkpointed into the one file
-            descriptor = os.open(temporary, os.O_RDONLY)
-            try:
-                os.fsync(descriptor)
-            finally:
-                os.close(descriptor)
+            sync(temporary)
             create_head(head_path(path), head)
             os.replace(temporary, path)
-            sync_directory(path.parent)
+            sync(path.parent)
         finally:
             os.close(folder)
     except (sqlite3.Error, OSError) as error:
@@ -382,7 +378,7 @@ def finish_rotation(path: Path) -> None:
         if head_path(pending).exists():
             os.replace(head_path(pending), head_path(path))
         os.replace(pending, path)
-        sync_directory(path.parent)
+        sync(path.parent)
     except OSError as error:
         raise JournalError(
             f"cannot put the new journal {str(pending)!r} in place: {error}"

@@ -77,7 +77,7 @@ from controller.record._journal_file import (
     verify_rows,
 )
 from controller.record.errors import InvalidEventError, JournalCorruptError, JournalError
-from hardware.files import sync_directory
+from hardware.files import sync
 
 __all__ = ["APPLICATION_ID", "Journal", "JournalEntry", "archive_path", "head_path"]
 
@@ -443,7 +443,7 @@ class Journal:
             os.replace(self.path, archive)
             os.replace(head_path(pending), head_path(self.path))
             os.replace(pending, self.path)
-            sync_directory(self.path.parent)
+            sync(self.path.parent)
         except OSError as error:
             raise JournalError(f"cannot archive journal {str(self.path)!r}: {error}") from None
         return Journal(self.path, clock=self._clock, connect=self._connect)
