@@ -124,8 +124,8 @@ class WebServer:
         self.refused = 0
         """Connections refused since the start (over a limit)."""
         self._span: tuple[float, int] = (0.0, 0)  # when the span of refusals began, and how many
-        self._refusals = _RefusalLog()
-        self._accept_failures = _RefusalLog()
+        self._refusals = _MinuteLog()
+        self._accept_failures = _MinuteLog()
 
     @property
     def url(self) -> str:
@@ -292,9 +292,9 @@ def _refuse(connection: socket.socket, reason: str) -> None:
     connection.close()
 
 
-class _RefusalLog:
-    """Refusals of one kind logged as one warning line now, then at most one a minute with
-    the number left unsaid."""
+class _MinuteLog:
+    """Lines of one kind (refusals, failed accepts) logged as one warning now, then at most
+    one a minute with the number left unsaid."""
 
     def __init__(self) -> None:
         self._logged_at = -_LOG_EVERY_S
