@@ -15,6 +15,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
@@ -462,6 +463,32 @@ def test_a_refusing_archive_is_not_tried_on_every_message(
         for _ in range(200):  # another board's game going on
             hub.take(topic("b4", "events"), encode_event(events[0]))
         assert len(tried) < 10  # the periodic retry only, however slow the machine
+
+    run_hall(tmp_path, body)
+
+
+def test_a_finished_match_is_written_off_the_loop(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A 25-point match's files took the hub's loop some 60 ms of CPU and the card's syncs
+    (the hall's page and the broker's keep-alive waiting): they are made and written in a
+    worker thread."""
+    from controller.hub import server
+
+    _, events = _finished_match("b6")
+    write = server.write_archive
+    writers: list[int] = []
+
+    def noted(directory: Path, archive: Archive) -> list[Path]:
+        writers.append(threading.get_ident())
+        return write(directory, archive)
+
+    async def body(broker: Mosquitto, hub: Hub) -> None:
+        monkeypatch.setattr(server, "write_archive", noted)
+        for event in events:
+            hub.take(topic("b6", "events"), encode_event(event))
+        await until(lambda: bool(hub.written), PATIENCE_S, "the match written")
+        assert writers and threading.get_ident() not in writers
 
     run_hall(tmp_path, body)
 
