@@ -180,8 +180,9 @@ async def match_record(journal: Journal, lock: threading.Lock) -> record.MatchRe
 
 async def export_match(match: record.MatchRecord, fmt: ExportFormat) -> str:
     """``match`` as a ``.mat``, ``.sgf``, JSON-lines (``jsonl``) or text record, written in a
-    worker thread: a 25-point match's ``.sgf`` takes 30 ms here, several times that on a
-    Pi, which the loop (the board's reading, the LEDs) would wait.
+    worker thread: a 25-point match's ``.sgf`` takes 30 ms here (``python -m benchmarks
+    journal``: 12 us an event), several times that on a Pi, which the loop (the board's
+    reading, the LEDs) would wait.
 
     Raises:
         RefusedError: for a match these GNU Backgammon formats cannot hold (Jacquet de
