@@ -52,7 +52,7 @@ from controller.status import (
     ActionError,
     BoardEvent,
     BoardStatus,
-    ExportFormat,
+    MatchFormat,
     ReviewFormat,
 )
 from hardware.board.json_types import JsonObject
@@ -102,7 +102,7 @@ class _Replay:
     async def apply(self, action: Action) -> None:
         raise ActionError(f"a replayed board takes no action: {action!r}")
 
-    async def export(self, fmt: ExportFormat) -> str:
+    async def export(self, fmt: MatchFormat) -> str:
         raise ActionError("a replayed board exports nothing")
 
     async def review(self, fmt: ReviewFormat) -> str:

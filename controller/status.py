@@ -15,6 +15,7 @@ from typing import Any, Final, Literal, Protocol
 
 from controller.match.errors import ActionError
 from controller.record import names_clash
+from controller.record.formats import MATCH_FORMATS, MatchFormat
 from controller.referee import Button, ButtonPressed, DiceEntered, PositionCorrected
 from controller.rules import MAX_MATCH_LENGTH, RulesError
 from hardware.board.errors import clipped_repr
@@ -22,7 +23,7 @@ from hardware.board.json_types import JsonObject, JsonValue
 
 __all__ = [
     "ACTIONS",
-    "EXPORT_FORMATS",
+    "MATCH_FORMATS",
     "PRESSES",
     "RESIGN_KINDS",
     "REVIEW_FORMATS",
@@ -34,8 +35,8 @@ __all__ = [
     "BoardService",
     "BoardStatus",
     "ConfirmOrientation",
-    "ExportFormat",
     "LightState",
+    "MatchFormat",
     "NewGame",
     "NewMatch",
     "Resign",
@@ -44,11 +45,6 @@ __all__ = [
 ]
 
 STATUS_VERSION: Final = 1
-
-ExportFormat = Literal["mat", "sgf", "jsonl", "txt"]
-"""What a board exports, by file suffix: GNU Backgammon's ``.mat`` and ``.sgf`` (backgammon
-only), the events one JSON object a line and the text record (any variant)."""
-EXPORT_FORMATS: Final[tuple[ExportFormat, ...]] = ("mat", "sgf", "jsonl", "txt")
 
 ReviewFormat = Literal["html", "text", "sgf"]
 """The engine's review of a match: a web page, plain text, or an analysed GNU Backgammon
@@ -410,7 +406,7 @@ class BoardService(Protocol):
         nothing."""
         ...
 
-    async def export(self, fmt: ExportFormat) -> str:
+    async def export(self, fmt: MatchFormat) -> str:
         """The match so far as a ``.mat``, ``.sgf``, JSON-lines or text record."""
         ...
 

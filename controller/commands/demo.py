@@ -4,13 +4,14 @@ The board simulator speaks the firmware's protocol over a pseudo-terminal, the c
 shows rendered rolls read by the real dice reader, the buttons and the shift-register
 LEDs are gpiozero devices on its MockFactory; two simulated players play whole matches
 (hits, bar entries, bear-offs, cube actions, some illegal plays and cocked dice). The
-game and the LED states are printed as they go; the journal and the match files
-(``.sgf``, and ``.mat`` when the match has no illegal play) are written to ``--out``.
+game and the LED states are printed as they go; the journal and the match files are
+written to ``--out``, as the hub keeps them (:func:`~controller.record.exports.kept_files`):
+``.sgf``, and ``.mat`` when the match has no illegal play.
 
 ``--variant`` plays nackgammon or Jacquet de Versailles through the same service (for
 Jacquet: the primauté, numbers handed over and declined, no cube); GNU Backgammon's
 ``.mat``/``.sgf`` hold backgammon only, so such a match is written as its events in JSON
-lines (``.json``) and as text (``.txt``).
+lines (``.jsonl``) and as text (``.txt``).
 """
 
 from __future__ import annotations
@@ -31,7 +32,6 @@ from typing import TYPE_CHECKING, Any
 from hardware.runtimes import RUNTIMES
 
 if TYPE_CHECKING:
-    from controller.record import MatchRecord
     from controller.rules import Rules, Variant
 
 HELP = "run the board service on simulated hardware with simulated players"
@@ -179,7 +179,7 @@ def _play_matches(
 
     Returns the exit status: 0, or 130 when Ctrl-C stopped it.
     """
-    from controller.record import MatFileError
+    from controller.record.exports import kept_files
     from controller.referee import Mode
     from controller.service.memory import freeze_start_up
     from controller.service.service import open_journal
@@ -263,15 +263,10 @@ def _play_matches(
         played += counts.games
         with open_journal(journal) as done:
             record = done.record()
-            if not variant.has_gnubg_files:
-                files = _plain(record, out / f"match-{number}")
-            else:
-                (out / f"match-{number}.sgf").write_text(_sgf(record))
-                try:
-                    (out / f"match-{number}.mat").write_text(_mat(record))
-                    files = ".mat and .sgf"
-                except MatFileError as error:
-                    files = f".sgf (no .mat: {error})"
+            texts, missing = kept_files(record)
+            for fmt, text in texts.items():
+                (out / f"match-{number}.{fmt}").write_text(text)
+            files = " and ".join(f".{fmt}" for fmt in texts) + (f" ({missing})" if missing else "")
             score = record.state.match.score
             first_seq = done.last_seq + 1
         print(
@@ -303,27 +298,6 @@ def existing_games(journal: Path) -> list[object]:
 
     with open_journal(journal) as done:
         return [game for game in done.record().games if game.result is not None]
-
-
-def _sgf(record: MatchRecord) -> str:
-    from controller.record.sgf import write_sgf
-
-    return write_sgf(record)
-
-
-def _plain(record: MatchRecord, stem: Path) -> str:
-    """Write a match GNU Backgammon's formats cannot hold as JSON lines and text."""
-    from controller.record.plain import write_events, write_text
-
-    stem.with_suffix(".json").write_text(write_events(record))
-    stem.with_suffix(".txt").write_text(write_text(record))
-    return ".json and .txt (GNU Backgammon's .mat and .sgf hold backgammon only)"
-
-
-def _mat(record: MatchRecord) -> str:
-    from controller.record.matfile import write_mat
-
-    return write_mat(record)
 
 
 def _echo(line: str) -> None:

@@ -1,8 +1,9 @@
 """``tabula export``: a recorded match as ``.mat``, ``.sgf``, JSON lines or text, or its IDs.
 
+The formats are the page's downloads and the hub's archive's (:mod:`controller.record.formats`).
 ``.mat`` and ``.sgf`` are GNU Backgammon's and hold backgammon only: a match of Jacquet de
-Versailles (or nackgammon) is refused with a message and exported with ``--format json``
-(its events, one a line: the saved-match format ``--match`` reads) or ``--format text``.
+Versailles (or nackgammon) is refused with a message and exported with ``--format jsonl``
+(its events, one a line: the saved-match format ``--match`` reads) or ``--format txt``.
 XGID and GNU Backgammon IDs describe backgammon positions: ``--position`` of a Jacquet
 match prints where the match stands and says why there is no ID.
 
@@ -29,10 +30,9 @@ from controller.record import (
     event_from_json,
     replay,
 )
+from controller.record.exports import write_match
+from controller.record.formats import MATCH_FORMATS
 from controller.record.journal import Journal
-from controller.record.matfile import write_mat
-from controller.record.plain import write_events, write_text
-from controller.record.sgf import write_sgf
 from controller.rules import gnubg_id, xgid
 from hardware.files import write_whole
 
@@ -40,9 +40,6 @@ HELP = (
     "export a recorded match as .mat, .sgf, JSON lines or text, or print its position's "
     "XGID and GNU Backgammon ID"
 )
-
-FORMATS = ("mat", "sgf", "json", "text")
-_WRITERS = {"mat": write_mat, "sgf": write_sgf, "json": write_events, "text": write_text}
 
 
 def add_source_arguments(parser: argparse.ArgumentParser) -> None:
@@ -57,8 +54,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_source_arguments(parser)
     parser.add_argument(
         "--format",
-        choices=FORMATS,
-        help="mat (Jellyfish), sgf (GNU Backgammon), json (the events, one a line) or text",
+        choices=MATCH_FORMATS,
+        help="mat (Jellyfish), sgf (GNU Backgammon), jsonl (the events, one a line) or txt",
     )
     parser.add_argument("--out", type=Path, help="the file to write (default: standard output)")
     parser.add_argument(
@@ -136,12 +133,12 @@ def print_position(record: MatchRecord, out: TextIO) -> None:
 
 def run(args: argparse.Namespace) -> int:
     if args.position == bool(args.format):
-        raise UsageError("give --format mat|sgf|json|text, or --position")
+        raise UsageError(f"give --format {'|'.join(MATCH_FORMATS)}, or --position")
     record = read_source(args)
     if args.position:
         print_position(record, sys.stdout)
         return 0
-    text = _WRITERS[args.format](record)
+    text = write_match(record, args.format)
     if write_output(text, args.out):
         print(f"wrote {args.out} ({len(record.games)} games, {record.state.describe()})")
     return 0

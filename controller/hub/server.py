@@ -63,8 +63,8 @@ def write_archive(directory: Path, archive: Archive) -> list[Path]:
     folder = directory / archive.board_id
     folder.mkdir(parents=True, exist_ok=True)
     written = []
-    for suffix, text in files.items():
-        path = folder / f"{archive.name}{suffix}"
+    for fmt, text in files.items():
+        path = folder / f"{archive.name}.{fmt}"
         write_whole(path, text.encode())
         written.append(path)
     return written

@@ -13,7 +13,6 @@ session) the hub returns an :class:`Archive` of the match, whose files (its ``.s
 
 from __future__ import annotations
 
-import contextlib
 import time
 import zlib
 from dataclasses import dataclass, field
@@ -38,10 +37,8 @@ from controller.record import (
     Replayer,
     event_from_dict,
 )
-from controller.record.errors import MatFileError
-from controller.record.matfile import write_mat
-from controller.record.plain import gnubg_refusal, write_events
-from controller.record.sgf import write_sgf
+from controller.record.exports import kept_files
+from controller.record.formats import MatchFormat
 from controller.status import BoardEvent, BoardStatus
 from hardware.board.json_types import JsonObject
 
@@ -121,26 +118,15 @@ class Archive:
     """The file name without extension: ``match-<UTC start>-<seq of its start>``."""
     match: MatchRecord | None
     """The match, until its files are made."""
-    _files: dict[str, str] | None = None
+    _files: dict[MatchFormat, str] | None = None
 
-    def files(self) -> dict[str, str]:
-        """The archive's files by suffix: the ``.sgf``, and the ``.mat`` where one can hold
-        the match (not money play, nor an accepted illegal play); the events as JSON lines
-        (``.json``) for a match GNU Backgammon's formats cannot hold (Jacquet, nackgammon).
-        """
+    def files(self) -> dict[MatchFormat, str]:
+        """The archive's files by format, as a finished match is kept
+        (:func:`~controller.record.exports.kept_files`)."""
         if self._files is None:
             assert self.match is not None  # let go only once the files are made
-            self._files, self.match = _files_of(self.match), None
+            self._files, self.match = kept_files(self.match)[0], None
         return self._files
-
-
-def _files_of(match: MatchRecord) -> dict[str, str]:
-    if gnubg_refusal(match, ".sgf") is not None:
-        return {".json": write_events(match)}
-    files = {".sgf": write_sgf(match)}
-    with contextlib.suppress(MatFileError):
-        files[".mat"] = write_mat(match)
-    return files
 
 
 @dataclass(slots=True)

@@ -41,7 +41,7 @@ def gnubg_refusal(record: MatchRecord, suffix: str) -> str | None:
         return None
     return (
         f"a {suffix} file holds backgammon, not {record.variant.name}: export the match as JSON "
-        "lines or text instead (tabula export --format json|text)"
+        "lines or text instead (tabula export --format jsonl|txt)"
     )
 
 

@@ -26,14 +26,12 @@ from typing import TypeVar
 from controller import record
 from controller.match.errors import RefusedError
 from controller.match.flow import Flow
+from controller.record.exports import write_match
+from controller.record.formats import MatchFormat
 from controller.record.journal import Journal
-from controller.record.matfile import write_mat
-from controller.record.plain import write_events, write_text
-from controller.record.sgf import write_sgf
 from controller.referee import Mode
 from controller.rules import Rules, Variant
 from controller.service.queued import Item
-from controller.status import ExportFormat
 
 __all__ = [
     "NotRecordedError",
@@ -178,7 +176,7 @@ async def match_record(journal: Journal, lock: threading.Lock) -> record.MatchRe
     return await asyncio.to_thread(_holding, lock, journal.record)
 
 
-async def export_match(match: record.MatchRecord, fmt: ExportFormat) -> str:
+async def export_match(match: record.MatchRecord, fmt: MatchFormat) -> str:
     """``match`` as a ``.mat``, ``.sgf``, JSON-lines (``jsonl``) or text record, written in a
     worker thread: a 25-point match's ``.sgf`` takes 30 ms here (``python -m benchmarks
     journal``: 12 us an event), several times that on a Pi, which the loop (the board's
@@ -188,8 +186,7 @@ async def export_match(match: record.MatchRecord, fmt: ExportFormat) -> str:
         RefusedError: for a match these GNU Backgammon formats cannot hold (Jacquet de
             Versailles, nackgammon), saying which export can.
     """
-    writers = {"mat": write_mat, "sgf": write_sgf, "jsonl": write_events, "txt": write_text}
     try:
-        return await asyncio.to_thread(writers[fmt], match)
+        return await asyncio.to_thread(write_match, match, fmt)
     except record.RecordError as error:
         raise RefusedError(str(error)) from None

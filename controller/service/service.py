@@ -71,7 +71,7 @@ from controller.status import (
     BoardEvent,
     BoardStatus,
     ConfirmOrientation,
-    ExportFormat,
+    MatchFormat,
     NewGame,
     NewMatch,
     Resign,
@@ -201,7 +201,7 @@ class Service:
         self._queue.put_nowait(Queued(item, done))
         await done
 
-    async def export(self, fmt: ExportFormat) -> str:
+    async def export(self, fmt: MatchFormat) -> str:
         """The match so far as a ``.mat``, ``.sgf``, JSON-lines (``jsonl``) or text record
         (:func:`~controller.service.match_journal.export_match`)."""
         return await export_match(await match_record(self.journal, self._journal_lock), fmt)

@@ -41,7 +41,7 @@ from controller.status import (
     AnswerResignation,
     BoardEvent,
     BoardStatus,
-    ExportFormat,
+    MatchFormat,
     NewGame,
     Resign,
     ReviewFormat,
@@ -177,7 +177,7 @@ class SelfPlayBoard:
         self._run()
         await self.service.apply(action)
 
-    async def export(self, fmt: ExportFormat) -> str:
+    async def export(self, fmt: MatchFormat) -> str:
         """The match so far as a ``.mat``, ``.sgf``, JSON-lines or text record (the service's)."""
         return await self.service.export(fmt)
 

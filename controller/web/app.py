@@ -42,12 +42,13 @@ from aiohttp.typedefs import Handler
 
 from controller.closing import cancel_and_wait
 from controller.status import (
-    EXPORT_FORMATS,
+    MATCH_FORMATS,
     REVIEW_FORMATS,
     ActionError,
     BoardEvent,
     BoardService,
     BoardStatus,
+    MatchFormat,
     ReviewFormat,
     action_from_json,
 )
@@ -289,7 +290,7 @@ async def _action(request: web.Request) -> web.StreamResponse:
     return web.json_response({"ok": True, "status": service.status().to_json()})
 
 
-_EXPORT_TYPES: Final[dict[str, str]] = {
+_EXPORT_TYPES: Final[dict[MatchFormat, str]] = {
     "mat": "text/plain",
     "sgf": "text/plain",
     "jsonl": "application/x-ndjson",
@@ -299,9 +300,9 @@ _EXPORT_TYPES: Final[dict[str, str]] = {
 
 async def _export(request: web.Request) -> web.StreamResponse:
     fmt = request.match_info["fmt"]
-    kind = next((known for known in EXPORT_FORMATS if known == fmt), None)
+    kind = next((known for known in MATCH_FORMATS if known == fmt), None)
     if kind is None:
-        formats = ", ".join(EXPORT_FORMATS)
+        formats = ", ".join(MATCH_FORMATS)
         return json_error(404, f"no export format {clipped_repr(fmt)}: {formats}")
     refused = refusal(request)
     if refused is not None:

@@ -27,7 +27,7 @@ MISTAKES: dict[str, tuple[list[str], str]] = {
     "demo": (["--games", "0"], "--games 0: expected at least 1"),
     "sim-board": (["--protocol", "two"], "--protocol 'two': expected MAJOR.MINOR, each 0..255"),
     "board": (["--settle-ms", "-1"], "--settle-ms -1: must be >= 0"),
-    "export": (["--match", "{tmp}/m.jsonl"], "give --format mat|sgf|json|text, or --position"),
+    "export": (["--match", "{tmp}/m.jsonl"], "give --format mat|sgf|jsonl|txt, or --position"),
     "check-config": (["--config", "{tmp}/none.toml"], "cannot read the configuration"),
     "doctor": (["--timeout", "0"], "--timeout 0.0: must be > 0"),
     "hint": (["4HPwATDgc/ABMA", "31", "--ply", "9"], "--ply is 0 to 7, got 9"),

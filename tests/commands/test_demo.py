@@ -95,7 +95,7 @@ def test_one_sigint_stops_a_demo_mid_match_in_one_line(tmp_path: Path, board_run
     assert "match 1:" not in out
     with open_journal(journal) as kept:  # nothing lost: the export holds every event kept
         entries = kept.entries()
-    export = tabula("export", "--journal", str(journal), "--format", "json")
+    export = tabula("export", "--journal", str(journal), "--format", "jsonl")
     assert export.returncode == 0, export.stderr
     assert len(export.stdout.splitlines()) == len(entries) > 2
 
@@ -126,7 +126,7 @@ def test_demo_plays_nackgammon_through_the_service(tmp_path: Path) -> None:
     run = tabula("demo", *args, "--headless", "--out", str(tmp_path))
     assert run.returncode == 0, run.stderr
     assert "nackgammon, 1-point matches" in run.stdout
-    assert "wrote .json and .txt" in run.stdout
+    assert "wrote .jsonl and .txt" in run.stdout
     assert "nackgammon" in (tmp_path / "match-1.txt").read_text()
 
 
@@ -150,7 +150,7 @@ def test_a_crash_inside_the_demo_is_one_line_and_its_traceback_a_log(tmp_path: P
     traceback = Path(log.split(" ")[0]).read_text()
     assert traceback.startswith("Traceback") and "IsADirectoryError" in traceback
     # Nothing is lost: the journal holds the game played, for `tabula export`.
-    export = tabula("export", "--journal", str(tmp_path / "match-1.sqlite3"), "--format", "json")
+    export = tabula("export", "--journal", str(tmp_path / "match-1.sqlite3"), "--format", "jsonl")
     assert export.returncode == 0 and '"type":"game_ended"' in export.stdout.replace(" ", "")
     debug = tabula("--debug", *_blocked_demo(tmp_path / "again"))
     assert debug.returncode == 1

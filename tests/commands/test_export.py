@@ -83,7 +83,7 @@ def test_errors_are_one_line_without_traceback(tmp_path: Path) -> None:
     assert "which a .mat file cannot hold: export .sgf instead" in run.stderr
     run = tabula("export", "--journal", str(irregular))
     assert run.returncode == 2
-    assert run.stderr == "tabula export: give --format mat|sgf|json|text, or --position\n"
+    assert run.stderr == "tabula export: give --format mat|sgf|jsonl|txt, or --position\n"
     assert "Traceback" not in run.stderr
 
 
@@ -99,13 +99,13 @@ def test_a_jacquet_match_is_refused_as_sgf_and_exported_as_json_or_text(tmp_path
     assert "a .sgf file holds backgammon, not jacquet-versailles" in run.stderr
     assert "Traceback" not in run.stderr
     saved = tmp_path / "match.jsonl"
-    run = tabula("export", "--journal", str(path), "--format", "json", "--out", str(saved))
+    run = tabula("export", "--journal", str(path), "--format", "jsonl", "--out", str(saved))
     assert run.returncode == 0, run.stderr
     assert (
         replay([event_from_json(line) for line in saved.read_text().splitlines()]).state
         == replay(events).state
     )
-    run = tabula("export", "--match", str(saved), "--format", "text")
+    run = tabula("export", "--match", str(saved), "--format", "txt")
     assert run.returncode == 0 and "jacquet-versailles" in run.stdout.splitlines()[0]
     run = tabula("export", "--match", str(saved), "--position")
     assert run.stdout.startswith("jacquet-versailles: no XGID or GNU Backgammon ID")
@@ -116,8 +116,8 @@ def test_export_shows_the_journals_replay_on_stderr_only_when_asked(tmp_path: Pa
     with Journal(path) as journal:
         for event in short_match():
             journal.append(event)
-    quiet = tabula("export", "--journal", str(path), "--format", "json")
-    run = tabula("export", "--journal", str(path), "--format", "json", "--progress")
+    quiet = tabula("export", "--journal", str(path), "--format", "jsonl")
+    run = tabula("export", "--journal", str(path), "--format", "jsonl", "--progress")
     assert run.returncode == 0, run.stderr
     assert run.stdout == quiet.stdout and quiet.stderr == ""  # the export itself untouched
     total = len(short_match())

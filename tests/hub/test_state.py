@@ -46,10 +46,10 @@ def test_each_event_taken_once_in_order_and_the_match_archived() -> None:
     (archive,) = archives
     files = archive.files()
     assert archive.match is None and archive.files() is files  # made once, the match let go
-    assert files[".mat"] == asyncio.run(board.export("mat"))
-    assert files[".sgf"] == asyncio.run(board.export("sgf"))
+    assert files["mat"] == asyncio.run(board.export("mat"))
+    assert files["sgf"] == asyncio.run(board.export("sgf"))
     assert archive.name.startswith("match-") and archive.name.endswith("-1")
-    assert read_mat(files[".mat"]).record().state.match.score == board.status().score
+    assert read_mat(files["mat"]).record().state.match.score == board.status().score
     state.receive("tabula/b1/status", encode_status(statuses[-1]))
     state.receive("tabula/b1/online", b"offline")
     assert view.status == board.status()
@@ -80,8 +80,8 @@ def test_an_event_the_rules_refuse_stops_the_archive_of_its_match() -> None:
 def test_a_money_session_is_archived_as_sgf_after_each_game() -> None:
     events, _ = recorded(SelfPlayBoard("b4", seed=4, match_length=0, games=2))
     archives = feed(HubState(), events)
-    assert [list(a.files()) for a in archives] == [[".sgf"], [".sgf"]]  # no .mat of money
-    assert archives[1].files()[".sgf"].count("(;FF[4]") == 2
+    assert [list(a.files()) for a in archives] == [["sgf"], ["sgf"]]  # no .mat of money
+    assert archives[1].files()["sgf"].count("(;FF[4]") == 2
 
 
 def test_foreign_messages_are_counted_not_taken(tmp_path: Path) -> None:
@@ -156,10 +156,11 @@ def test_the_command_refuses_an_archive_that_cannot_be_a_directory(
     assert capsys.readouterr().err == f"tabula hub: --archive {str(archive)!r}{reason}\n"
 
 
-def test_a_jacquet_match_is_archived_as_its_events(tmp_path: Path) -> None:
+def test_a_jacquet_match_is_archived_as_its_events_and_its_text(tmp_path: Path) -> None:
     import random
 
-    from controller.record import event_from_json, event_to_dict
+    from controller.record import event_from_json, event_to_dict, replay
+    from controller.record.plain import write_text
     from controller.rules import Rules
     from controller.simulated.players import jacquet_record_events
 
@@ -169,10 +170,12 @@ def test_a_jacquet_match_is_archived_as_its_events(tmp_path: Path) -> None:
         for seq, event in enumerate(match, 1)
     ]
     (archive,) = feed(HubState(), events)
-    (text,) = archive.files().values()  # not GNU Backgammon's: they hold backgammon only
-    assert [event_from_json(line) for line in text.splitlines()] == match
+    files = archive.files()  # not GNU Backgammon's: they hold backgammon only
+    assert list(files) == ["jsonl", "txt"]
+    assert [event_from_json(line) for line in files["jsonl"].splitlines()] == match
+    assert files["txt"] == write_text(replay(match))
     paths = write_archive(tmp_path, archive)
-    assert [p.suffix for p in paths] == [".json"]
+    assert [p.suffix for p in paths] == [".jsonl", ".txt"]
 
 
 def test_a_hostile_payload_is_refused_and_the_hub_goes_on() -> None:

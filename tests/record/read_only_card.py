@@ -108,7 +108,7 @@ def main(directory: Path) -> int:
         "logs": logs,
         "read": {name: _opened(path, readonly=True) for name, path in journals.items()},
         "write": _opened(whole, readonly=False),
-        "export": _tabula("export", "--journal", str(whole), "--format", "text"),
+        "export": _tabula("export", "--journal", str(whole), "--format", "txt"),
         "run": _tabula("run", "--config", str(config)),
         "demo": _tabula("demo", "--out", str(directory), "--games", "1", "--headless"),
     }

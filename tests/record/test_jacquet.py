@@ -120,7 +120,7 @@ def test_gnubg_formats_are_refused_for_jacquet_and_the_plain_records_offered() -
     refusal = gnubg_refusal(match, ".sgf")
     assert refusal == (
         "a .sgf file holds backgammon, not jacquet-versailles: export the match as JSON "
-        "lines or text instead (tabula export --format json|text)"
+        "lines or text instead (tabula export --format jsonl|txt)"
     )
     with pytest.raises(record.SgfError, match=r"a \.sgf file holds backgammon"):
         write_sgf(match)

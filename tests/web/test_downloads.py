@@ -16,10 +16,10 @@ import aiohttp
 import pytest
 
 from controller import record
-from controller.record import sgf
+from controller.record import exports, sgf
 from controller.referee import DiceRolled
 from controller.rules import JACQUET, NACKGAMMON, Rules, Variant
-from controller.service import Service, match_journal
+from controller.service import Service
 from controller.service.service import open_journal
 from controller.web import WebServer, create_app
 
@@ -96,7 +96,7 @@ def test_a_download_is_written_off_the_loop(
         writers.append(threading.get_ident())
         return sgf.write_sgf(match)
 
-    monkeypatch.setattr(match_journal, "write_sgf", write_sgf)
+    monkeypatch.setitem(exports._WRITERS, "sgf", write_sgf)
 
     async def main() -> None:
         with open_journal(tmp_path / "match.sqlite3") as journal:
