@@ -316,6 +316,26 @@ def test_web_on_the_network_with_a_token() -> None:
     assert not parse_config("[web]\nhost = '0.0.0.0'\nenabled = false").web.enabled
 
 
+def test_the_page_s_connection_limits() -> None:
+    """``[web]``'s limits: the web server's own by default, a reverse proxy's by choice."""
+    from controller.web.server import MAX_CONNECTIONS, PER_CLIENT
+
+    default = parse_config("").web
+    assert (default.max_connections, default.per_client) == (MAX_CONNECTIONS, PER_CLIENT)
+    proxied = parse_config("[web]\nmax_connections = 64\nper_client = 64").web
+    assert (proxied.max_connections, proxied.per_client) == (64, 64)
+    assert problems("[web]\nmax_connections = 0\nper_client = true") == [
+        "t.toml:2: web.max_connections: expected an integer from 1 to 512, got 0",
+        "t.toml:3: web.per_client: expected an integer >= 1, got True",
+    ]
+    assert problems("[web]\nmax_connections = 513") == [
+        "t.toml:2: web.max_connections: expected an integer from 1 to 512, got 513"
+    ]
+    assert problems("[web]\nmax_connections = 8\nper_client = 9") == [
+        "t.toml:3: web.per_client: 9 is more than web.max_connections (8)"
+    ]
+
+
 def test_mqtt_defaults() -> None:
     config = parse_config("[mqtt]\nbroker = 'mqtt://hub.local'\nboard_id = 'table-3'")
     assert config.mqtt is not None

@@ -142,7 +142,14 @@ async def _web_and_mqtt(
 
         app = create_app(service, token=config.web.token)
         add_setup_routes(app, desk)
-        web = await stack.enter_async_context(WebServer(app, config.web.host, config.web.port))
+        server = WebServer(
+            app,
+            config.web.host,
+            config.web.port,
+            max_connections=config.web.max_connections,
+            per_client=config.web.per_client,
+        )
+        web = await stack.enter_async_context(server)
         _log.info("web view on %s%s", web.url, "" if config.web.token else " (read-only)")
     if config.mqtt is not None:
         from controller.mqtt import MqttPublisher, journal_events

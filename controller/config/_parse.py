@@ -243,6 +243,11 @@ def _players(players: Section) -> PlayersConfig:
     return config
 
 
+_MOST_CONNECTIONS = 512
+"""The most ``web.max_connections`` may be: half of the 1,024 descriptors a service may open
+(Debian's soft limit), the rest its own (the board, the camera, the journal, MQTT)."""
+
+
 def _web(web: Section) -> WebConfig:
     d = WebConfig()
     config = WebConfig(
@@ -250,7 +255,16 @@ def _web(web: Section) -> WebConfig:
         host=web.get("host", _host, d.host),
         port=web.get("port", integer(1, 65535), d.port),
         token=web.get("token", _TOKEN, None),
+        max_connections=web.get(
+            "max_connections", integer(1, _MOST_CONNECTIONS), d.max_connections
+        ),
+        per_client=web.get("per_client", integer(1), d.per_client),
     )
+    if config.per_client > config.max_connections:
+        web.fail(
+            "per_client",
+            f"{config.per_client} is more than web.max_connections ({config.max_connections})",
+        )
     if config.enabled and "token" not in web and not _is_loopback(config.host):
         web.fail("host", f"{config.host!r} is reachable from the network: set web.token")
     if config.token == _EXAMPLE_TOKEN:

@@ -178,6 +178,13 @@ class WebConfig:
     port: int = 8080
     token: str | None = None
     """Bearer token of the API; required when the host is not a loopback address."""
+    max_connections: int = 128
+    """Connections the page holds at most: each is a descriptor the service may need to
+    reopen its board, camera or journal (``controller.web.server.MAX_CONNECTIONS``)."""
+    per_client: int = 16
+    """Connections the page holds at most from one address (a browser's six, and a few
+    tabs). Behind a reverse proxy every client has the proxy's address: set it to
+    ``max_connections``, and let the proxy limit each client."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -269,7 +276,7 @@ SECTIONS: dict[str, tuple[str, ...]] = {
         "crawford",
     ),
     "players": ("player_0", "player_1"),
-    "web": ("enabled", "host", "port", "token"),
+    "web": ("enabled", "host", "port", "token", "max_connections", "per_client"),
     "engine": ("kind", "ply", "budget", "program"),
     "mqtt": (
         "broker",

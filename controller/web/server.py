@@ -8,8 +8,8 @@ Every descriptor the page holds is one the service cannot use to reopen the sens
 after a knocked cable, its camera or a new match's journal. So the page holds few:
 
 * at most :data:`PER_CLIENT` connections from one address and :data:`MAX_CONNECTIONS` in
-  all; one more is answered 429 at once and closed, and the refusals are logged once a
-  minute, not once each;
+  all (a board's ``[web]`` may set both); one more is answered 429 at once and closed,
+  and the refusals are logged once a minute, not once each;
 * a connection with no request under way for :data:`IDLE_TIMEOUT_S` (one that never sends
   its request, or all of its head) is closed;
 * connections are accepted here, not by asyncio's server: out of descriptors, Python 3.11's

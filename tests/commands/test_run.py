@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import select
 import signal
 import socket
 import subprocess
@@ -156,14 +157,31 @@ def _web(port: int) -> str:
     return f'[web]\nenabled = true\nhost = "127.0.0.1"\nport = {port}\n'
 
 
+def _refusals(port: int, count: int) -> list[bytes]:
+    """What the page sends at once on ``count`` connections held open together, sending
+    nothing: the answers of those it refuses (a connection taken waits for its request)."""
+    held = [socket.create_connection(("127.0.0.1", port)) for _ in range(count)]
+    try:
+        answered, _, _ = select.select(held, [], [], PATIENCE_S)
+        return [connection.recv(65536) for connection in answered]
+    finally:
+        for connection in held:
+            connection.close()
+
+
 def test_run_says_what_it_waits_for_when_the_board_is_missing(tmp_path: Path) -> None:
+    """...and holds the page's connections to ``[web]``'s limits."""
     notify, sock = _notify_socket(tmp_path)
     port = free_port()
     missing = tmp_path / "tabula-board"
-    service = _start(_config(tmp_path, str(missing), _web(port)), notify)
+    limits = "max_connections = 8\nper_client = 2\n"
+    service = _start(_config(tmp_path, str(missing), _web(port) + limits), notify)
     try:
         _messages(sock, b"READY=1")
         status = _status_until(port, lambda s: any("sensor board" in a for a in s["alerts"]))
+        # A third connection from this address is refused, naming the configured limit (a
+        # connection of the polling above not closed yet may have one refused sooner).
+        refusals = _refusals(port, 3)
     finally:
         service.send_signal(signal.SIGINT)
         _, stderr = service.communicate(timeout=30)
@@ -175,6 +193,8 @@ def test_run_says_what_it_waits_for_when_the_board_is_missing(tmp_path: Path) ->
     assert f"sensor board: cannot open {str(missing)!r}: " in " ".join(alerts)
     assert f"WARNING firmware_bridge.link: board on {str(missing)!r}: cannot open" in stderr
     assert service.returncode == 0, stderr
+    assert refusals, "no connection refused"
+    assert all(r.startswith(b"HTTP/1.1 429") and b"at most 2)" in r for r in refusals), refusals
 
 
 def test_the_status_led_and_the_page_follow_a_silent_and_an_unplugged_board(
