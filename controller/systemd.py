@@ -73,7 +73,8 @@ class SystemdNotifier(Closing):
         """Send ``KEY=value`` lines in one datagram; whether systemd got them.
 
         A failure is logged once and never raised: the game must not stop because the
-        init system is away.
+        init system is away. Nor is one waited for: with systemd too busy to read (its
+        queue of a few datagrams full), a blocking send held the service's one loop.
 
         Raises:
             NotifyError: if an assignment is not one ``KEY=value`` line.
@@ -86,6 +87,7 @@ class SystemdNotifier(Closing):
         try:
             if self._socket is None:
                 self._socket = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+                self._socket.setblocking(False)  # a full queue: BlockingIOError, said once
             self._socket.sendto("\n".join(assignments).encode(), self._address)
         except OSError as error:
             if not self._failed:

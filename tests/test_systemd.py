@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 import socket
+import threading
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -13,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from controller.systemd import NotifyError, SystemdNotifier, watchdog_loop
+from tests.firmware_bridge.conftest import PATIENCE_S
 
 
 @pytest.fixture
@@ -71,6 +74,41 @@ def test_listener_gone_is_logged_once(tmp_path: Path, caplog: pytest.LogCaptureF
         assert not systemd.watchdog()
     assert len(caplog.records) == 1
     assert caplog.messages[0].startswith(f"cannot notify systemd at {path!r}: ")
+
+
+def test_a_systemd_that_does_not_read_never_stops_the_service(
+    listener: tuple[socket.socket, str], caplog: pytest.LogCaptureFixture
+) -> None:
+    """systemd busy, its queue full: the ping is dropped and said once, not waited for.
+
+    A blocking send waited for systemd to read, and the service's one loop with it: the
+    referee, the page and the watchdog's own pings (found with ``tabula run`` under a
+    notify socket its test did not read, which stopped answering after 30 s).
+    """
+    sock, path = listener
+    pings: list[bool] = []
+
+    def ping_until_refused() -> None:
+        with SystemdNotifier({"NOTIFY_SOCKET": path}) as systemd:
+            while len(pings) < 100_000 and (not pings or pings[-1]):
+                pings.append(systemd.watchdog())
+            pings.append(systemd.watchdog())  # said once only
+
+    with caplog.at_level(logging.WARNING):
+        worker = threading.Thread(target=ping_until_refused, daemon=True)
+        worker.start()
+        worker.join(PATIENCE_S)
+        assert not worker.is_alive(), f"blocked after {len(pings)} pings"
+    assert pings[-2:] == [False, False] and all(pings[:-2])
+    assert len(caplog.records) == 1
+    assert caplog.messages[0].startswith(f"cannot notify systemd at {path!r}: ")
+    assert received(sock) == "WATCHDOG=1"  # what it took before is intact
+    sock.setblocking(False)
+    with contextlib.suppress(BlockingIOError):  # systemd reads again: pings are taken again
+        while sock.recv(4096):
+            pass
+    with SystemdNotifier({"NOTIFY_SOCKET": path}) as systemd:
+        assert systemd.watchdog()
 
 
 def test_bad_assignment(listener: tuple[socket.socket, str]) -> None:
