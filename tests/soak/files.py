@@ -35,13 +35,15 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from controller.commands.export import _WRITERS, load_match, print_position
+from controller.commands.export import load_match, print_position
 from controller.commands.plays import run_batch
 from controller.commands.sim_board import read_script
 from controller.config import load_config
 from controller.hub import HubState
 from controller.match.event_json import event_to_json
 from controller.mqtt import encode_event, encode_status, topic
+from controller.record.exports import write_match
+from controller.record.formats import MATCH_FORMATS
 from controller.simulated.board_service import SelfPlayBoard
 from controller.status import BoardEvent
 from hardware.board.errors import TabulaError
@@ -180,9 +182,9 @@ def _read(kind: str, path: Path) -> None:
         load_config(path)
     elif kind == "match":
         record = load_match(path)
-        for write in _WRITERS.values():
+        for fmt in MATCH_FORMATS:
             with contextlib.suppress(TabulaError):  # a match a format cannot hold: one line
-                write(record)
+                write_match(record, fmt)
         print_position(record, io.StringIO())
     elif kind == "script":
         read_script(path)
