@@ -28,11 +28,11 @@ from controller.hub.state import WHOLE, Archive, HubState, Shard
 from controller.mqtt.codec import subscriptions
 from controller.mqtt.publisher import ClientFactory, backoff_delay, client_options, connected
 from controller.web.app import (
-    STATIC,
     Fanout,
     close_after_unread_body,
     sse_headers,
     static_file,
+    static_page,
 )
 from controller.web.server import WebServer
 from hardware.board.errors import os_reason
@@ -266,8 +266,7 @@ _HUB: Final = web.AppKey("hub", Hub)
 
 
 async def _page(request: web.Request) -> web.StreamResponse:
-    text = (STATIC / "hub.html").read_text(encoding="utf-8")
-    return web.Response(text=text, content_type="text/html")
+    return static_page("hub.html")
 
 
 _PAGE_FILES: Final = {

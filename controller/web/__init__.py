@@ -7,13 +7,12 @@
 * ``static/`` — the page: plain HTML, CSS and JavaScript drawing the board in SVG.
 """
 
-from controller.web.app import STATIC, Fanout, create_app, json_error, sse_headers, stream
+from controller.web.app import Fanout, create_app, json_error, sse_headers, stream
 from controller.web.errors import WebError
 from controller.web.server import WebServer
 from controller.web.setup import SetupDesk, add_setup_routes
 
 __all__ = [
-    "STATIC",
     "Fanout",
     "SetupDesk",
     "WebError",

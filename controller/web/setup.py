@@ -30,7 +30,7 @@ from typing import Final, Protocol
 from aiohttp import web
 
 from controller.status import ActionError
-from controller.web.app import STATIC, json_error, refusal
+from controller.web.app import json_error, refusal, static_page
 from controller.web.body import read_json
 from controller.web.errors import BadRequestError
 from hardware.board.errors import clipped_repr
@@ -79,9 +79,7 @@ _DESK: Final = web.AppKey("setup", SetupDesk)
 
 
 async def _page(request: web.Request) -> web.StreamResponse:
-    return web.Response(
-        text=(STATIC / "setup.html").read_text(encoding="utf-8"), content_type="text/html"
-    )
+    return static_page("setup.html")
 
 
 def _lamp(body: JsonObject) -> tuple[int | None, str]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import pathlib
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -75,6 +76,31 @@ def test_status_and_stream_follow_the_board() -> None:
                 assert (await response.json())["error"] == NO_ENGINE
 
     run(body)
+
+
+def test_a_visit_reads_nothing_from_the_card(
+    tmp_path: pathlib.Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The page's files are read once, at start-up: a phone's visit during a game reads
+    nothing on the service's loop, and a card gone unreadable meanwhile shows the page."""
+    from controller.service.setup_desk import BoardSetup
+    from controller.web import add_setup_routes
+
+    monkeypatch.setattr(app_module, "STATIC", tmp_path / "gone")  # the card's folder, unreadable
+
+    async def main() -> None:
+        board = SelfPlayBoard("hall-1", seed=5, match_length=3)
+        await board.start()
+        app = create_app(board, token=TOKEN)
+        add_setup_routes(app, BoardSetup(board.service))
+        async with WebServer(app, port=0) as server, aiohttp.ClientSession() as session:
+            for path in ("", "setup", "static/board.js", "static/style.css"):
+                async with session.get(server.url + path) as response:
+                    assert response.status == 200, (path, await response.text())
+                    assert len(await response.text()) > 100, path
+        board.close()
+
+    asyncio.run(main())
 
 
 def test_every_stream_gets_each_status_encoded_once(monkeypatch: pytest.MonkeyPatch) -> None:
