@@ -6,6 +6,10 @@ import argparse
 import dataclasses
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from controller.hub import Hub
 
 HELP = "follow every board through an MQTT broker: one live page, matches archived"
 
@@ -27,6 +31,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--client-id", default="tabula-hub", help="the hub's MQTT client id")
     parser.add_argument(
+        "--max-connections",
+        type=int,
+        default=512,
+        help="connections the page holds at most (1 to 512)",
+    )
+    parser.add_argument(
+        "--per-client",
+        type=int,
+        default=16,
+        help="connections the page holds at most from one address; behind a reverse proxy, "
+        "where every client has the proxy's address, set it to --max-connections",
+    )
+    parser.add_argument(
         "--shard",
         default="1/1",
         help="NUMBER/COUNT: take only this share of the boards, by a hash of their ids, "
@@ -39,13 +56,47 @@ def run(args: argparse.Namespace) -> int:
     import logging
     import sys
 
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
+    hub = hub_of(args)
+    shard = hub.state.shard
+
+    async def main() -> None:
+        task = asyncio.create_task(hub.run())
+        ready = asyncio.create_task(hub.ready.wait())
+        await asyncio.wait({task, ready}, return_when=asyncio.FIRST_COMPLETED)
+        if ready.done():
+            print(
+                f"tabula hub: {hub.web.url} following {hub.config.broker}, archive {args.archive}"
+                + (f", shard {shard.text()}" if shard.count > 1 else "")
+            )
+            sys.stdout.flush()
+        ready.cancel()
+        await task
+
+    asyncio.run(main())
+    return 0
+
+
+def hub_of(args: argparse.Namespace) -> Hub:
+    """The hub the arguments describe, its archive folder made.
+
+    Raises:
+        ConfigError: naming each argument that is wrong.
+        UsageError: for an archive that cannot be a folder.
+    """
     from controller.commands.errors import make_directory
     from controller.config import ConfigError, load_config, parse_config
     from controller.hub import Hub, Shard
 
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
+    problems = []
     if not 0 <= args.port <= 65535:
-        raise ConfigError([f"--port: a TCP port 0..65535, got {args.port!r}"])
+        problems.append(f"--port: a TCP port 0..65535, got {args.port!r}")
+    if not 1 <= args.max_connections <= _MOST_CONNECTIONS:
+        problems.append(f"--max-connections: 1 to {_MOST_CONNECTIONS}, got {args.max_connections}")
+    if not 1 <= args.per_client <= args.max_connections:
+        problems.append(f"--per-client: 1 to --max-connections, got {args.per_client}")
+    if problems:
+        raise ConfigError(problems)
     checked = parse_config(
         f'[mqtt]\nbroker = {json.dumps(args.broker)}\nboard_id = "hub"\n',
         source="--broker",
@@ -60,27 +111,18 @@ def run(args: argparse.Namespace) -> int:
         mqtt = dataclasses.replace(configured, broker=checked.broker)
     shard = Shard.from_text(args.shard)
     make_directory(args.archive, "--archive")
-    hub = Hub(
+    return Hub(
         mqtt,
         args.archive,
         host=args.host,
         port=args.port,
         identifier=args.client_id,
         shard=shard,
+        max_connections=args.max_connections,
+        per_client=args.per_client,
     )
 
-    async def main() -> None:
-        task = asyncio.create_task(hub.run())
-        ready = asyncio.create_task(hub.ready.wait())
-        await asyncio.wait({task, ready}, return_when=asyncio.FIRST_COMPLETED)
-        if ready.done():
-            print(
-                f"tabula hub: {hub.web.url} following {mqtt.broker}, archive {args.archive}"
-                + (f", shard {shard.text()}" if shard.count > 1 else "")
-            )
-            sys.stdout.flush()
-        ready.cancel()
-        await task
 
-    asyncio.run(main())
-    return 0
+_MOST_CONNECTIONS = 512
+"""The most ``--max-connections`` may be: half of the 1,024 descriptors a service may open
+(systemd's default soft limit), the rest the hub's own (the broker, the archive's files)."""

@@ -245,7 +245,7 @@ def _players(players: Section) -> PlayersConfig:
 
 _MOST_CONNECTIONS = 512
 """The most ``web.max_connections`` may be: half of the 1,024 descriptors a service may open
-(Debian's soft limit), the rest its own (the board, the camera, the journal, MQTT)."""
+(systemd's default soft limit), the rest its own (the board, the camera, the journal, MQTT)."""
 
 
 def _web(web: Section) -> WebConfig:

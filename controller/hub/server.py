@@ -34,7 +34,7 @@ from controller.web.app import (
     static_file,
     static_page,
 )
-from controller.web.server import WebServer
+from controller.web.server import PER_CLIENT, WebServer
 from hardware.board.errors import os_reason
 from hardware.board.json_types import JsonObject
 from hardware.files import write_whole
@@ -85,6 +85,9 @@ class Hub:
         clock: a monotonic clock (seconds): how long each board has been silent.
         shard: which boards this hub takes, when several share a hall's (each with its own
             ``identifier``): see :class:`~controller.hub.state.Shard`.
+        max_connections: connections the page holds at most.
+        per_client: connections the page holds at most from one address (behind a reverse
+            proxy, every client's is the proxy's).
     """
 
     def __init__(
@@ -100,6 +103,8 @@ class Hub:
         client_factory: ClientFactory = aiomqtt.Client,
         clock: Callable[[], float] = time.monotonic,
         shard: Shard = WHOLE,
+        max_connections: int = _HALL_CONNECTIONS,
+        per_client: int = PER_CLIENT,
     ) -> None:
         self.config = config
         self._clock = clock
@@ -131,7 +136,9 @@ class Hub:
         app.router.add_get("/api/summary", _summary)
         app.router.add_get("/api/stream", _stream)
         app.on_shutdown.append(_on_shutdown)
-        self.web = WebServer(app, host, port, max_connections=_HALL_CONNECTIONS)
+        self.web = WebServer(
+            app, host, port, max_connections=max_connections, per_client=per_client
+        )
 
     async def run(self) -> None:
         """Serve the page and follow the broker until cancelled."""

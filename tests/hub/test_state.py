@@ -134,13 +134,35 @@ def test_a_match_started_in_the_year_1e20_is_refused_and_the_hub_goes_on() -> No
     [
         (["--broker", "http://x"], "tabula hub: --broker:2: mqtt.broker: expected a URL mqtt://"),
         (["--broker", "mqtt://h", "--port", "70000"], "tabula hub: --port: a TCP port 0..65535"),
+        (["--broker", "mqtt://h", "--max-connections", "0"],
+         "tabula hub: --max-connections: 1 to 512, got 0"),
+        (["--broker", "mqtt://h", "--per-client", "600"],
+         "tabula hub: --per-client: 1 to --max-connections, got 600"),
     ],
-)
+)  # fmt: skip
 def test_the_command_refuses_bad_arguments(
     argv: list[str], message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert main(["hub", *argv, "--archive", str(tmp_path)]) == 2
     assert capsys.readouterr().err.startswith(message)
+
+
+def test_the_page_s_limits_reach_the_hall_s_server(tmp_path: Path) -> None:
+    """Behind a reverse proxy every spectator has the proxy's address: the director raises
+    ``--per-client``; unset, the limits are the hub's own."""
+    from controller.cli import build_parser
+    from controller.commands.hub import hub_of
+    from controller.config import MqttConfig
+    from controller.hub import Hub
+
+    def hub(*options: str) -> Hub:
+        argv = ["hub", "--broker", "mqtt://h", "--archive", str(tmp_path), *options]
+        return hub_of(build_parser("hub").parse_args(argv))
+
+    proxied = hub("--max-connections", "300", "--per-client", "300").web
+    assert (proxied.max_connections, proxied.per_client) == (300, 300)
+    default, own = hub().web, Hub(MqttConfig("mqtt://h", "hub"), tmp_path).web
+    assert (default.max_connections, default.per_client) == (own.max_connections, own.per_client)
 
 
 @pytest.mark.parametrize(
