@@ -44,6 +44,7 @@ REASON_REQUESTED = 1
 REASON_REPLAY_END = 2
 
 _PERIODS = (None, (1000, 500), (250, 125), (1000, 100))  # pattern -> (period, on) in ms
+_BLINK_CYCLE = 1000  # ms: a whole number of every pattern's period
 
 
 class Firmware:
@@ -117,6 +118,9 @@ class Firmware:
         # nothing (a 32-bit sum masked each step made 32 bytes of garbage a step).
         self.up_ms = 0
         self.up_wraps = 0
+        # The blinks' phase, counted apart: the uptime's small part wraps at 2**30 ms, no
+        # whole number of seconds, which put every blink out of step each 12.4 days.
+        self.blink_ms = 0
         self.last_step = start
         self.last_scan = start - self.scan_period_ms
         self.last_beat = start
@@ -198,7 +202,9 @@ class Firmware:
     def step(self) -> None:
         """Do whatever is due now: read the host, scan, heartbeat, LEDs."""
         now = self.clock.now_ms()
-        self.up_ms += self.clock.diff(now, self.last_step)
+        elapsed = self.clock.diff(now, self.last_step)
+        self.up_ms += elapsed
+        self.blink_ms = (self.blink_ms + elapsed) % _BLINK_CYCLE
         self.last_step = now
         if self.up_ms >= _UP_PERIOD:
             self.up_ms -= _UP_PERIOD
@@ -328,7 +334,7 @@ class Firmware:
     # LEDs.
 
     def update_leds(self) -> None:
-        """Show the LED frame with each LED's blink pattern applied at the uptime."""
+        """Show the LED frame with each LED's blink pattern applied at the blinks' phase."""
         pixels = []  # type: list[tuple[int, int, int]]
         for index in range(LED_COUNT):
             if index >= len(self.led_frame):
@@ -336,7 +342,7 @@ class Firmware:
                 continue
             red, green, blue, pattern = self.led_frame[index]
             timing = _PERIODS[pattern] if pattern < len(_PERIODS) else None
-            lit = timing is None or (self.up_ms % timing[0]) < timing[1]
+            lit = timing is None or (self.blink_ms % timing[0]) < timing[1]
             pixels.append((red, green, blue) if lit else (0, 0, 0))
         if pixels != self.shown:
             self.shown = pixels

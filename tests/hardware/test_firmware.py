@@ -321,6 +321,7 @@ def test_a_board_playing_protocol_1_0_neither_announces_nor_answers_diagnostics(
 
 
 def test_led_patterns_blink() -> None:
+    assert all(app._BLINK_CYCLE % timing[0] == 0 for timing in app._PERIODS if timing)
     board, _, port, clock = _firmware()
     _request(port, messages.LedFrame((messages.Led(9, 9, 9, messages.Blink.SLOW),)))
     board.step()

@@ -107,6 +107,30 @@ def test_the_uptime_counts_on_past_the_ticks_halfway_and_wrap(runtime: str) -> N
 
 
 @pytest.mark.parametrize("runtime", RUNTIMES)
+def test_a_blink_keeps_its_step_past_the_uptime_s_wrap(runtime: str) -> None:
+    """A slow blink is lit the first half of each second since boot, however long the board
+    runs: its phase was the uptime's small part, which wraps at 2**30 ms (12.4 days), not a
+    whole number of seconds, so each wrap put every blink out of step."""
+    firmware = open_runtime(runtime, PINMAP_PATH.read_text(), 1)
+    blink = messages.LedFrame((messages.Led(9, 9, 9, messages.Blink.SLOW),))
+    times = sorted({*range(0, 3 << 30, 1 << 28), *(w + d for w in (1 << 30, 2 << 30) for d in (
+        -600, -400, -100, 100, 300, 600, 900))})  # fmt: skip
+    lit: list[tuple[int, bool]] = []
+    pixel: list[int] = []
+    try:
+        firmware.step({"now": 0, "boot": (1, 1, 1, SETTINGS), "readings": [32768] * sum(SLOTS)})
+        rx = list(frames.encode_frame(messages.pack(blink, 0)))
+        for now in times[1:]:
+            answer = firmware.step({"now": now, "rx": rx} if rx else {"now": now})
+            rx = []
+            pixel = answer.get("leds", [pixel])[0]
+            lit.append((now, pixel == [9, 9, 9]))
+    finally:
+        firmware.close()
+    assert [now for now, on in lit if on != (now % 1000 < 500)] == []
+
+
+@pytest.mark.parametrize("runtime", RUNTIMES)
 def test_a_diagnostic_answer_is_timed_inside_each_runtime(runtime: str) -> None:
     """What ``time_diagnostics`` times is the answer itself: it needs a booted board."""
     firmware = open_runtime(runtime, PINMAP_PATH.read_text(), 1)
