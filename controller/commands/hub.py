@@ -85,14 +85,14 @@ def hub_of(args: argparse.Namespace) -> Hub:
         UsageError: for an archive that cannot be a folder.
     """
     from controller.commands.errors import make_directory
-    from controller.config import ConfigError, load_config, parse_config
+    from controller.config import MOST_CONNECTIONS, ConfigError, load_config, parse_config
     from controller.hub import Hub, Shard
 
     problems = []
     if not 0 <= args.port <= 65535:
         problems.append(f"--port: a TCP port 0..65535, got {args.port!r}")
-    if not 1 <= args.max_connections <= _MOST_CONNECTIONS:
-        problems.append(f"--max-connections: 1 to {_MOST_CONNECTIONS}, got {args.max_connections}")
+    if not 1 <= args.max_connections <= MOST_CONNECTIONS:
+        problems.append(f"--max-connections: 1 to {MOST_CONNECTIONS}, got {args.max_connections}")
     if not 1 <= args.per_client <= args.max_connections:
         problems.append(f"--per-client: 1 to --max-connections, got {args.per_client}")
     if problems:
@@ -121,8 +121,3 @@ def hub_of(args: argparse.Namespace) -> Hub:
         max_connections=args.max_connections,
         per_client=args.per_client,
     )
-
-
-_MOST_CONNECTIONS = 512
-"""The most ``--max-connections`` may be: half of the 1,024 descriptors a service may open
-(systemd's default soft limit), the rest the hub's own (the broker, the archive's files)."""

@@ -30,6 +30,7 @@ from controller.config._sections import (
     LED_BACKENDS,
     LOG_LEVELS,
     MODES,
+    MOST_CONNECTIONS,
     MQTT_PORTS,
     PIN_FACTORY_NAMES,
     PIN_KEYS,
@@ -243,11 +244,6 @@ def _players(players: Section) -> PlayersConfig:
     return config
 
 
-_MOST_CONNECTIONS = 512
-"""The most ``web.max_connections`` may be: half of the 1,024 descriptors a service may open
-(systemd's default soft limit), the rest its own (the board, the camera, the journal, MQTT)."""
-
-
 def _web(web: Section) -> WebConfig:
     d = WebConfig()
     config = WebConfig(
@@ -255,9 +251,7 @@ def _web(web: Section) -> WebConfig:
         host=web.get("host", _host, d.host),
         port=web.get("port", integer(1, 65535), d.port),
         token=web.get("token", _TOKEN, None),
-        max_connections=web.get(
-            "max_connections", integer(1, _MOST_CONNECTIONS), d.max_connections
-        ),
+        max_connections=web.get("max_connections", integer(1, MOST_CONNECTIONS), d.max_connections),
         per_client=web.get("per_client", integer(1), d.per_client),
     )
     if config.per_client > config.max_connections:

@@ -25,6 +25,10 @@ VARIANTS: tuple[str, ...] = tuple(RULES_VARIANTS)
 LED_BACKENDS: tuple[LedBackendName, ...] = ("board", "shift-register", "none")
 PIN_FACTORY_NAMES = ("lgpio", "rpigpio", "pigpio", "native", "mock")
 LOG_LEVELS = ("debug", "info", "warning", "error")
+MOST_CONNECTIONS = 512
+"""The most connections a page may be set to hold (``[web] max_connections``, ``tabula hub
+--max-connections``): half of the 1,024 descriptors a service may open (systemd's default
+soft limit), the rest its own (the sensor board, the camera, the journal, the broker)."""
 
 #: Buttons (``button_<name>`` keys of the pin map's ``[pi]`` table).
 BUTTON_PINS = ("done", "double", "take", "drop", "accept", "undo", "hint", "mode", "decline")
