@@ -224,9 +224,7 @@ def static_file(name: str, files: Mapping[str, str]) -> web.Response:
 
 _TYPES: Final = {".js": "text/javascript", ".css": "text/css", ".svg": "image/svg+xml"}
 _PAGE_FILES: Final = {
-    entry.name: _TYPES[suffix]
-    for entry in STATIC.iterdir()
-    if (suffix := PurePath(entry.name).suffix) in _TYPES
+    name: _TYPES[suffix] for name in _TEXTS if (suffix := PurePath(name).suffix) in _TYPES
 }
 """The scripts, style sheets and pictures of ``static/``, by name."""
 
