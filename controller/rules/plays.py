@@ -194,9 +194,10 @@ def _plays_of_numbers(
     plays on every observation, and its referee's tree once more.
 
     Those asks come together, so a few entries serve them. Each entry held keeps a turn's
-    plays alive (a doublet's hundred), and 64 of them (up to 2 MB) slowed every search
-    made meanwhile: 73 us a Jacquet turn of ten games, against 63 us with 4
-    (``python -m benchmarks rules``), as a replay or the hub's check of a match makes them.
+    plays alive (a doublet's hundred), and 64 of them (up to 2 MB, tracemalloc once) slowed
+    every search made meanwhile, as a replay or the hub's check of a match makes them:
+    68-70 us a Jacquet turn of ten games, against 62-63 us with 4 (``python -m benchmarks
+    rules``, two runs each).
     """
     plays = list(_gc_paused(_search_plays, board, player, numbers, variant).values())
     plays.sort(key=_by_result)  # a key: sorting (moves, board, ...) tuples cost twice
