@@ -33,6 +33,7 @@ from tests.commands.test_plays import tabula
 from tests.firmware_bridge.conftest import PATIENCE_S
 from tests.record.damage import contents, damage_log, power_cut_image, rows_sqlite_keeps
 from tests.record.matches import selfplay_events
+from tests.web.raw_http import refusal
 
 
 def _config(tmp_path: Path, device: str, extra: str = "[web]\nenabled = false\n") -> Path:
@@ -194,7 +195,7 @@ def test_run_says_what_it_waits_for_when_the_board_is_missing(tmp_path: Path) ->
     assert f"WARNING firmware_bridge.link: board on {str(missing)!r}: cannot open" in stderr
     assert service.returncode == 0, stderr
     assert refusals, "no connection refused"
-    assert all(r.startswith(b"HTTP/1.1 429") and b"at most 2)" in r for r in refusals), refusals
+    assert all("at most 2)" in refusal(answer) for answer in refusals), refusals
 
 
 def test_the_status_led_and_the_page_follow_a_silent_and_an_unplugged_board(

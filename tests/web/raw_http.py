@@ -4,6 +4,7 @@ the bytes a test sends as they are, and all the server answers until it closes."
 from __future__ import annotations
 
 import asyncio
+import json
 
 ANSWER_S = 60.0
 """How long an answer may take: a bound on a stalled server, never a measure of speed."""
@@ -29,3 +30,11 @@ async def exchange(
         return await asyncio.wait_for(reader.read(), ANSWER_S)
     finally:
         writer.close()
+
+
+def refusal(answer: bytes) -> str:
+    """The reason a 429 answer gives (the page's refusal of a connection over its limits)."""
+    head, _, body = answer.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 429 Too Many Requests\r\n"), answer
+    reason: str = json.loads(body)["error"]
+    return reason

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import os
 import resource
@@ -27,7 +26,7 @@ import pytest
 from controller.simulated.board_service import SelfPlayBoard
 from controller.web import WebServer, create_app
 from controller.web.server import _REFUSALS_EACH
-from tests.web.raw_http import ANSWER_S, connect, exchange
+from tests.web.raw_http import ANSWER_S, connect, exchange, refusal
 
 STATUS = b"GET /api/status HTTP/1.1\r\nHost: board\r\nConnection: close\r\n\r\n"
 
@@ -72,13 +71,6 @@ async def connected(server: WebServer, count: int) -> None:
     async with asyncio.timeout(ANSWER_S):  # a bound on a stalled server
         while server.connections < count:
             await asyncio.sleep(0.01)
-
-
-def refusal(answer: bytes) -> str:
-    head, _, body = answer.partition(b"\r\n\r\n")
-    assert head.startswith(b"HTTP/1.1 429 Too Many Requests\r\n"), answer
-    reason: str = json.loads(body)["error"]
-    return reason
 
 
 def test_a_connection_with_no_request_is_closed_after_the_idle_timeout() -> None:
