@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import shutil
+import threading
 import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
@@ -73,7 +74,20 @@ async def _post(session: aiohttp.ClientSession, url: str, body: Any) -> tuple[in
         return response.status, await response.json()
 
 
-def test_the_hint_action_verdicts_and_the_review(tmp_path: Path) -> None:
+def test_the_hint_action_verdicts_and_the_review(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from controller.service import teacher
+
+    written = teacher._written_review
+    writers: list[int] = []
+
+    def noted(*arguments: Any) -> str:
+        writers.append(threading.get_ident())
+        return written(*arguments)
+
+    monkeypatch.setattr(teacher, "_written_review", noted)
+
     async def main() -> None:
         async with (
             _board(tmp_path / "learner.sqlite3", Mode.LEARNER) as (service, url),
@@ -103,6 +117,8 @@ def test_the_hint_action_verdicts_and_the_review(tmp_path: Path) -> None:
             assert sgf.startswith("(;FF[4]GM[6]") and "A[" in sgf and "BM[2]" in sgf
             plays = sgf[sgf.index("A[") :]
             assert "E ver 3 0." in plays and "E ver 3 nan" not in plays
+            # A long match's review takes tens of milliseconds to write: not on the loop.
+            assert len(writers) == 2 and threading.get_ident() not in writers
 
     asyncio.run(main())
 
