@@ -81,7 +81,7 @@ def _start(config: Path, notify: str) -> subprocess.Popen[str]:
     )
 
 
-def _messages(sock: socket.socket, until: bytes, timeout: float = 20.0) -> list[bytes]:
+def _messages(sock: socket.socket, until: bytes, timeout: float = PATIENCE_S) -> list[bytes]:
     seen: list[bytes] = []
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -105,7 +105,7 @@ def test_run_journals_notifies_systemd_and_resumes_after_sigterm(tmp_path: Path)
             assert any(b"new match" in m for m in messages)
         finally:
             service.send_signal(signal.SIGTERM)
-            _, stderr = service.communicate(timeout=20)
+            _, stderr = service.communicate(timeout=PATIENCE_S)
         assert service.returncode == 0, stderr
         assert "player 0 (Ann) sits at the far side, colour B" in stderr
         frozen = re.search(r"start-up done: (\d+) objects kept out of the collector", stderr)
@@ -119,7 +119,7 @@ def test_run_journals_notifies_systemd_and_resumes_after_sigterm(tmp_path: Path)
             assert any(b"resumed after 1 events" in m for m in messages)
         finally:
             again.send_signal(signal.SIGTERM)
-            _, stderr = again.communicate(timeout=20)
+            _, stderr = again.communicate(timeout=PATIENCE_S)
         assert again.returncode == 0, stderr
     sock.close()
 
@@ -135,7 +135,7 @@ def test_run_referees_the_variant_of_the_configuration(tmp_path: Path) -> None:
             assert any(m.startswith(b"READY=1") for m in _messages(sock, b"READY=1"))
         finally:
             service.send_signal(signal.SIGTERM)
-            _, stderr = service.communicate(timeout=20)
+            _, stderr = service.communicate(timeout=PATIENCE_S)
         assert service.returncode == 0, stderr
     sock.close()
     with Journal(tmp_path / "journal.sqlite3", readonly=True) as journal:
@@ -185,7 +185,7 @@ def test_run_says_what_it_waits_for_when_the_board_is_missing(tmp_path: Path) ->
         refusals = _refusals(port, 3)
     finally:
         service.send_signal(signal.SIGINT)
-        _, stderr = service.communicate(timeout=30)
+        _, stderr = service.communicate(timeout=PATIENCE_S)
     sock.close()
     alerts = status["alerts"]
     assert status["links"]["board"] == "searching"
@@ -231,7 +231,7 @@ def test_the_status_led_and_the_page_follow_a_silent_and_an_unplugged_board(
             assert back["lights"][-1] == match_lamp
         finally:
             service.send_signal(signal.SIGINT)
-            _, stderr = service.communicate(timeout=30)
+            _, stderr = service.communicate(timeout=PATIENCE_S)
         assert service.returncode == 0, stderr
     sock.close()
 
@@ -271,7 +271,7 @@ def test_the_set_up_page_sees_the_camera_the_dice_reader_opened(tmp_path: Path) 
                     time.sleep(0.1)
         finally:
             service.send_signal(signal.SIGINT)
-            _, stderr = service.communicate(timeout=30)
+            _, stderr = service.communicate(timeout=PATIENCE_S)
         assert service.returncode == 0, stderr
     sock.close()
     assert look["markers"] == [0, 1, 2, 3]
@@ -286,14 +286,14 @@ def test_a_sigint_stop_darkens_the_board_leds_without_an_error(tmp_path: Path) -
         service = _start(config, notify)
         try:
             _messages(sock, b"WATCHDOG=1")
-            deadline = time.monotonic() + 60
+            deadline = time.monotonic() + PATIENCE_S
             while all(pixel == (0, 0, 0) for pixel in sim.leds.pixels):
                 assert time.monotonic() < deadline, "the service never lit the board"
                 time.sleep(0.02)
         finally:
             service.send_signal(signal.SIGINT)
-            _, stderr = service.communicate(timeout=30)
-        deadline = time.monotonic() + 30
+            _, stderr = service.communicate(timeout=PATIENCE_S)
+        deadline = time.monotonic() + PATIENCE_S
         while any(pixel != (0, 0, 0) for pixel in sim.leds.pixels):
             assert time.monotonic() < deadline, "the board's LEDs stayed lit after the stop"
             time.sleep(0.02)
@@ -314,7 +314,7 @@ def test_run_refuses_a_journal_that_lost_committed_events_in_one_line(tmp_path: 
     with pytest.raises(JournalDamagedError) as refusal:
         Journal(path, readonly=True)
     before = contents(path)
-    run = tabula("run", "--config", str(_config(tmp_path, "/dev/no-board")), timeout=60)
+    run = tabula("run", "--config", str(_config(tmp_path, "/dev/no-board")), timeout=PATIENCE_S)
     assert (run.returncode, run.stderr) == (2, f"tabula run: {refusal.value}\n")
     assert "events" in str(refusal.value) and "missing" in str(refusal.value)
     assert contents(path) == before

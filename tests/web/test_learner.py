@@ -26,6 +26,7 @@ from controller.service import Service
 from controller.service.service import open_journal
 from controller.web import WebServer, create_app
 from tests._browser import CHROMIUM, chromium_page
+from tests.firmware_bridge.conftest import PATIENCE_S
 
 TOKEN = "referee-token-0123456789"
 AUTH = {"Authorization": f"Bearer {TOKEN}"}
@@ -33,7 +34,7 @@ OPENING = next(p for p in legal_plays(START, 0, (3, 1)) if p.notation == "8/5 6/
 BLUNDER = next(p for p in legal_plays(OPENING.result, 1, (6, 5)) if p.notation == "13/8 13/7")
 
 
-async def _until(what: str, predicate: Callable[[], Any], timeout: float = 20.0) -> None:
+async def _until(what: str, predicate: Callable[[], Any], timeout: float = PATIENCE_S) -> None:
     deadline = time.monotonic() + timeout
     while not predicate():
         if time.monotonic() > deadline:
