@@ -13,6 +13,7 @@ from typing import NamedTuple
 
 from controller.rules.board import Board
 from controller.rules.notation import format_play
+from controller.rules.steps import BAR
 
 __all__ = ["Move", "Play"]
 
@@ -47,6 +48,13 @@ class Play(NamedTuple):
 
 
 _Moves = tuple[Move, ...]
+
+_MOVES: tuple[tuple[Move, ...], ...] = tuple(
+    tuple(Move(source, destination) for destination in range(BAR + 1)) for source in range(BAR + 1)
+)
+"""Every move, made once: ``_MOVES[source][destination]``. The generators take their
+moves from it: a named tuple's own constructor is Python code, and made for each move it
+was a quarter of :func:`~controller.rules.plays.legal_plays`."""
 
 _new_play: Callable[[tuple[_Moves, Board, tuple[int, ...], Board]], Play] = functools.partial(
     tuple.__new__, Play

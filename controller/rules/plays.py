@@ -28,7 +28,7 @@ from typing import TypeGuard, TypeVar
 
 from controller.rules.board import Board, Player, check_board, flip
 from controller.rules.errors import InvalidDiceError
-from controller.rules.moves import Move, Play
+from controller.rules.moves import _MOVES, Move, Play, _new_play
 from controller.rules.search import search
 from controller.rules.steps import Steps, single_steps
 from controller.rules.variant_search import _search_all, _search_two, _viewers
@@ -71,7 +71,7 @@ def _is_die(number: object) -> TypeGuard[int]:
 
 def step_moves(view: Board, die: int) -> list[Move]:
     """Every single move of ``die`` pips the mover may make on ``view`` (the mover's view)."""
-    return [Move(source, target) for source, target in single_steps(view, die)]
+    return [_MOVES[source][target] for source, target in single_steps(view, die)]
 
 
 def _view(board: Board, player: Player) -> Board:
@@ -162,8 +162,8 @@ def _no_move(board: Board, view: Board, numbers: tuple[int, ...]) -> Play:
 
 def backgammon_play(view: Board, numbers: tuple[int, ...], result: Board, steps: Steps) -> Play:
     """The :class:`Play` of ``steps`` (found by the search on ``view``) that leaves ``result``."""
-    moves = tuple(Move(*step) for step in steps)
-    return Play(moves, result, _forfeited(view, numbers, steps), view)
+    moves = tuple([_MOVES[source][target] for source, target in steps])
+    return _new_play((moves, result, _forfeited(view, numbers, steps), view))
 
 
 def _forfeited(view: Board, numbers: tuple[int, ...], steps: Steps) -> tuple[int, ...]:

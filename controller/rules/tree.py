@@ -25,6 +25,7 @@ from collections.abc import Callable, Iterable, Sequence
 
 from controller.rules.board import Board, Player, check_board, flip
 from controller.rules.errors import InvalidDiceError
+from controller.rules.moves import _MOVES
 from controller.rules.plays import (
     Move,
     Play,
@@ -416,7 +417,7 @@ class PlayTree:
         """The single moves (one number each) that keep ``board`` on the way to a legal play."""
         unview = self._from_view
         return {
-            Move(source, target): unview(self._boards[child])
+            _MOVES[source][target]: unview(self._boards[child])
             for node, _ in self._by_board.get(self._to_view(tuple(board)), ())
             for source, target, child in self._children[node]
         }

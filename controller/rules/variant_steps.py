@@ -14,7 +14,7 @@ import functools
 from collections.abc import Callable
 
 from controller.rules.board import Board
-from controller.rules.moves import Move
+from controller.rules.moves import _MOVES, Move
 from controller.rules.steps import BAR, OFF, moves_after
 from controller.rules.variants import BearOff, Variant
 
@@ -34,8 +34,8 @@ def _general_steps(variant: Variant) -> _StepFunction:
 
     Built once per variant, with its rules read into local flags: the searches call it for
     every board they reach, and re-reading the description each time cost more than the
-    moves themselves. The moves come from :data:`_MOVES`, so that a play's moves need no
-    copying.
+    moves themselves. The moves come from :data:`~controller.rules.moves._MOVES`, so that
+    a play's moves need no copying.
     """
     must_enter_first = variant.must_enter_first
     any_higher = variant.bear_off is BearOff.ANY_HIGHER
@@ -70,11 +70,6 @@ def _general_steps(variant: Variant) -> _StepFunction:
 
     return steps_of
 
-
-_MOVES: tuple[tuple[Move, ...], ...] = tuple(
-    tuple(Move(source, destination) for destination in range(BAR + 1)) for source in range(BAR + 1)
-)
-"""Every move, made once: ``_MOVES[source][destination]``."""
 
 _BY_DIE: tuple[tuple[Move, ...], ...] = tuple(
     tuple(_MOVES[source][max(source - die, 0)] for source in range(BAR + 1)) for die in range(7)
