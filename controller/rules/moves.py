@@ -53,8 +53,9 @@ _MOVES: tuple[tuple[Move, ...], ...] = tuple(
     tuple(Move(source, destination) for destination in range(BAR + 1)) for source in range(BAR + 1)
 )
 """Every move, made once: ``_MOVES[source][destination]``. The generators take their
-moves from it: a named tuple's own constructor is Python code, and made for each move it
-was a quarter of :func:`~controller.rules.plays.legal_plays`."""
+moves from it: a named tuple's own constructor is Python code, and the moves and plays
+made by theirs were 29% of :func:`~controller.rules.plays.legal_plays` (47.7 -> 33.9 us a
+golden case, the plays then made by :data:`_new_play`)."""
 
 _new_play: Callable[[tuple[_Moves, Board, tuple[int, ...], Board]], Play] = functools.partial(
     tuple.__new__, Play
