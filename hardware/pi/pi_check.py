@@ -9,7 +9,8 @@ its ``<!-- pi-check: NAME -->`` markers), then runs ``tabula check-config``, ``p
 the memory measurement of ``tabula run`` (``hardware/pi/memory.py``). The root is kept
 between runs (``--root``); each step's time and the memory figures end the output.
 
-Runs as root on a Debian host (it installs mmdebstrap and qemu-user-static when missing).
+Runs as root on a Debian host (it installs mmdebstrap, arch-test and qemu-user-static when
+missing).
 Exit status: 0 when every step passed, 1 when one failed (named), 2 on a bad argument.
 """
 
@@ -127,8 +128,13 @@ def ensure_programs(programs: dict[str, str]) -> None:
 
 
 def ensure_host() -> None:
-    """mmdebstrap and qemu-user-static installed, binfmt_misc mounted, arm64 registered."""
-    ensure_programs({"mmdebstrap": "mmdebstrap", "qemu-aarch64-static": "qemu-user-static"})
+    """mmdebstrap and qemu-user-static installed, binfmt_misc mounted, arm64 registered.
+
+    ``arch-test`` too: mmdebstrap builds a foreign root only with it ("E: install
+    arch-test for foreign architecture support"), and only recommends it.
+    """
+    ensure_programs({"mmdebstrap": "mmdebstrap", "qemu-aarch64-static": "qemu-user-static",
+                     "arch-test": "arch-test"})
     if not (BINFMT_DIR / "register").exists():
         _run(["mount", "-t", "binfmt_misc", "binfmt_misc", str(BINFMT_DIR)],
              what="mounting binfmt_misc")
