@@ -23,14 +23,6 @@ COVER_SHARE = 0.03
 #: is hidden there: 0.0 to 0.3 under a rendered arm, 0.88 to 1.0 for the same board under
 #: another light.
 HIDDEN_BELOW = 0.5
-#: Pieces of what differs that each hide the board, this close (a share of the view's
-#: width: about a point's), are one thing: an arm over points of its own colour is seen in
-#: pieces, cut where it crosses them (2.0, 1.3 and 1.1% of the view for one rendered arm).
-JOINED_WITHIN = 1 / 14
-#: The smallest piece counted in such a thing, well above a die's 0.3% of the view: so
-#: that things of a die's size put down on the board (coins, chips) are never taken for an
-#: arm, however close (from 0.2%, 40 of them made a cover in 33 of 40 rendered frames).
-PIECE_SHARE = 0.008
 #: Where a die was, the board is seen again (the die gone) only from this correlation on:
 #: a die still there, unread, leaves up to 0.5 (the corners of its box are board).
 SEEN_FROM = 0.7
@@ -53,39 +45,21 @@ def hides_board(view: Image, board: Image, mask: Image) -> bool:
 
     ``mask`` is what differs from the board (the reader's foreground); a part of it larger
     than :data:`COVER_SHARE` of the view that hides the board's structure is a hand, an
-    arm, a sleeve or a player leaning over the board; so are pieces that each hide it and
-    lie within :data:`JOINED_WITHIN` of each other, as large in all. Everything else a
-    turn changes (the dice, the checkers it moves) is less than that share in all.
+    arm, a sleeve or a player leaning over the board.
     """
-    size = mask.size
-    if cv2.countNonZero(mask) < COVER_SHARE * size:
+    if cv2.countNonZero(mask) < COVER_SHARE * mask.size:
         return False  # no part can be that large: the parts need not be found
     # Grana's labelling: the same parts as the default's, in a quarter of its time on one
     # thread (0.7 against 2.6 ms at 640x480).
     count, labels, stats, _centres = cv2.connectedComponentsWithStatsWithAlgorithm(
         mask, 8, cv2.CV_32S, cv2.CCL_GRANA)
-    areas = stats[:, cv2.CC_STAT_AREA]
-    candidates = [part for part in range(1, count) if areas[part] >= PIECE_SHARE * size]
-    if areas[candidates].sum() < COVER_SHARE * size:
-        return False  # not even all of them together
-    seen, learnt = _detail(view), _detail(board)
-    pieces = []
-    for part in candidates:
-        x, y, width, height = stats[part, :4]
-        inside = labels[y : y + height, x : x + width] == part
-        window = slice(y, y + height), slice(x, x + width)
-        if _correlation(seen[window][inside], learnt[window][inside]) < HIDDEN_BELOW:
-            if areas[part] >= COVER_SHARE * size:
-                return True
-            pieces.append(part)
-    if areas[pieces].sum() < COVER_SHARE * size:
+    large = [i for i in range(1, count)
+             if stats[i, cv2.CC_STAT_AREA] >= COVER_SHARE * mask.size]
+    if not large:
         return False
-    hidden = np.isin(labels, pieces).astype(np.uint8)
-    reach = max(1, round(JOINED_WITHIN * mask.shape[1]))
-    joined = cv2.dilate(hidden, cv2.getStructuringElement(cv2.MORPH_RECT, (reach, reach)))
-    _, things = cv2.connectedComponents(joined, connectivity=8)
-    # The hidden pixels of each thing (not the gaps the joining filled).
-    return bool(np.bincount(things[hidden > 0]).max() >= COVER_SHARE * size)
+    seen, learnt = _detail(view), _detail(board)
+    return any(_correlation(seen[labels == i], learnt[labels == i]) < HIDDEN_BELOW
+               for i in large)
 
 
 def board_seen_at(view: Image, board: Image, mask: Image, box: Box) -> bool:

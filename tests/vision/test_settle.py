@@ -7,7 +7,7 @@ import cv2
 import numpy as np
 import pytest
 
-from tests.soak.hands import VideoSource, _still, check
+from tests.soak.hands import VideoSource, check
 from vision import (
     Calibration,
     DiceReader,
@@ -19,7 +19,6 @@ from vision import (
     Verdict,
     WatchState,
     frame_change,
-    hand_crossing,
     leaning_over,
     render_roll,
     shadow_video,
@@ -206,55 +205,6 @@ def test_a_player_leaning_over_the_dice_is_covered_and_never_learnt_as_the_board
     assert watcher.state is WatchState.COVERED
     # The board learnt is still the empty one: the dice are read against it.
     assert len(reader.read(roll.image).dice) == 2
-
-
-# An arm over points of its own colour (python -m tests.soak hands, leaning-one seed 4045):
-# its mask is cut where it crosses them, into pieces of 2.0, 1.3 and 1.1% of the view, each
-# below the share that makes a cover.
-_PIECES_SEED = 4045
-
-
-def test_an_arm_seen_in_pieces_over_points_of_its_colour_covers_the_dice(
-    reader: DiceReader,
-) -> None:
-    # Before the fix: the watcher read the die left in view and was never covered.
-    assert check("leaning-one", _PIECES_SEED, reader) is None
-
-
-def test_an_arm_seen_in_pieces_over_an_empty_board_is_never_learnt_as_the_board(
-    reader: DiceReader,
-) -> None:
-    rng = random.Random(_PIECES_SEED)
-    roll = render_roll(random.Random(_PIECES_SEED), board_seed=_PIECES_SEED)
-    boxes = [die.box for die in roll.dice]
-    # The soak's draws up to its lean (tests/soak/hands.py, video()): the same arm, and the
-    # same shadow of the player's body, over the board without the dice.
-    _still(roll.background, rng)
-    hand_crossing(roll.background, boxes, rng)
-    _still(roll.image, rng)
-    leaning = leaning_over(roll.background, boxes, rng, cover="one")
-    frames = [with_noise(roll.background, rng) for _ in range(5)] + leaning
-    reader.set_background(roll.background)
-    settle = SettleDetector(frames=2)
-    settle.measure_noise(frames[:3])
-    source = VideoSource(frames)
-    watcher = RollWatcher(lambda: source, reader, settle=settle, votes=2)
-    kinds = [event.kind for event in (watcher.step() for _ in frames) if event is not None]
-    assert kinds == []
-    # Before the fix: 'empty', the arm learnt as the board, which then differed from the
-    # empty board where the dice are thrown.
-    assert watcher.state is WatchState.COVERED
-    assert reader.shows_board(roll.background, boxes)
-
-
-def test_things_of_a_die_size_put_down_close_together_are_no_arm(reader: DiceReader) -> None:
-    # Counted as pieces of an arm from 0.2% of the view on, 40 coins or chips left on the
-    # board since it was learnt made a cover in 33 of 40 rendered frames: the board was then
-    # never learnt again with them, and no roll read while they stayed.
-    for seed in range(8):
-        roll = render_roll(random.Random(seed), board_seed=seed)
-        reader.set_background(roll.background)
-        assert not reader.is_covered(with_clutter(roll, random.Random(seed + 1000), 40).image)
 
 
 def test_the_board_is_seen_uncovered_again_without_movement(reader: DiceReader) -> None:
