@@ -19,13 +19,14 @@ from vision import (
     Verdict,
     WatchState,
     frame_change,
+    hand_crossing,
     leaning_over,
     render_roll,
     shadow_video,
     with_noise,
 )
 from vision._reader import BoardView
-from vision._synth import with_clutter
+from vision._synth import _BAR, _MARGIN, BOARD_SIZE, _draw_checkers, with_clutter
 
 
 def _noisy(image: np.ndarray, seed: int, sigma: float = 3.0) -> np.ndarray:
@@ -205,6 +206,63 @@ def test_a_player_leaning_over_the_dice_is_covered_and_never_learnt_as_the_board
     assert watcher.state is WatchState.COVERED
     # The board learnt is still the empty one: the dice are read against it.
     assert len(reader.read(roll.image).dice) == 2
+
+
+def _checkers_moved(seed: int, points: int) -> list[str]:
+    """The events of a rendered turn: the empty board learnt, a roll thrown, four checkers
+    moved ``points`` points on along the far row of the left half, the dice lifted, and a
+    new roll thrown, each change made by a hand."""
+    half = (BOARD_SIZE[0] - 2 * _MARGIN - _BAR) // 2
+    width = half / 6
+    radius = width * 0.46
+
+    def painted(image: np.ndarray, point: int) -> np.ndarray:
+        spots = [(_MARGIN + (point + 0.5) * width, _MARGIN + radius * (1 + 2 * k), radius)
+                 for k in range(4)]  # fmt: skip
+        out = image.copy()
+        _draw_checkers(out, spots, random.Random(1))
+        return out
+
+    roll = render_roll(random.Random(seed), board_seed=seed)
+    again = render_roll(random.Random(seed + 500), board_seed=seed)
+    boxes = [die.box for die in roll.dice]
+    rng = random.Random(seed)
+
+    def hand(image: np.ndarray, then: np.ndarray) -> list[np.ndarray]:
+        return hand_crossing(image, boxes, rng)[:-1] + [with_noise(then, rng) for _ in range(5)]
+
+    board, thrown = painted(roll.background, 1), painted(roll.image, 1)
+    moved, cleared = painted(roll.image, 1 + points), painted(roll.background, 1 + points)
+    frames = [with_noise(board, rng) for _ in range(5)] + hand(board, thrown)
+    frames += hand(thrown, moved) + hand(moved, cleared)
+    frames += hand(cleared, painted(again.image, 1 + points))
+    reader = DiceReader(Calibration.identity(), expected_dice=2)
+    reader.set_background(board)
+    settle = SettleDetector(frames=2)
+    settle.measure_noise(frames[:3])
+    source = VideoSource(frames)
+    watcher = RollWatcher(lambda: source, reader, settle=settle, votes=2)
+    return [event.kind for event in (watcher.step() for _ in frames) if event is not None]
+
+
+@pytest.mark.parametrize("seed", [0, 7, 11])
+def test_four_checkers_moved_two_points_on_are_no_cover(seed: int) -> None:
+    # A 2-2 played 13/11(4): two columns of four checkers, 3.2% of the view, a point
+    # apart. Joining pieces that hide the board a point's width apart (6bca86d, reverted)
+    # made them a cover here, and the lift and the next roll went unseen.
+    assert _checkers_moved(seed, 2) == ["roll", "lifted", "roll"]
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "known: four checkers moved to the next point (a 1-1 played 6/5(4)) are one part of "
+    "3.2% of the view that hides the learnt board, a cover; the watcher stays covered "
+    "and reads no roll again (0 of 20 rendered turns right). No share of the view tells "
+    "them from an arm (leans hide 1.7 to 15%): the sensor board, which knows the "
+    "checkers moved, must tell the camera."
+))  # fmt: skip
+@pytest.mark.parametrize("seed", [4, 6])
+def test_four_checkers_moved_to_the_next_point_leave_the_rolls_read(seed: int) -> None:
+    assert _checkers_moved(seed, 1) == ["roll", "lifted", "roll"]
 
 
 def test_the_board_is_seen_uncovered_again_without_movement(reader: DiceReader) -> None:
