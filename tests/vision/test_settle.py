@@ -208,6 +208,19 @@ def test_a_player_leaning_over_the_dice_is_covered_and_never_learnt_as_the_board
     assert len(reader.read(roll.image).dice) == 2
 
 
+@pytest.mark.xfail(strict=True, reason=(
+    "known (python -m tests.soak hands, new seeds): rolled-again 4175, the hand that lifted "
+    "the dice was learnt with the empty board and, gone, hides it for good (3.4% of the "
+    "view): the watcher stays covered and the roll thrown again is never read; nudged "
+    "4225, the die pushed is not read as a new roll"
+))  # fmt: skip
+@pytest.mark.parametrize(("scene", "seed"), [("rolled-again", 4175), ("nudged", 4225)])
+def test_rolls_lost_in_rendered_videos_found_by_the_soak(
+    scene: str, seed: int, reader: DiceReader
+) -> None:
+    assert check(scene, seed, reader) is None
+
+
 def _checkers_moved(seed: int, points: int) -> list[str]:
     """The events of a rendered turn: the empty board learnt, a roll thrown, four checkers
     moved ``points`` points on along the far row of the left half, the dice lifted, and a
@@ -255,10 +268,10 @@ def test_four_checkers_moved_two_points_on_are_no_cover(seed: int) -> None:
 
 @pytest.mark.xfail(strict=True, reason=(
     "known: four checkers moved to the next point (a 1-1 played 6/5(4)) are one part of "
-    "3.2% of the view that hides the learnt board, a cover; the watcher stays covered "
-    "and reads no roll again (0 of 20 rendered turns right). No share of the view tells "
-    "them from an arm (leans hide 1.7 to 15%): the sensor board, which knows the "
-    "checkers moved, must tell the camera."
+    "3.2% of the view that hides the learnt board, a cover, which the reader also takes "
+    "for a leaning die; the watcher stays covered and reads no roll again (0 of 20 "
+    "rendered turns right). No share of the view tells them from an arm (leans hide 1.7 "
+    "to 15%): the sensor board, which knows the checkers moved, must tell the camera."
 ))  # fmt: skip
 @pytest.mark.parametrize("seed", [4, 6])
 def test_four_checkers_moved_to_the_next_point_leave_the_rolls_read(seed: int) -> None:
