@@ -119,20 +119,24 @@ def _draw_marker(img: Image, marker_id: int, cx: float, cy: float) -> None:
 
 
 def _checker_spots(rng: random.Random) -> list[tuple[float, float, float]]:
+    spots = []
+    for point in range(6):
+        for top in (True, False):
+            spots += _checker_stack(point, rng.choice((0, 0, 1, 2, 3)), top=top)
+    return spots
+
+
+def _checker_stack(point: int, count: int, *, top: bool = True, right: bool = True
+                   ) -> list[tuple[float, float, float]]:
+    """The spots (centre, radius) of ``count`` checkers stacked on ``point`` (0 to 5 from
+    the left) of the board's right half (or left), far row (or near), as drawn."""
     w, h = BOARD_SIZE
     half_w = (w - 2 * _MARGIN - _BAR) // 2
     pw = half_w / 6
     r = pw * 0.46
-    spots = []
-    x0 = _MARGIN + half_w + _BAR
-    for i in range(6):
-        for top in (True, False):
-            n = rng.choice((0, 0, 1, 2, 3))
-            for k in range(n):
-                cx = x0 + (i + 0.5) * pw
-                cy = _MARGIN + r + 2 * r * k if top else h - _MARGIN - r - 2 * r * k
-                spots.append((cx, cy, r))
-    return spots
+    cx = _MARGIN + (half_w + _BAR if right else 0) + (point + 0.5) * pw
+    return [(cx, _MARGIN + r + 2 * r * k if top else h - _MARGIN - r - 2 * r * k, r)
+            for k in range(count)]
 
 
 def _draw_checkers(img: Image, spots: list[tuple[float, float, float]], rng: random.Random) -> None:

@@ -80,6 +80,12 @@ def _nudged(reader: DiceReader, roll: Any, rng: random.Random) -> Any | None:
     return None
 
 
+def hand_over(image: Any, then: Any, boxes: list[Any], rng: random.Random) -> list[Any]:
+    """A hand crossing ``image`` over the dice at ``boxes``, then ``then`` still: a throw,
+    a lift or a move as made at a table."""
+    return hand_crossing(image, boxes, rng)[:-1] + _still(then, rng)
+
+
 def video(scene: str, seed: int, reader: DiceReader) -> tuple[list[Any], Any] | None:
     """The frames of ``scene`` for ``seed`` and the empty board they are read against (None
     when the seed's roll cannot be nudged).
@@ -92,7 +98,7 @@ def video(scene: str, seed: int, reader: DiceReader) -> tuple[list[Any], Any] | 
     boxes = [die.box for die in roll.dice]
 
     def hand(image: Any, then: Any) -> list[Any]:
-        return hand_crossing(image, boxes, rng)[:-1] + _still(then, rng)
+        return hand_over(image, then, boxes, rng)
 
     thrown = _still(roll.background, rng) + hand(roll.background, roll.image)
     if scene == "crossing":
