@@ -10,11 +10,12 @@ page's downloads, the hub's archive and the demo's files. Apart from
 
 from __future__ import annotations
 
-from typing import Final, Literal
+from typing import Final, Literal, get_args
 
 __all__ = ["MATCH_FORMATS", "MatchFormat"]
 
 MatchFormat = Literal["mat", "sgf", "jsonl", "txt"]
 """A match file's format, named by its file's suffix."""
 
-MATCH_FORMATS: Final[tuple[MatchFormat, ...]] = ("mat", "sgf", "jsonl", "txt")
+MATCH_FORMATS: Final[tuple[MatchFormat, ...]] = get_args(MatchFormat)
+"""Every format, in that order: the names read from the type, written once."""
